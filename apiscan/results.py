@@ -83,7 +83,7 @@ class JoinContext:
                 ignores and ignores.ignored(fa.path, hit.rule)
             ):
                 scope = scopes.scope_of(fa.path, hit.function, True)
-                if hit.network_only and scope != "network":
+                if (hit.network_only and scope != "network") or (hit.data_only and scope != "data"):
                     continue
                 findings.append(shapes.finding(fa.path, hit, scope))
         uses = list(fa.uses)

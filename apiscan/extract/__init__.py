@@ -414,7 +414,16 @@ def _analyse_text(
     uses.sort(key=lambda u: (u.span, u.api))
     pending.sort(key=lambda p: (p.use.span, p.cls, p.attr))
     hits = _one_per_line(
-        ShapeHit(h.rule, span, h.function, h.api, h.detail, h.chain, network_only=h.network_only)
+        ShapeHit(
+            h.rule,
+            span,
+            h.function,
+            h.api,
+            h.detail,
+            h.chain,
+            network_only=h.network_only,
+            data_only=h.data_only,
+        )
         for h, span in zip(ext.shapes.hits, hit_spans, strict=True)
         if reached(span.line, dead)
     )

@@ -130,6 +130,8 @@ class ShapeHit:
     path: str = ""
     #: reported only where the function runs in the network graph (scope ``network``)
     network_only: bool = False
+    #: reported only where the function runs in the data pipeline (scope ``data``)
+    data_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)

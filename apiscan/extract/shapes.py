@@ -47,6 +47,11 @@ from apiscan.resolve.values import ARRAY, NONTORCH, PTENSOR, TENSOR, Val
 DYN_TENSOR: Val = ("tensor", "dyn")
 BOOL_TENSOR: Val = ("tensor", "bool")
 RAND: Val = ("nontorch", "rand")
+#: a number drawn at random on some paths only (``seq_len = np.random.randint(...)`` under
+#: ``if self.random_seq_len:``, the configured length otherwise): a slice of that length
+#: varies per sample where the switch is on; a resize, whose switches the review weighs
+#: (multi-scale flags), still needs a number drawn on every path (:data:`RAND`)
+MAYBE_RAND: Val = ("nontorch", "maybe-rand")
 SAMPLE_SIZE: Val = ("nontorch", "sample")
 #: a size of an element of an iterated sequence (a sample, or a feature level: not known to
 #: vary by itself; the largest of them is a batch maximum all the same)
@@ -437,6 +442,11 @@ SCIPY_DATA_LENGTH = frozenset(
 RANDOM_SCALARS = frozenset({"randint", "choice", "uniform", "random_integers"})
 #: What DS119 says of a resize to a randomly drawn size.
 RANDOM_RESIZE = "images are resized to a randomly drawn size"
+#: What DS119 says of a sample sliced to a length drawn at random.
+RANDOM_LENGTH = (
+    "each sample is sliced to a length drawn at random (x[s : s + n] with n random), so "
+    "every batch has its own length"
+)
 #: What DS104 says of a host value stored through a mask followed by full slices (see
 #: :meth:`ShapeTracker.settle_stores` for the compiled graphs behind it).
 SLICED_MASK_STORE = (
@@ -489,6 +499,10 @@ class Hit:
     #: reported only where the function runs in the network graph (a data pipeline computes
     #: on one sample at a time, eagerly, whatever its length)
     network_only: bool = False
+    #: reported only where the function runs in the data pipeline (scope ``data``): a
+    #: sample cut to a length drawn at random is an input pipeline there, where a training
+    #: loop or a network doing the same is other work
+    data_only: bool = False
 
 
 GETITEM = "torch.Tensor.__getitem__"
@@ -561,6 +575,8 @@ class ShapeTracker:
     )
     #: functions that read a fixed-size crop after such a resize
     _cropped: set[str] = field(default_factory=set)
+    #: function -> its first slice of a length drawn at random, until the function ends
+    _lengths: dict[str, cst.CSTNode] = field(default_factory=dict)
     #: True while the targets of a plain ``=`` are visited (before its value is known)
     defer_stores: bool = False
     #: ``x[mask] = value`` stores waiting for the value (see :meth:`settle_stores`): the node,
@@ -1496,6 +1512,18 @@ class ShapeTracker:
         self._pipeline_reported.add(fn)
         self.hit("DS119", node, api, detail, function=fn, chain=chain)
 
+    def random_length(self, node: cst.CSTNode) -> None:
+        """A slice whose length is drawn at random (``rgbs[s : s + seq_len]`` with
+        ``seq_len = np.random.randint(...)``): each sample has its own length, an input
+        pipeline of varying shapes where the data pipeline runs it (``data_only``); a random
+        start with a fixed length (``x[s : s + 64]``) is a crop of one size and never comes
+        here. Reported when the function ends (:meth:`end_function`), unless the function
+        brings the sample back to one size afterwards (a resize to a fixed size, a fixed
+        crop: :meth:`on_window`) or has a pipeline of every scope already: once per
+        function, as :meth:`pipeline` reports."""
+        if not self.silent():
+            self._lengths.setdefault(self.function(), node)
+
     def random_resize(
         self,
         node: cst.CSTNode,
@@ -1513,7 +1541,10 @@ class ShapeTracker:
         """A crop of fixed extent was read (``img[y : y + h, x : x + w]`` or ``img[:h, :w]``
         with ``h``, ``w`` not drawn at random nor read from tensor data)."""
         fn = self.function()
-        if fn in self._resized:
+        # a frame resized in a loop over the frames (``for i in range(len(rgbs)):
+        # cv2.resize(rgbs[i], size)``) leaves as many frames as were cut: a random length
+        # stays; only a resize or crop of the whole sample brings it back to one size
+        if fn in self._resized or (fn in self._lengths and not self._cut_loops):
             self._cropped.add(fn)
 
     def end_function(self, fn: str) -> None:
@@ -1525,6 +1556,20 @@ class ShapeTracker:
         if pending is not None and not cropped:
             node, api, detail, chain = pending
             self.pipeline(node, api, detail, function=fn, chain=chain)
+        sliced = self._lengths.pop(fn, None)
+        if sliced is not None and not cropped and fn not in self._pipeline_reported:
+            self._pipeline_reported.add(fn)
+            self.hits.append(
+                Hit(
+                    "DS119",
+                    (sliced, "s"),
+                    (sliced, "e"),
+                    fn,
+                    GETITEM,
+                    RANDOM_LENGTH,
+                    data_only=True,
+                )
+            )
 
 
 def _leaves_loop(body: cst.BaseSuite) -> bool:
@@ -1551,7 +1596,11 @@ def _resized_to_fixed_size(node: cst.Call) -> bool:
     then back to the input size over the scale factor)."""
     positional = [a for a in node.args if a.keyword is None and not a.star]
     keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
-    if not positional or type(positional[0].value) is not cst.Name:
+    if not positional:
+        return False
+    # the names the image is read through (``img`` of ``img[: int(frac * 100)]``)
+    images = {n.value for n in _plain_names(positional[0].value)}
+    if not images:
         return False
     if _SCALE_KEYWORDS & keywords.keys() or any(a.star for a in node.args):
         return False
@@ -1559,14 +1608,23 @@ def _resized_to_fixed_size(node: cst.Call) -> bool:
     size = size if size is not None else keywords.get("dsize", keywords.get("size"))
     if size is None or (type(size) is cst.Name and size.value == "None"):
         return False
-    image = positional[0].value.value
-    stack: list[cst.CSTNode] = [size]
+    return not any(n.value in images for n in _plain_names(size))
+
+
+def _plain_names(node: cst.CSTNode) -> list[cst.Name]:
+    """The names an expression reads, attribute names left out (``frac`` and ``img`` of
+    ``img[: int(frac * 100)]``, ``self`` of ``self.size``)."""
+    out: list[cst.Name] = []
+    stack: list[cst.CSTNode] = [node]
     while stack:
         n = stack.pop()
-        if type(n) is cst.Name and n.value == image:
-            return False
-        stack.extend(n.children)
-    return True
+        if type(n) is cst.Name:
+            out.append(n)
+        elif type(n) is cst.Attribute:
+            stack.append(n.value)
+        else:
+            stack.extend(n.children)
+    return out
 
 
 def names_read(node: cst.Call) -> list[str]:

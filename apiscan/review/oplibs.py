@@ -147,6 +147,24 @@ TRAINING_PIECES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "mindspore.amp's DynamicLossScaler in the train step",
         ),
         (
+            r"(?:pytorch_lightning|lightning)\.(?:lite\.)?(?:\w+\.)*LightningLite$"
+            r"|(?:lightning\.fabric|lightning_fabric|lightning)\.(?:\w+\.)*Fabric$",
+            "the training loop's launcher (a LightningLite/Fabric subclass whose run trains: "
+            "device placement, mixed precision by its precision argument, data-parallel "
+            "wrapping and sharded loaders through setup, setup_dataloaders and backward)",
+            "a MindSpore train step written out: mindspore.value_and_grad with the optimizer, "
+            "amp.auto_mixed_precision at the launcher's precision, data parallelism and "
+            "the dataset's shards through mindspore.communication",
+        ),
+        (
+            r"(?:pytorch_lightning|lightning(?:\.pytorch|\.fabric)?|lightning_fabric)"
+            r"\.(?:\w+\.)*(?:DDP|FSDP|DeepSpeed)\w*Strategy$",
+            "data-parallel or sharded training through the launcher's strategy (gradients "
+            "all-reduced across devices and nodes)",
+            "MindSpore's data-parallel (or semi-auto parallel) mode set with "
+            "set_auto_parallel_context, the gradients reduced in the train step",
+        ),
+        (
             r"apex\.parallel\.(LARC\.)?LARC$",
             "layer-wise adaptive rate control wrapped around the optimizer (LARC: each "
             "layer's step scaled by its trust ratio, clipped or not)",

@@ -2652,6 +2652,8 @@ def _merge(found: list[tuple[_Val, str]]) -> _Val | None:
 
 #: Literals that hold no setting: empty containers (records filled in later).
 _EMPTY = frozenset({"[]", "()", "{}", "dict()", "list()"})
+#: How many methods of a dataset :meth:`_Recipe._sample_methods` follows from ``__getitem__``.
+_SAMPLE_METHODS = 12
 
 #: The most distinct values a setting passed in a dict shows, one per caller.
 _BY_CALLER_SHOWN = 6
@@ -2769,6 +2771,9 @@ class _Recipe:
         self._passing: dict[tuple[str, int, str], object] = {}
         #: whether a read by key is being told (:meth:`_entry`)
         self._entering = False
+        #: (path, def index) of the dataset methods whose draws have a row already (a base's
+        #: augmentation method every subclass reaches is one row)
+        self._sampled: set[tuple[str, int]] = set()
         #: (path, name) -> where an imported name is assigned; path -> module-level names
         self._imported: dict[tuple[str, str], tuple[_File, str] | None] = {}
         self._assigned: dict[str, frozenset[str]] = {}
@@ -5571,15 +5576,51 @@ class _Recipe:
         for d in file.defs:
             if not d.is_class or not self.hierarchy.is_dataset(f"{file.module}.{d.qual}"):
                 continue
-            fn = file.first.get(f"{d.qual}.__getitem__")
-            if fn is None:
-                continue
-            values = self._drawn_values(file, fn)
-            if not values:
-                continue
-            note = HAND_DRAWN
-            self.add("augmentation", f"{d.qual}.__getitem__", file.where(file.defs[fn].line),
-                     values, note)  # fmt: skip
+            for owner, fn in self._sample_methods(f"{file.module}.{d.qual}"):
+                if (owner.path, fn) not in self._sampled:
+                    self._sampled.add((owner.path, fn))
+                    self._method_draws(owner, fn)
+
+    def _sample_methods(self, cls: str) -> list[tuple[_File, int]]:
+        """The dataset class ``cls``'s ``__getitem__`` (its own or inherited) and the methods
+        of ``cls`` it reaches through ``self.name(...)`` calls, each once, in the order first
+        called (an inherited ``__getitem__`` → the subclass's ``getitem_helper`` → the
+        base's ``add_photometric_augs``): where a dataset draws its augmentation."""
+        start = self.hierarchy.method(cls, "__getitem__")
+        found = self.repo.defs.get(start) if start is not None else None
+        if found is None:
+            return []
+        out = [found]
+        for owner, fn in out:
+            if len(out) >= _SAMPLE_METHODS:
+                break
+            calls = sorted(
+                (c for c in owner.values.calls if c.function == fn),
+                key=lambda c: (c.expr.line, c.expr.col),
+            )
+            for call in calls:
+                chain = call.expr.func.chain()
+                if chain is None or len(chain) != 2 or chain[0] != "self":
+                    continue
+                name = self.hierarchy.method(cls, chain[1])
+                got = self.repo.defs.get(name) if name is not None else None
+                if got is not None and not got[0].defs[got[1]].is_class and got not in out:
+                    out.append(got)
+        return out
+
+    def _method_draws(self, file: _File, fn: int) -> None:
+        """One row for a dataset method that draws (:meth:`_sample_draws`): its draws, then
+        the settings they and their ``if`` tests read with their values (``self.
+        color_aug_prob`` of ``if np.random.rand() < self.color_aug_prob``: 0.25, set in
+        ``__init__``)."""
+        facts = file.fa.syntax
+        if facts is not None and any(p.function == file.defs[fn].qual for p in facts.pipelines):
+            return  # a pipeline's row shows its steps with these draws (:meth:`_pipelines`)
+        values = self._drawn_values(file, fn)
+        if not values:
+            return
+        self.add("augmentation", file.defs[fn].qual, file.where(file.defs[fn].line), values,
+                 HAND_DRAWN)  # fmt: skip
 
     def _drawn_values(self, file: _File, fn: int, tests: bool = True) -> list[tuple[str, str]]:
         """The random draws def ``fn`` makes (:meth:`_draws`) as ``draw N`` values, the same

@@ -4341,20 +4341,28 @@ def training_machinery(
                     named = resolved.get(dotted) or [
                         c for c in calls.get(callee, ()) if c.expr.func.kind == "Name"
                     ]
-                    run = [
-                        c
-                        for c in named
-                        if not _switched_off_call(c, opts, gates)
-                        and not any(
-                            a <= c.expr.line <= b  # type: ignore[attr-defined]
-                            for a, b in spans.get(fa.path, ())
-                        )
-                    ]
+                    run = _run_calls(named, opts, gates, spans.get(fa.path, ()))
                     if hit is None or not run:
                         continue
                     entry = found.setdefault(hit, (set(), []))
                     entry[0].add(dotted)
                     entry[1].extend(place(fa, c.expr.line) for c in run)  # type: ignore[attr-defined]
+        # a class of the file deriving from a piece (``class Lite(LightningLite)`` whose
+        # ``run`` trains through ``self.setup`` and ``self.backward``): the library runs the
+        # training though no call names it; the class and where it is built are the places
+        for cls in fa.classes:
+            for base in cls.bases:
+                hit = training_piece(base)
+                if hit is None or base.partition(".")[0] in local:
+                    continue
+                built = [c for c in calls.get(cls.qualname, ()) if c.expr.func.kind == "Name"]
+                run = _run_calls(built, opts, gates, spans.get(fa.path, ()))
+                if built and not run:
+                    continue
+                entry = found.setdefault(hit, (set(), []))
+                entry[0].add(base)
+                entry[1].append(place(fa, cls.line))
+                entry[1].extend(place(fa, c.expr.line) for c in run)  # type: ignore[attr-defined]
     items = []
     for n, (names, where) in sorted(found.items()):
         _, what, port = TRAINING_PIECES[n]
@@ -4373,6 +4381,23 @@ def training_machinery(
             )
         )
     return items
+
+
+def _run_calls(
+    calls: Sequence[object],
+    opts: Mapping[str, list[object]],
+    gates: Mapping[int, Mapping[str, list[object]]],
+    dead: Sequence[tuple[int, int]],
+) -> list[object]:
+    """The calls that run with the options' defaults: none under an ``if`` the defaults
+    never take (:func:`_switched_off_call`) nor in a function nothing calls (``dead``
+    spans of lines)."""
+    return [
+        c
+        for c in calls
+        if not _switched_off_call(c, opts, gates)  # type: ignore[arg-type]
+        and not any(a <= c.expr.line <= b for a, b in dead)  # type: ignore[attr-defined]
+    ]
 
 
 def _local_gates(
@@ -5457,10 +5482,13 @@ def _use_of(
     network_file: bool,
     network_def: bool,
     held: bool,
+    loaded: bool = False,
 ) -> str:
     """What a call of a third-party name is used for (a kind of
     :data:`~apiscan.review.oplibs.THIRD_PARTY_USES`, "" for none): a loader whose result the
-    network holds or that is handed a device or weights is a pretrained model; a class built
+    network holds or that is handed a device or weights is a pretrained model, and so is a
+    class whose object gets a checkpoint's weights (``loaded``: ``model = TAPIR(...)`` then
+    ``model.load_state_dict(torch.load(...))``, a teacher making pseudo-labels); a class built
     in a network function that computes with torch is a layer; a dataset, field, iterator or
     tokenizer is the data pipeline's, wherever the ported code builds it."""
     from apiscan.review.oplibs import MODEL_KEYWORDS, MODEL_LOADER, data_object
@@ -5471,7 +5499,9 @@ def _use_of(
     if not network_file:
         return ""
     keywords = {k.name for k in call.expr.keywords}
-    if MODEL_LOADER.match(tail) and (held or keywords & MODEL_KEYWORDS):
+    if (MODEL_LOADER.match(tail) and (held or keywords & MODEL_KEYWORDS)) or (
+        loaded and tail[:1].isupper()
+    ):
         return "third-party-model"
     if tail[:1].isupper() and network_def:
         return "third-party-layer"
@@ -5537,6 +5567,15 @@ def third_party_parts(
         if not used:
             continue
         defs = facts.values.defs
+        # (function, name) of the locals some call loads weights into (``model.
+        # load_state_dict(...)``): what was built into them is a pretrained model
+        loads = {
+            (c.function, chain[0])
+            for c in facts.values.calls
+            if c.expr.callee() == "load_state_dict"
+            and (chain := c.expr.func.chain()) is not None
+            and len(chain) == 2
+        }
         for name, call in absolute_call_values(facts):
             top = name.partition(".")[0]
             line = call.expr.line
@@ -5553,7 +5592,8 @@ def third_party_parts(
             held = any(a <= line <= z for _, a, z, _ in facts.self_assigns)
             if _on_device(call):
                 devices.add(top)
-            kind = _use_of(name, call, fa.path in network, in_def, held)
+            loaded = any((call.function, n) in loads for n in call.assigned)
+            kind = _use_of(name, call, fa.path in network, in_def, held, loaded)
             if kind:
                 uses = found.setdefault(top, {}).setdefault(kind, {})
                 uses.setdefault(name, place(fa, line))

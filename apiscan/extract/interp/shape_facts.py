@@ -37,6 +37,7 @@ from apiscan.extract.shapes import (
     DYN_TENSOR,
     ELEM_SIZE,
     HOST_DATA,
+    MAYBE_RAND,
     RAND,
     host_dyn,
     host_elem,
@@ -169,6 +170,8 @@ class ShapeFactsMixin:
             self._store_data_key(node, recv, indexes)
         if not store and self._fixed_window(node.slice, bounds):
             self.shapes.on_window()
+        if not store and self._random_length(node.slice):
+            self.shapes.random_length(node)
         first = node.slice[0].slice if node.slice else None
         if recv == BATCH_MAX_TENSOR and not store:
             return recv  # ``max_size[-1]``: one of the batch's largest sizes
@@ -321,6 +324,44 @@ class ShapeFactsMixin:
                 return False
             windows += 1
         return windows >= 2
+
+    def _random_length(self, slices: Sequence[cst.SubscriptElement]) -> bool:
+        """``x[s : s + n]`` or ``x[:n]`` (a step allowed) with a name of ``n`` holding a
+        number drawn at random: the slice's length changes from one call to the next. The
+        length is read as the upper bound less the lower (``s + n`` less ``s``), so a random
+        start with a fixed extent (``x[s : s + 64]``, a crop of one size) is no such slice,
+        nor a random step that the extent is a multiple of (``x[s : s + 24 * r : r]``: 24
+        items), nor ``x[a:b]`` whose bounds do not say their difference."""
+        for el in slices:
+            s = el.slice
+            if type(s) is not cst.Slice or s.upper is None:
+                continue
+            upper = s.upper
+            if s.lower is None:
+                extent: cst.CSTNode = upper
+            elif (
+                type(upper) is cst.BinaryOperation
+                and type(upper.operator) is cst.Add
+                and upper.left.deep_equals(s.lower)
+            ):
+                extent = upper.right
+            else:
+                continue
+            step = s.step
+            if (
+                step is not None
+                and type(extent) is cst.BinaryOperation
+                and type(extent.operator) is cst.Multiply
+            ):
+                # ``x[s : s + n * rate : rate]`` takes n items whatever the rate: a rate
+                # drawn at random cancels out of the length
+                if extent.right.deep_equals(step):
+                    extent = extent.left
+                elif extent.left.deep_equals(step):
+                    extent = extent.right
+            if any(self.lookup(n.value) in (RAND, MAYBE_RAND) for n in _names_in(extent)):
+                return True
+        return False
 
     def _reads_state(self, expr: cst.BaseExpression, v: Val) -> bool:
         """Is ``expr`` (whose value is ``v``) a tensor an object keeps, read through one of its
@@ -536,3 +577,15 @@ def _index(recv: Val, index: Val, const_index: int | None, owners: Owners) -> Va
     if kind == "inst" and str(recv[1]).startswith("torch.") and owners.role(recv[1]) == "module":
         return inst("torch.nn.Module")
     return UNKNOWN
+
+
+def _names_in(node: cst.CSTNode) -> list[cst.Name]:
+    """The plain names an expression reads (``seq_len`` and ``frame_rate`` of ``seq_len *
+    frame_rate``), not attribute names nor what a call's keywords are called."""
+    if type(node) is cst.Name:
+        return [node]
+    if type(node) is cst.Attribute:
+        return _names_in(node.value)
+    if type(node) is cst.Arg:
+        return _names_in(node.value)
+    return [n for child in node.children for n in _names_in(child)]

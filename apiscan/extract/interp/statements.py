@@ -17,7 +17,7 @@ from typing import Any
 import libcst as cst
 
 from apiscan.extract.interp.base import ATTR, NAME, REFERENCES, _carries_data, _root_name
-from apiscan.extract.shapes import RAND, is_dyn_number, takes_tensor_only
+from apiscan.extract.shapes import MAYBE_RAND, RAND, is_dyn_number, takes_tensor_only
 from apiscan.resolve.values import NONTORCH, UNKNOWN, Val, element, seq
 
 #: Builtin types an ``isinstance`` test may narrow a name to (never a tensor).
@@ -253,6 +253,10 @@ class StatementsMixin:
                 names[name] = old
             elif new[0] == "unknown" and old[0] == "inst":
                 names[name] = old
+            elif old in (RAND, MAYBE_RAND) and new[0] in ("nontorch", "unknown") and new != old:
+                # a number drawn at random on one path only (``seq_len = np.random.
+                # randint(...)`` under ``if self.random_seq_len:``): it may be drawn
+                names[name] = MAYBE_RAND
 
     def _for(self, node: cst.For) -> None:
         binder = self.target(node.target)

@@ -10,6 +10,10 @@ class VariableInputShape(Rule):
     also when the random size was drawn elsewhere: in another method or file, broadcast to
     every rank through a tensor and read back with ``.item()``, stored on ``self`` and passed
     to the function that resizes (the finding names that chain).
+    A sample sliced to a length drawn at random (``frames[s : s + n]`` with ``n =
+    np.random.randint(...)``, a video clip of a random number of frames) varies the same way,
+    where a dataset runs it; a random start with a fixed length (``frames[s : s + 24]``) is a
+    crop of one size.
     Randomness with a fixed output size (``RandomResizedCrop(224)``), resizing to a constant
     size, padding to a configured maximum length, and a random resize that the same function
     then crops back to a fixed size (mixup and mosaic paste a randomly scaled image onto a
@@ -123,6 +127,30 @@ class VariableInputShape(Rule):
             img = cv2.resize(img, (int(w / s), int(h / s)))
             img = cv2.resize(img, (w // sf, h // sf), interpolation=random.choice([1, 2, 3]))
             return torch.from_numpy(img)
+        """,
+        """
+        import cv2
+        import numpy as np
+        import torch
+        from torch.utils.data import Dataset
+
+
+        class ClipDataset(Dataset):
+            def __init__(self, videos, seq_len: int = 24):
+                self.videos = videos
+                self.seq_len = seq_len
+
+            def __getitem__(self, i):
+                frames = self.videos[i]
+                start = np.random.randint(0, len(frames) - self.seq_len)
+                clip = frames[start : start + self.seq_len]
+                rate = np.random.randint(1, 4)
+                strided = frames[start : start + self.seq_len * rate : rate]
+                return torch.from_numpy(clip), torch.from_numpy(strided)
+
+            def still(self, i):
+                n = np.random.randint(8, 16)
+                return cv2.resize(self.videos[i][:n].mean(0), (64, 64))
         """,
     )
     INVALID = (
@@ -238,5 +266,27 @@ class VariableInputShape(Rule):
                 if i % 10 == 0:
                     self.size = self.schedule.draw_size()
                 return self.model(images)
+        """,
+        """
+        import cv2
+        import numpy as np
+        import torch
+        from torch.utils.data import Dataset
+
+
+        class ClipDataset(Dataset):
+            def __init__(self, videos, seq_len: int = 24, frame_rate: int = 1):
+                self.videos = videos
+                self.seq_len = seq_len
+                self.frame_rate = frame_rate
+
+            def __getitem__(self, i):
+                frames = self.videos[i]
+                seq_len = np.random.randint(self.seq_len // 2, self.seq_len)
+                start = np.random.randint(0, len(frames) - seq_len * self.frame_rate)
+                clip = frames[start : start + seq_len * self.frame_rate : self.frame_rate]  # error
+                for t in range(len(clip)):
+                    clip[t] = cv2.resize(clip[t], (64, 64))
+                return torch.from_numpy(clip)
         """,
     )
