@@ -25,7 +25,7 @@ from apiscan.model import ApiFinding, CallArgs, ScanResult
 from apiscan.rewrite.composed import COMPOSE_NOTE, composed
 from apiscan.rewrite.idioms import ALWAYS_FALSE, DEVICE, Idiom, idiom_for
 from apiscan.rewrite.substitutions import recipes_for
-from apiscan.rewrite.template import Rendered, convert_dtype, render
+from apiscan.rewrite.template import Rendered, Template, convert_dtype, render
 from apiscan.slotinit import replace
 
 __all__ = ["apply", "dispose", "is_tensor_computation"]
@@ -579,13 +579,13 @@ def _dispose(finding: ApiFinding) -> ApiFinding:
         ):
             # r2.4.0 pytorch_diff/to.md, Parameter 3: "other: PyTorch specifies the Tensor
             # used, which MindSpore does not support". x.to(y) is a dtype conversion only
-            # when y is a dtype; astype(y) of a tensor y fails.
+            # when y is a dtype; MindSpore's to(y) of a tensor y fails.
             return _set(
                 finding,
                 "rewrite",
                 "",
-                f"{first} may be a tensor (x.to(other): write {call.receiver}.astype("
-                f"{first}.dtype)), a dtype ({call.receiver}.astype({first})) or a device"
+                f"{first} may be a tensor (x.to(other): write {call.receiver}.to("
+                f"{first}.dtype)), a dtype ({call.receiver}.to({first})) or a device"
                 " (delete the call): the scan cannot tell which",
             )
     idiom = idiom_for(api, finding.usage)
@@ -602,6 +602,7 @@ def _dispose(finding: ApiFinding) -> ApiFinding:
     # a template when one exists: the table's same-argument form can fail, zeros(1, n)).
     kind = "none" if finding.status == "consistent" else "rewrite"
     recipes = recipes_for(api) if finding.usage == "call" else ()
+    recipes = tuple(r for r in recipes if names_target(r.template, finding.mindspore_api))
     reasons = []
     for recipe in recipes:
         r = render(recipe.template, call)
@@ -669,6 +670,21 @@ def _dispose(finding: ApiFinding) -> ApiFinding:
             return _set(finding, known[0], "", known[1])
         return _set(finding, "gap", "", "no MindSpore counterpart or idiom known")
     return finding
+
+
+def names_target(template: Template, target: str | None) -> bool:
+    """Whether a substitution rewrites to ``target``, the counterpart the mapping table gives
+    the finding (the MindSpore column of every report): a rewrite to any other API would
+    contradict that column (``torch.nn.MaxPool2d`` is ``mindspore.nn.MaxPool2d`` in the table,
+    never ``mindspore.mint.nn.MaxPool2d``), so a template whose target is not the table's is
+    not used for it (``--target CPU`` may choose an older table's target, which another
+    template names). A finding without a counterpart (missing) and a format template (its
+    text is checked against the table by the tests) take any."""
+    if not target or not template.target:
+        return True
+    if template.method and not template.receiver_first:
+        return template.target == target.rpartition(".")[2]
+    return template.target == target
 
 
 def _idiom(finding: ApiFinding, idiom: Idiom, call: CallArgs | None) -> ApiFinding:
