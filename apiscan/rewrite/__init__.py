@@ -20,10 +20,18 @@ Pure data in, data out: no torch, no MindSpore, no source re-reading.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from apiscan.model import ApiFinding, CallArgs, ScanResult
 from apiscan.rewrite.composed import COMPOSE_NOTE, composed
-from apiscan.rewrite.idioms import ALWAYS_FALSE, DEVICE, Idiom, idiom_for
+from apiscan.rewrite.idioms import (
+    ALWAYS_FALSE,
+    DEVICE,
+    RECOMPUTE_FUNCTION,
+    RECOMPUTE_PAGE,
+    Idiom,
+    idiom_for,
+)
 from apiscan.rewrite.substitutions import recipes_for
 from apiscan.rewrite.template import Rendered, Template, convert_dtype, render
 from apiscan.slotinit import replace
@@ -754,13 +762,51 @@ def _set(
     )
 
 
+#: What a hand-written backward calls to run its forward again with gradients (gradient
+#: checkpointing), and to differentiate that second run.
+_GRAD_ENABLED = frozenset({"torch.enable_grad", "torch.set_grad_enabled"})
+_GRAD = "torch.autograd.grad"
+AUTOGRAD_FUNCTION = "torch.autograd.Function"
+
+
+def recomputing(findings: Iterable[object]) -> frozenset[tuple[str, str]]:
+    """(path, class) of every ``torch.autograd.Function`` subclass that is gradient
+    checkpointing written by hand: its ``backward`` enables gradients and calls
+    ``torch.autograd.grad`` (it runs the forward again to differentiate it, as
+    ``torch.utils.checkpoint`` does). A backward that computes its gradients by formula calls
+    neither."""
+    seen: dict[tuple[str, str], set[str]] = {}
+    for f in findings:
+        if not isinstance(f, ApiFinding) or f.api not in (_GRAD, *_GRAD_ENABLED):
+            continue
+        owner, _, method = (f.function or "").rpartition(".")
+        if owner and method == "backward":
+            seen.setdefault((f.path, owner), set()).add(_GRAD if f.api == _GRAD else "enable")
+    return frozenset(key for key, kinds in seen.items() if kinds == {_GRAD, "enable"})
+
+
+def _recompute(finding: ApiFinding, recomputed: frozenset[tuple[str, str]]) -> ApiFinding:
+    """The base class of a hand-written gradient checkpoint (:func:`recomputing`) is the
+    MindSpore idiom for recomputation, not a gap."""
+    if (
+        finding.api != AUTOGRAD_FUNCTION
+        or finding.usage != "base_class"
+        or (finding.path, finding.function or "") not in recomputed
+    ):
+        return finding
+    return _set(finding, "idiom", "", RECOMPUTE_FUNCTION, RECOMPUTE_PAGE)
+
+
 def apply(result: ScanResult) -> ScanResult:
     """Every API finding of ``result`` disposed (see :func:`dispose`), with whether the
     MindTorch route covers it."""
     from apiscan.rewrite.mindtorch import covers
 
+    recomputed = recomputing(result.findings)
     findings = tuple(
-        replace(dispose(f), mindtorch=covers(f.api)) if isinstance(f, ApiFinding) else f
+        replace(_recompute(dispose(f), recomputed), mindtorch=covers(f.api))
+        if isinstance(f, ApiFinding)
+        else f
         for f in result.findings
     )
     return replace(result, findings=findings)

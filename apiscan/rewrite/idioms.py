@@ -35,6 +35,21 @@ DEVICE = "https://www.mindspore.cn/docs/en/r2.6.0/api_python/mindspore/mindspore
 
 _ANY = ("*",)
 
+#: Gradient checkpointing: the tables' counterpart of torch.utils.checkpoint.checkpoint
+#: (r2.6.0 pytorch_api_mapping.md:518, pytorch_diff/checkpoint.md: "Use the concrete
+#: cell.recompute() or primitive.recompute() to call recomputation").
+RECOMPUTE_PAGE = (
+    "https://www.mindspore.cn/docs/en/r2.6.0/note/api_mapping/pytorch_diff/checkpoint.html"
+)
+RECOMPUTE_CALL = "block.recompute() (mindspore.nn.Cell.recompute) on the block it runs"
+#: A ``torch.autograd.Function`` that is gradient checkpointing written by hand: the
+#: ``forward`` runs the wrapped function without gradients, the ``backward`` runs it again
+#: with gradients enabled and differentiates it (:func:`apiscan.rewrite.recomputing`).
+RECOMPUTE_FUNCTION = (
+    "gradient checkpointing written by hand (its backward runs the forward again with "
+    f"gradients enabled and differentiates it): delete the Function and call {RECOMPUTE_CALL}"
+)
+
 
 def _drop(name: str, default: str = "None") -> Arg:
     return Arg(name, default, DROP, drop_exact=_ANY)
@@ -769,8 +784,8 @@ IDIOMS: tuple[Idiom, ...] = (
         "recompute",
         ("torch.utils.checkpoint.checkpoint",),
         "idiom",
-        "cell.recompute() on the block instead of checkpoint(block, x)",
-        CELL,
+        f"{RECOMPUTE_CALL} instead of checkpoint(block, x)",
+        RECOMPUTE_PAGE,
     ),
     Idiom(
         "init",
