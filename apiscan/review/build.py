@@ -55,6 +55,7 @@ from apiscan.review.work import (
     INPUT_SHAPE_RULE,
     Ancillary,
     alternative_places,
+    apart_only,
     bucketing_iterators,
     data_pipeline_sites,
     framework_item,
@@ -182,6 +183,11 @@ def review(options: ScanOptions) -> Review:
     # model YAML's layer, built by eval or a lookup): their code is not reached
     configured_names = config_names(root, (name for _, name in uncalled))
     unbuilt = frozenset(k for k in uncalled if k[1] not in configured_names)
+    # the classes and functions of ported files that only files counted apart use (an
+    # export script's wrappers): counted apart with those files
+    exporting = apart_only(analyses, ancillary.apart)
+    configured_names = config_names(root, (name for _, name in exporting))
+    exporting = {k: w for k, w in exporting.items() if k[1] not in configured_names}
     # the gaps a port meets: not those of files counted apart (a module nothing imports, a
     # demo) or of code nothing reaches, nor a data transform's torch layers, which its work
     # item rewrites
@@ -194,6 +200,7 @@ def review(options: ScanOptions) -> Review:
             in_data(f)
             or bool(ancillary.why(f.path))
             or (f.path, f.function.partition(".")[0]) in unbuilt
+            or (f.path, f.function.partition(".")[0]) in exporting
         ),
     )
     recipe = extract_recipe(
@@ -365,6 +372,7 @@ def review(options: ScanOptions) -> Review:
             frozenset(k for k, kind in masked.items() if kind == REDUCTION),
             frozenset(k for k, kind in masked.items() if kind == METRICS),
             unbuilt,
+            exporting,
         ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")
