@@ -343,6 +343,19 @@ def review(options: ScanOptions) -> Review:
     )
     # the backbone a framework builds from the config, with the weights the config names
     items = _sorted_work(items + config_backbones(recipe, CONFIG) + growing_caches(recipe))
+    # a model built from its YAML's layers (yolov7's Model: parse_model over the layer
+    # names, each built by eval) has the module classes the model YAMLs name as its parts
+    yaml_built = [
+        m.cls
+        for m in tops
+        if any(name == "parts" and part.startswith(structure.YAML_PARTS) for name, part in m.parts)
+    ]
+    if yaml_built:
+        layers = config_names(root, {m.cls.rpartition(".")[2] for m in modules})
+        for cls in yaml_built:
+            injected.setdefault(cls, set()).update(
+                m.cls for m in modules if m.cls.rpartition(".")[2] in layers and m.cls != cls
+            )
     modules = structure.with_top_roles(modules, tops, injected)
     return Review(
         root=result.root,

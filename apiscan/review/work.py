@@ -2274,8 +2274,20 @@ def uncalled_functions(
         named.update(ref.rpartition(".")[2] for ref in fa.local_refs)
         # re-exported by another module (a package's ``__init__``, its submodules' names
         # included: ``pkg/__init__.py`` exporting ``pkg.pkg.Trainer``)
+        # a star import in a module (yolov7's ``models/yolo.py``: ``from models.common
+        # import *``) re-exports every name of the other module without using one: a name
+        # it uses is written in it (``outside`` sees that), one it does not is not named
+        starred = (
+            set()
+            if fa.path.endswith("__init__.py")
+            else {ref.removesuffix(".*") for ref in fa.local_refs if ref.endswith(".*")}
+        )
+        explicit = {bound for bound, _ in fa.syntax.imports} if fa.syntax is not None else set()
         exported = {
-            target for _, target in fa.exports if target.rpartition(".")[0] not in fa.modules
+            target
+            for bound, target in fa.exports
+            if target.rpartition(".")[0] not in fa.modules
+            and not (target.rpartition(".")[0] in starred and bound not in explicit)
         }
         named.update(target.rpartition(".")[2] for target in exported)
         # a package's ``__init__`` re-exports on purpose; another module's import is a use
