@@ -610,7 +610,8 @@ def _dispose(finding: ApiFinding) -> ApiFinding:
     # a template when one exists: the table's same-argument form can fail, zeros(1, n)).
     kind = "none" if finding.status == "consistent" else "rewrite"
     recipes = recipes_for(api) if finding.usage == "call" else ()
-    recipes = tuple(r for r in recipes if names_target(r.template, finding.mindspore_api))
+    if finding.status in ("consistent", "different"):  # the table's word, not a same name
+        recipes = tuple(r for r in recipes if names_target(r.template, finding.mindspore_api))
     reasons = []
     for recipe in recipes:
         r = render(recipe.template, call)
@@ -687,7 +688,9 @@ def names_target(template: Template, target: str | None) -> bool:
     never ``mindspore.mint.nn.MaxPool2d``), so a template whose target is not the table's is
     not used for it (``--target CPU`` may choose an older table's target, which another
     template names). A finding without a counterpart (missing) and a format template (its
-    text is checked against the table by the tests) take any."""
+    text is checked against the table by the tests) take any; so does a same-name candidate
+    (apiscan's guess, shown as such: ``x.type(y.type())`` is ``x.astype(y.dtype)`` whatever
+    ``mindspore.Tensor.type`` does), which :func:`dispose` does not pass here."""
     if not target or not template.target:
         return True
     if template.method and not template.receiver_first:
