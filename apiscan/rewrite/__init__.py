@@ -27,6 +27,7 @@ from apiscan.rewrite.composed import COMPOSE_NOTE, composed
 from apiscan.rewrite.idioms import (
     ALWAYS_FALSE,
     DEVICE,
+    DEVICE_NOTE,
     RECOMPUTE_FUNCTION,
     RECOMPUTE_PAGE,
     Idiom,
@@ -574,7 +575,7 @@ def _dispose(finding: ApiFinding) -> ApiFinding:
                 finding,
                 "delete",
                 text,
-                "placement is global (mindspore.set_device once at start-up): the call is deleted",
+                DEVICE_NOTE,
                 DEVICE,
             )
         if (

@@ -79,7 +79,7 @@ def _recv(api: str, fmt: str, *args: Arg, note: str = "") -> Template:
 _DELETE_CALL = "delete the call: use the receiver as it is"
 # The tables map torch.Tensor.cuda and torch.cuda.set_device to mindspore.set_context
 # (r1.10 pytorch_api_mapping.md:170, :333); MindSpore 2.6 names the same setting set_device.
-_DEVICE_NOTE = (
+DEVICE_NOTE = (
     "placement is global in MindSpore: mindspore.set_context(device_target=...) once at "
     "start-up (mindspore.set_device from MindSpore 2.6); the call is deleted"
 )
@@ -268,7 +268,7 @@ IDIOMS: tuple[Idiom, ...] = (
             "torch.Tensor.pin_memory",
         ),
         "delete",
-        _DEVICE_NOTE,
+        DEVICE_NOTE,
         DEVICE,
         _recv(
             "torch.Tensor.cuda",
