@@ -913,13 +913,18 @@ class ShapeTracker:
                 return DYN_TENSOR
             return result
         if name == "one_hot":
-            if (len(args) < 2 and "num_classes" not in kwargs) or _minus_one_classes(node):
-                self.hit("DS107", node, api, "without num_classes the width is max(input) + 1")
+            if len(args) < 2 and "num_classes" not in kwargs:
+                self.hit("DS107", node, api, "without num_classes it is max(input) + 1")
+                return result
+            if _minus_one_classes(node):
+                self.hit("DS107", node, api, "num_classes=-1 makes it max(input) + 1")
                 return result
             width = args[1] if len(args) > 1 else kwargs.get("num_classes", NONTORCH)
             if is_variable(width) and not _batch_max(width):
                 # ``num_classes=len(torch.unique(labels))``: the width is read from the data
-                why, chain = self._why(f"num_classes {self._source_words([width])}", [width])
+                written = _classes_text(node)
+                named = f"num_classes=`{written}`" if written else "num_classes"
+                why, chain = self._why(f"{named} {self._source_words([width])}", [width])
                 self.hit("DS107", node, api, why, chain=chain)
                 self._syncs(width, "num_classes")
                 return DYN_TENSOR
@@ -1868,6 +1873,18 @@ def _reduced_dim(node: cst.Call) -> int | None:
             v = arg.value
             return int(v.value) if isinstance(v, cst.Integer) else None
     return None
+
+
+def _classes_text(node: cst.Call) -> str:
+    """The ``num_classes`` argument of a ``one_hot`` call as written (keyword, else the second
+    positional argument), on one line and at most 60 characters; "" when it is not passed."""
+    for i, arg in enumerate(node.args):
+        if (arg.keyword is not None and arg.keyword.value == "num_classes") or (
+            arg.keyword is None and i == 1
+        ):
+            code = " ".join(cst.Module([]).code_for_node(arg.value).split())
+            return code if len(code) <= 60 else code[:57] + "..."
+    return ""
 
 
 def _minus_one_classes(node: cst.Call) -> bool:

@@ -231,6 +231,27 @@ class Matcher:
             ),
         )
 
+    def verdict(
+        self,
+        name: str,
+        passed: tuple[str, ...] = (),
+        keywords: tuple[str, ...] = (),
+        canonical: str = "",
+    ) -> Match | None:
+        """What a finding of ``name`` reports (its MindSpore column): the table's verdict, a
+        same-name candidate where the table lacks the API or names a target of another
+        kind; None for a name that is not a public API."""
+        if not self.api.is_public(name) and (
+            # torchaudio/torchtext are not indexed: a table row is proof enough
+            name.startswith(("torch.", "torchvision.")) or self.table.lookup(name) is None
+        ):
+            return None
+        m = self.match(name, passed, keywords, canonical)
+        if m.status == "missing":
+            return self.candidate(name, m)
+        stale = self.stale_target(name, m)
+        return self.candidate(name, m, stale) if stale else m
+
     def finding(self, path: str, use: ApiUse) -> ApiFinding | None:
         api = self.api
         passed = self.passed_params(use)
@@ -238,19 +259,7 @@ class Matcher:
         if key in self.memo:
             m = self.memo[key]
         else:
-            m = None
-            if api.is_public(use.api) or (
-                # torchaudio/torchtext are not indexed: a table row is proof enough
-                not use.api.startswith(("torch.", "torchvision."))
-                and self.table.lookup(use.api) is not None
-            ):
-                m = self.match(use.api, passed, use.keywords, use.canonical)
-            if m is not None and m.status == "missing":
-                m = self.candidate(use.api, m)
-            elif m is not None:
-                stale = self.stale_target(use.api, m)
-                if stale:
-                    m = self.candidate(use.api, m, stale)
+            m = self.verdict(use.api, passed, use.keywords, use.canonical)
             self.memo[key] = m
         if m is None:
             return ApiFinding(

@@ -56,6 +56,7 @@ from apiscan.review.work import (
     INPUT_SHAPE_RULE,
     Ancillary,
     alternative_places,
+    apart_only,
     bucketing_iterators,
     data_pipeline_sites,
     framework_item,
@@ -195,6 +196,11 @@ def review(options: ScanOptions) -> Review:
     # model YAML's layer, built by eval or a lookup): their code is not reached
     configured_names = config_names(root, (name for _, name in uncalled))
     unbuilt = frozenset(k for k in uncalled if k[1] not in configured_names)
+    # the classes and functions of ported files that only files counted apart use (an
+    # export script's wrappers): counted apart with those files
+    exporting = apart_only(analyses, ancillary.apart)
+    configured_names = config_names(root, (name for _, name in exporting))
+    exporting = {k: w for k, w in exporting.items() if k[1] not in configured_names}
     # the gaps a port meets: not those of files counted apart (a module nothing imports, a
     # demo) or of code nothing reaches, nor a data transform's torch layers, which its work
     # item rewrites
@@ -207,6 +213,7 @@ def review(options: ScanOptions) -> Review:
             in_data(f)
             or bool(ancillary.why(f.path))
             or (f.path, f.function.partition(".")[0]) in unbuilt
+            or (f.path, f.function.partition(".")[0]) in exporting
         ),
     )
     recipe = extract_recipe(
@@ -349,6 +356,19 @@ def review(options: ScanOptions) -> Review:
     )
     # the backbone a framework builds from the config, with the weights the config names
     items = _sorted_work(items + config_backbones(recipe, CONFIG) + growing_caches(recipe))
+    # a model built from its YAML's layers (yolov7's Model: parse_model over the layer
+    # names, each built by eval) has the module classes the model YAMLs name as its parts
+    yaml_built = [
+        m.cls
+        for m in tops
+        if any(name == "parts" and part.startswith(structure.YAML_PARTS) for name, part in m.parts)
+    ]
+    if yaml_built:
+        layers = config_names(root, {m.cls.rpartition(".")[2] for m in modules})
+        for cls in yaml_built:
+            injected.setdefault(cls, set()).update(
+                m.cls for m in modules if m.cls.rpartition(".")[2] in layers and m.cls != cls
+            )
     modules = structure.with_top_roles(modules, tops, injected)
     return Review(
         root=result.root,
@@ -378,6 +398,7 @@ def review(options: ScanOptions) -> Review:
             frozenset(k for k, kind in masked.items() if kind == REDUCTION),
             frozenset(k for k, kind in masked.items() if kind == METRICS),
             unbuilt,
+            exporting,
             callers=effort.callers_of(analyses),
         ),
         errors=tuple(

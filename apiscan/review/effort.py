@@ -456,6 +456,7 @@ def estimate(
     masked: frozenset[tuple[str, str]] = frozenset(),
     metrics: frozenset[tuple[str, str]] = frozenset(),
     unbuilt: frozenset[tuple[str, str]] = frozenset(),
+    exporting: Mapping[tuple[str, str], str] | None = None,
     callers: Mapping[Key, frozenset[Key]] | None = None,
 ) -> Effort:
     """The counts by disposition (network graph first), the custom ops, the dynamic-shape
@@ -474,12 +475,17 @@ def estimate(
     builds, calls or names (:func:`~apiscan.review.work.uncalled_functions`: yolov7's
     ``APLoss`` beside the ``ComputeLossOTA`` its training builds): the training and inference
     paths never reach their code, so none of its call sites, dynamic shapes or input
-    pipelines is priced; they are listed as not reached."""
+    pipelines is priced; they are listed as not reached. ``exporting`` are the (path, name)
+    -> users of those only files counted apart use (:func:`~apiscan.review.work.apart_only`:
+    yolov7's ``End2End``, built by ``export.py``): counted apart with their users."""
     del gaps
+    exporting = exporting or {}
 
     def reached(path: str, function: str) -> bool:
-        """Code outside every class or function nothing builds or calls."""
-        return (path, function.partition(".")[0]) not in unbuilt
+        """Code outside every class or function nothing builds or calls, or only code
+        counted apart uses."""
+        top = (path, function.partition(".")[0])
+        return top not in unbuilt and top not in exporting
 
     # the dispositions carry what the gap list used to decide
 
@@ -507,13 +513,21 @@ def estimate(
         {
             (f.path, f.function.partition(".")[0])
             for f in (*[f for f in result.api_findings if counted(f)], *result.shape_findings)
-            if kept(f.path) and not reached(f.path, f.function)
+            if kept(f.path) and (f.path, f.function.partition(".")[0]) in unbuilt
         }
     )
     unreached_sites = [
         f
         for f in result.api_findings
-        if counted(f) and kept(f.path) and not reached(f.path, f.function)
+        if counted(f) and kept(f.path) and (f.path, f.function.partition(".")[0]) in unbuilt
+    ]
+    exported_sites = [
+        f
+        for f in result.api_findings
+        if counted(f)
+        and kept(f.path)
+        and (f.path, f.function.partition(".")[0]) in exporting
+        and (f.path, f.function.partition(".")[0]) not in unbuilt
     ]
     network = [f for f in apis if f.scope == "network"]
 
@@ -737,6 +751,15 @@ def estimate(
             "or base class either), counted apart and not priced, "
             f"{_count(len(unreached_sites), 'API call site')}: "
             + _listing([f"{p}:{name}" for p, name in unreached])
+            + "."
+        )
+    if exporting:
+        sentences.append(
+            "Used only by files counted apart: "
+            f"{_count(len(exporting), 'class or function', 'classes or functions')} "
+            "of ported files that only those files build, call or name, counted apart with "
+            f"them and not priced, {_count(len(exported_sites), 'API call site')}: "
+            + _listing([f"{p}:{name} ({users})" for (p, name), users in exporting.items()])
             + "."
         )
     known = [f for f in network if f.status != "unknown" and f.mindtorch is not None]

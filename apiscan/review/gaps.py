@@ -25,8 +25,9 @@ from apiscan.review.model import Gap, ThirdParty, Where
 from apiscan.review.names import NameValues
 from apiscan.review.oplibs import network_library_uses
 from apiscan.review.sources import place, with_facts
-from apiscan.rewrite import is_setting
+from apiscan.rewrite import is_setting, recomputing
 from apiscan.rewrite.composed import COMPOSE_NOTE, composed
+from apiscan.rewrite.idioms import RECOMPUTE_FUNCTION
 from apiscan.rewrite.known import gap_rewrite
 
 #: Statuses that need work, in the order the review lists them.
@@ -384,6 +385,7 @@ def extensions(
                 found.add(
                     (f"Triton kernel {qual} (CUDA only: a fallback or a port)", place(fa, line))
                 )
+    recomputed = recomputing(result.findings)
     for fa in analyses:
         if not fa.modules:
             continue
@@ -395,7 +397,11 @@ def extensions(
                     # returns placeholders, symbolic names the exported op): no op to port
                     continue
                 where = place(fa, fact.line or 1)
-                found.add((f"{AUTOGRAD_FUNCTION} subclass {fact.qualname}", where))
+                what = f"{AUTOGRAD_FUNCTION} subclass {fact.qualname}"
+                if (fa.path, fact.qualname) in recomputed:
+                    # gradient checkpointing by hand: MindSpore recomputes a Cell itself
+                    what += f" ({RECOMPUTE_FUNCTION})"
+                found.add((what, where))
     for use in network_library_uses(result, analyses, apart):
         names = ", ".join(name for name, _ in use.ops)
         found.add((f"{use.library} (third-party compiled ops: {names})", use.ops[0][1]))

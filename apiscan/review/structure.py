@@ -3322,6 +3322,10 @@ def picked_imports(file: ModelFile, options: Iterable[OptionDefault]) -> dict[st
     return out
 
 
+#: The part of a model built from a YAML file's layers (:func:`_yaml_parts`).
+YAML_PARTS = "from the model YAML the constructor reads"
+
+
 def _yaml_parts(file: ModelFile, name: str) -> list[tuple[str, str]]:
     """A constructor that reads a YAML file and hands what it read to a function of the
     repository (yolov9's ``DetectionModel``: ``self.yaml = yaml.safe_load(f)``, then
@@ -3337,7 +3341,7 @@ def _yaml_parts(file: ModelFile, name: str) -> list[tuple[str, str]]:
         return []
     for call, callee in zip(calls, callees, strict=True):
         if callee.isidentifier() and callee in file.defs and "yaml" in call.text[len(callee) :]:
-            return [("parts", f"from the model YAML the constructor reads, by {call.text}")]
+            return [("parts", f"{YAML_PARTS}, by {call.text}")]
     return []
 
 

@@ -896,6 +896,12 @@ class Ancillary:
         reads it from here (one home for which files are which product's)."""
         return self._recipes.get(path, "")
 
+    def apart(self, path: str) -> str:
+        """Why ``path`` is counted apart and its code goes with it ("" for a ported file, and
+        for a variant, priced as a delta of its ported sibling)."""
+        why = self.why(path)
+        return "" if why.startswith(VARIANT) else why
+
     def listing(self) -> tuple[tuple[str, str], ...]:
         """(path, why) of every file counted apart, tests left out (they are never ported)."""
         return tuple((p, w) for p, w in sorted(self._why.items()) if w != "tests")
@@ -2126,13 +2132,27 @@ def _written(values: object) -> list[Expr]:
     return written
 
 
-def _written_names(analyses: Iterable[FileAnalysis]) -> dict[str, set[tuple[str, int]]]:
+#: The last analyses :func:`_written_names` indexed, and the index: one review asks for it
+#: several times (dead, switched-off and export-only definitions) of the same analyses.
+_WRITTEN_MEMO: list[tuple[Sequence[FileAnalysis], dict[str, set[tuple[str, int]]]]] = []
+
+
+def _written_names(analyses: Sequence[FileAnalysis]) -> dict[str, set[tuple[str, int]]]:
     """name -> (path, line) of each expression of :func:`_written` that uses it as a value,
     not as what it calls (:func:`_value_names`): a function or method so named may be passed
     along and run though no call names it (``mp.spawn(worker, ...)``,
     ``register_hook(self.hook)``). The one index the dead functions
-    (:func:`uncalled_functions`) and the switched-off ones (:func:`switched_off_functions`)
-    read."""
+    (:func:`uncalled_functions`), the switched-off ones (:func:`switched_off_functions`) and
+    the export-only ones (:func:`apart_only`) read; the last one built is kept for the same
+    sequence of analyses (the caller must not change it)."""
+    if _WRITTEN_MEMO and _WRITTEN_MEMO[0][0] is analyses:
+        return _WRITTEN_MEMO[0][1]
+    out = _index_written(analyses)
+    _WRITTEN_MEMO[:] = [(analyses, out)]
+    return out
+
+
+def _index_written(analyses: Iterable[FileAnalysis]) -> dict[str, set[tuple[str, int]]]:
     out: dict[str, set[tuple[str, int]]] = {}
     for fa in analyses:
         values = fa.syntax.values if not fa.errors and fa.syntax is not None else None
@@ -2294,8 +2314,20 @@ def uncalled_functions(
         named.update(ref.rpartition(".")[2] for ref in fa.local_refs if ref not in defined)
         # re-exported by another module (a package's ``__init__``, its submodules' names
         # included: ``pkg/__init__.py`` exporting ``pkg.pkg.Trainer``)
+        # a star import in a module (yolov7's ``models/yolo.py``: ``from models.common
+        # import *``) re-exports every name of the other module without using one: a name
+        # it uses is written in it (``outside`` sees that), one it does not is not named
+        starred = (
+            set()
+            if fa.path.endswith("__init__.py")
+            else {ref.removesuffix(".*") for ref in fa.local_refs if ref.endswith(".*")}
+        )
+        explicit = {bound for bound, _ in fa.syntax.imports} if fa.syntax is not None else set()
         exported = {
-            target for _, target in fa.exports if target.rpartition(".")[0] not in fa.modules
+            target
+            for bound, target in fa.exports
+            if target.rpartition(".")[0] not in fa.modules
+            and not (target.rpartition(".")[0] in starred and bound not in explicit)
         }
         named.update(target.rpartition(".")[2] for target in exported)
         # a package's ``__init__`` re-exports on purpose; another module's import is a use
@@ -2393,6 +2425,117 @@ def uncalled_functions(
             ):
                 out[(fa.path, name)] = (d.line, d.end_line)
     return out
+
+
+def apart_only(
+    analyses: Sequence[FileAnalysis], apart: Callable[[str], str]
+) -> dict[tuple[str, str], str]:
+    """(path, name) -> the files counted apart that use it, for the module-level classes and
+    functions of ported library modules that only code counted apart uses: yolov7's
+    ``End2End`` in ``models/experimental.py``, built only by ``export.py`` (an export), and
+    the ONNX/TensorRT wrappers only ``End2End`` builds (``ONNX_ORT``, and the ``ORT_NMS``
+    autograd Function ``ONNX_ORT`` applies). Their code goes with the files using it: counted
+    apart, not priced. A use is a call, a name written as a value (:func:`_written_names`), a
+    method called through the class's name (``ORT_NMS.apply``) or an import by name (a star
+    import names nothing); a use inside the definition itself does not count, one inside
+    another such definition counts as that one's. A definition with no use at all is
+    :func:`uncalled_functions`' (not reached), not one of these."""
+    files = {fa.path: fa for fa in analyses if not fa.errors and fa.syntax is not None}
+    imported = imported_modules(fa for fa in analyses if not is_test_path(fa.path))
+    defs: dict[tuple[str, str], tuple[int, int]] = {}
+    for path, fa in files.items():
+        facts = fa.syntax
+        values = facts.values if facts is not None else None
+        if apart(path) or facts is None or values is None or facts.main_guard:
+            continue
+        if not any(m in imported for m in fa.modules):
+            continue
+        decorated = {name for name, *_ in facts.decorators}
+        spans = [(d.line, d.end_line) for d in values.defs]
+        for d in values.defs:
+            name = d.qual
+            if d.owner >= 0 or "." in name or name.startswith("__") or name in decorated:
+                continue
+            if any(a < d.line and d.end_line <= b for a, b in spans):
+                continue  # nested in another def
+            defs[(path, name)] = (d.line, d.end_line)
+    by_name: dict[str, list[tuple[str, str]]] = {}
+    for key in defs:
+        by_name.setdefault(key[1], []).append(key)
+    # each use of a name: (path, line or 0 for a whole-file use, top-level def or "")
+    uses: dict[str, set[tuple[str, int, str]]] = {}
+    for name, places in _written_names(analyses).items():
+        if name.rpartition(".")[2] in by_name:
+            last = name.rpartition(".")[2]
+            uses.setdefault(last, set()).update((p, line, "") for p, line in places)
+    for path, fa in files.items():
+        for c in fa.calls:
+            for part in c.callee.split(".")[-2:]:
+                if part in by_name:
+                    uses.setdefault(part, set()).add((path, 0, c.caller.partition(".")[0]))
+        for ref in fa.local_refs:
+            module, _, last = ref.rpartition(".")
+            if last in by_name and module not in fa.modules:  # an import from another file
+                uses.setdefault(last, set()).add((path, 0, ""))
+        values = fa.syntax.values if fa.syntax is not None else None
+        for call in values.calls if values is not None else ():
+            func = call.expr.func if call.expr.parts else None
+            written = func.full() if func is not None and func.kind == "Attribute" else ""
+            for part in written.split(".")[:-1]:  # ``ORT_NMS.apply(...)``
+                if part in by_name:
+                    uses.setdefault(part, set()).add((path, call.expr.line, ""))
+
+    def inside(path: str, line: int, top: str, keys: Iterable[tuple[str, str]]) -> bool:
+        return any(
+            k[0] == path and ((top and top == k[1]) or (line and a <= line <= z))
+            for k in keys
+            for a, z in (defs[k],)
+        )
+
+    outer = {
+        key: [
+            (p, line, top)
+            for p, line, top in uses.get(key[1], ())
+            if not inside(p, line, top, (key,))
+        ]
+        for key in defs
+    }
+    # the largest set of used definitions whose every use is in a file counted apart or
+    # inside one of the set ...
+    found = {key for key, used in outer.items() if used}
+    while True:
+        kept = {
+            key
+            for key in found
+            if all(apart(p) or inside(p, line, top, found) for p, line, top in outer[key])
+        }
+        if kept == found:
+            break
+        found = kept
+    # ... that code counted apart reaches (a cycle of definitions using only each other is
+    # reached by nothing)
+    reached = {key for key in found if any(apart(p) for p, _, _ in outer[key])}
+    while True:
+        more = {
+            key
+            for key in found - reached
+            if any(inside(p, line, top, reached) for p, line, top in outer[key])
+        }
+        if not more:
+            break
+        reached |= more
+    found = reached
+
+    def users(key: tuple[str, str]) -> str:
+        direct = sorted({p for p, _, _ in outer[key] if apart(p)})
+        via = sorted(
+            k[1]
+            for k in found
+            if k != key and any(inside(p, line, top, (k,)) for p, line, top in outer[key])
+        )
+        return ", ".join([*direct, *(f"via {name}" for name in via)])
+
+    return {key: users(key) for key in sorted(found)}
 
 
 def _unused_imports(fa: FileAnalysis) -> set[str]:

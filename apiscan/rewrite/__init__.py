@@ -20,12 +20,21 @@ Pure data in, data out: no torch, no MindSpore, no source re-reading.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from apiscan.model import ApiFinding, CallArgs, ScanResult
 from apiscan.rewrite.composed import COMPOSE_NOTE, composed
-from apiscan.rewrite.idioms import ALWAYS_FALSE, DEVICE, Idiom, idiom_for
+from apiscan.rewrite.idioms import (
+    ALWAYS_FALSE,
+    DEVICE,
+    DEVICE_NOTE,
+    RECOMPUTE_FUNCTION,
+    RECOMPUTE_PAGE,
+    Idiom,
+    idiom_for,
+)
 from apiscan.rewrite.substitutions import recipes_for
-from apiscan.rewrite.template import Rendered, convert_dtype, render
+from apiscan.rewrite.template import Rendered, Template, convert_dtype, render
 from apiscan.slotinit import replace
 
 __all__ = ["apply", "dispose", "is_tensor_computation"]
@@ -566,7 +575,7 @@ def _dispose(finding: ApiFinding) -> ApiFinding:
                 finding,
                 "delete",
                 text,
-                "placement is global (mindspore.set_device once at start-up): the call is deleted",
+                DEVICE_NOTE,
                 DEVICE,
             )
         if (
@@ -579,13 +588,13 @@ def _dispose(finding: ApiFinding) -> ApiFinding:
         ):
             # r2.4.0 pytorch_diff/to.md, Parameter 3: "other: PyTorch specifies the Tensor
             # used, which MindSpore does not support". x.to(y) is a dtype conversion only
-            # when y is a dtype; astype(y) of a tensor y fails.
+            # when y is a dtype; MindSpore's to(y) of a tensor y fails.
             return _set(
                 finding,
                 "rewrite",
                 "",
-                f"{first} may be a tensor (x.to(other): write {call.receiver}.astype("
-                f"{first}.dtype)), a dtype ({call.receiver}.astype({first})) or a device"
+                f"{first} may be a tensor (x.to(other): write {call.receiver}.to("
+                f"{first}.dtype)), a dtype ({call.receiver}.to({first})) or a device"
                 " (delete the call): the scan cannot tell which",
             )
     idiom = idiom_for(api, finding.usage)
@@ -602,6 +611,8 @@ def _dispose(finding: ApiFinding) -> ApiFinding:
     # a template when one exists: the table's same-argument form can fail, zeros(1, n)).
     kind = "none" if finding.status == "consistent" else "rewrite"
     recipes = recipes_for(api) if finding.usage == "call" else ()
+    if finding.status in ("consistent", "different"):  # the table's word, not a same name
+        recipes = tuple(r for r in recipes if names_target(r.template, finding.mindspore_api))
     reasons = []
     for recipe in recipes:
         r = render(recipe.template, call)
@@ -671,6 +682,23 @@ def _dispose(finding: ApiFinding) -> ApiFinding:
     return finding
 
 
+def names_target(template: Template, target: str | None) -> bool:
+    """Whether a substitution rewrites to ``target``, the counterpart the mapping table gives
+    the finding (the MindSpore column of every report): a rewrite to any other API would
+    contradict that column (``torch.nn.MaxPool2d`` is ``mindspore.nn.MaxPool2d`` in the table,
+    never ``mindspore.mint.nn.MaxPool2d``), so a template whose target is not the table's is
+    not used for it (``--target CPU`` may choose an older table's target, which another
+    template names). A finding without a counterpart (missing) and a format template (its
+    text is checked against the table by the tests) take any; so does a same-name candidate
+    (apiscan's guess, shown as such: ``x.type(y.type())`` is ``x.astype(y.dtype)`` whatever
+    ``mindspore.Tensor.type`` does), which :func:`dispose` does not pass here."""
+    if not target or not template.target:
+        return True
+    if template.method and not template.receiver_first:
+        return template.target == target.rpartition(".")[2]
+    return template.target == target
+
+
 def _idiom(finding: ApiFinding, idiom: Idiom, call: CallArgs | None) -> ApiFinding:
     """An idiom's disposition, with the call's own rewrite when the pattern maps call for
     call; otherwise the idiom's template is what the person applies."""
@@ -738,13 +766,51 @@ def _set(
     )
 
 
+#: What a hand-written backward calls to run its forward again with gradients (gradient
+#: checkpointing), and to differentiate that second run.
+_GRAD_ENABLED = frozenset({"torch.enable_grad", "torch.set_grad_enabled"})
+_GRAD = "torch.autograd.grad"
+AUTOGRAD_FUNCTION = "torch.autograd.Function"
+
+
+def recomputing(findings: Iterable[object]) -> frozenset[tuple[str, str]]:
+    """(path, class) of every ``torch.autograd.Function`` subclass that is gradient
+    checkpointing written by hand: its ``backward`` enables gradients and calls
+    ``torch.autograd.grad`` (it runs the forward again to differentiate it, as
+    ``torch.utils.checkpoint`` does). A backward that computes its gradients by formula calls
+    neither."""
+    seen: dict[tuple[str, str], set[str]] = {}
+    for f in findings:
+        if not isinstance(f, ApiFinding) or f.api not in (_GRAD, *_GRAD_ENABLED):
+            continue
+        owner, _, method = (f.function or "").rpartition(".")
+        if owner and method == "backward":
+            seen.setdefault((f.path, owner), set()).add(_GRAD if f.api == _GRAD else "enable")
+    return frozenset(key for key, kinds in seen.items() if kinds == {_GRAD, "enable"})
+
+
+def _recompute(finding: ApiFinding, recomputed: frozenset[tuple[str, str]]) -> ApiFinding:
+    """The base class of a hand-written gradient checkpoint (:func:`recomputing`) is the
+    MindSpore idiom for recomputation, not a gap."""
+    if (
+        finding.api != AUTOGRAD_FUNCTION
+        or finding.usage != "base_class"
+        or (finding.path, finding.function or "") not in recomputed
+    ):
+        return finding
+    return _set(finding, "idiom", "", RECOMPUTE_FUNCTION, RECOMPUTE_PAGE)
+
+
 def apply(result: ScanResult) -> ScanResult:
     """Every API finding of ``result`` disposed (see :func:`dispose`), with whether the
     MindTorch route covers it."""
     from apiscan.rewrite.mindtorch import covers
 
+    recomputed = recomputing(result.findings)
     findings = tuple(
-        replace(dispose(f), mindtorch=covers(f.api)) if isinstance(f, ApiFinding) else f
+        replace(_recompute(dispose(f), recomputed), mindtorch=covers(f.api))
+        if isinstance(f, ApiFinding)
+        else f
         for f in result.findings
     )
     return replace(result, findings=findings)

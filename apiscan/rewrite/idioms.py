@@ -35,6 +35,21 @@ DEVICE = "https://www.mindspore.cn/docs/en/r2.6.0/api_python/mindspore/mindspore
 
 _ANY = ("*",)
 
+#: Gradient checkpointing: the tables' counterpart of torch.utils.checkpoint.checkpoint
+#: (r2.6.0 pytorch_api_mapping.md:518, pytorch_diff/checkpoint.md: "Use the concrete
+#: cell.recompute() or primitive.recompute() to call recomputation").
+RECOMPUTE_PAGE = (
+    "https://www.mindspore.cn/docs/en/r2.6.0/note/api_mapping/pytorch_diff/checkpoint.html"
+)
+RECOMPUTE_CALL = "block.recompute() (mindspore.nn.Cell.recompute) on the block it runs"
+#: A ``torch.autograd.Function`` that is gradient checkpointing written by hand: the
+#: ``forward`` runs the wrapped function without gradients, the ``backward`` runs it again
+#: with gradients enabled and differentiates it (:func:`apiscan.rewrite.recomputing`).
+RECOMPUTE_FUNCTION = (
+    "gradient checkpointing written by hand (its backward runs the forward again with "
+    f"gradients enabled and differentiates it): delete the Function and call {RECOMPUTE_CALL}"
+)
+
 
 def _drop(name: str, default: str = "None") -> Arg:
     return Arg(name, default, DROP, drop_exact=_ANY)
@@ -62,13 +77,16 @@ def _recv(api: str, fmt: str, *args: Arg, note: str = "") -> Template:
 
 
 _DELETE_CALL = "delete the call: use the receiver as it is"
-_DEVICE_NOTE = (
-    "placement is global in MindSpore: mindspore.set_device(...) once at start-up; the call "
-    "is deleted"
+# The tables map torch.Tensor.cuda and torch.cuda.set_device to mindspore.set_context
+# (r1.10 pytorch_api_mapping.md:170, :333); MindSpore 2.6 names the same setting set_device.
+DEVICE_NOTE = (
+    "placement is global in MindSpore: mindspore.set_context(device_target=...) once at "
+    "start-up (mindspore.set_device from MindSpore 2.6); the call is deleted"
 )
 _TRAIN_STEP = (
     "grad_fn = mindspore.value_and_grad(forward_fn, None, optimizer.parameters); "
-    "loss, grads = grad_fn(*inputs); optimizer(grads)"
+    "loss, grads = grad_fn(*inputs); optimizer(grads) (or the whole step as "
+    "mindspore.nn.TrainOneStepCell(net_with_loss, optimizer))"
 )
 #: The part of the AMP idiom that only a training step needs (a repository that trains
 #: nothing casts the network and scales no loss).
@@ -250,7 +268,7 @@ IDIOMS: tuple[Idiom, ...] = (
             "torch.Tensor.pin_memory",
         ),
         "delete",
-        _DEVICE_NOTE,
+        DEVICE_NOTE,
         DEVICE,
         _recv(
             "torch.Tensor.cuda",
@@ -306,24 +324,24 @@ IDIOMS: tuple[Idiom, ...] = (
         "device",
         ("torch.cuda.set_device",),
         "idiom",
-        'mindspore.set_device("GPU", device_id)',
+        'mindspore.set_context(device_target="GPU", device_id=device_id) '
+        "(mindspore.set_device from MindSpore 2.6)",
         DEVICE,
         Template(
             "torch.cuda.set_device",
             "",
             (Arg("device"),),
-            format='mindspore.set_device("GPU", {device})',
+            format='mindspore.set_context(device_target="GPU", device_id={device})',
         ),
     ),
     Idiom(
         "device",
         ("torch.cuda.device_count",),
         "idiom",
-        "mindspore.communication.get_local_rank_size() after mindspore.communication.init()",
+        # r1.10 pytorch_api_mapping.md:169: the number of devices the job runs on
+        "mindspore.communication.get_group_size() after mindspore.communication.init()",
         DIST,
-        Template(
-            "torch.cuda.device_count", "", format="mindspore.communication.get_local_rank_size()"
-        ),
+        Template("torch.cuda.device_count", "", format="mindspore.communication.get_group_size()"),
     ),
     Idiom(
         "device",
@@ -353,15 +371,16 @@ IDIOMS: tuple[Idiom, ...] = (
         ("torch.no_grad", "torch.inference_mode", "torch.enable_grad", "torch.set_grad_enabled"),
         "idiom",
         "delete `with torch.no_grad():` and dedent its body: MindSpore computes gradients only "
-        "inside mindspore.value_and_grad/grad (ops.stop_gradient inside a differentiated "
-        "function)",
+        "inside mindspore.value_and_grad/grad (mindspore.ops.stop_gradient inside a "
+        "differentiated function)",
         GRAD,
     ),
     Idiom(
         "no-grad",
         ("torch.no_grad", "torch.inference_mode", "torch.enable_grad"),
         "delete",
-        "delete the decorator: outside mindspore.value_and_grad nothing records gradients",
+        "delete the decorator: outside mindspore.value_and_grad nothing records gradients "
+        "(mindspore.ops.stop_gradient inside a differentiated function)",
         GRAD,
         usages=("decorator",),
     ),
@@ -370,7 +389,6 @@ IDIOMS: tuple[Idiom, ...] = (
         (
             "torch.Tensor.backward",
             "torch.optim.Optimizer.step",
-            "torch.autograd.grad",
             "torch.optim.SGD.step",
             "torch.optim.Adam.step",
             "torch.optim.AdamW.step",
@@ -385,6 +403,15 @@ IDIOMS: tuple[Idiom, ...] = (
         "delete",
         "delete: value_and_grad returns fresh gradients each step (" + _TRAIN_STEP + ")",
         TRAIN,
+    ),
+    Idiom(
+        "train-step",
+        ("torch.autograd.grad",),
+        "idiom",
+        # r1.10 pytorch_api_mapping.md:161
+        "gradients of a function, not of recorded tensors: "
+        "mindspore.ops.GradOperation(get_all=True)(fn)(*inputs), or mindspore.grad(fn)(*inputs)",
+        GRAD,
     ),
     Idiom(
         "creation",
@@ -417,7 +444,7 @@ IDIOMS: tuple[Idiom, ...] = (
         "train-step",
         ("torch.Tensor.grad", "torch.Tensor.requires_grad", "torch.Tensor.requires_grad_"),
         "idiom",
-        "gradients come from value_and_grad; trainability is Parameter.requires_grad",
+        "gradients come from value_and_grad; trainability is mindspore.Parameter.requires_grad",
         GRAD,
     ),
     Idiom(
@@ -509,7 +536,9 @@ IDIOMS: tuple[Idiom, ...] = (
         "ddp",
         ("torch.distributed.init_process_group",),
         "idiom",
-        "mindspore.communication.init()",
+        # r2.6.0 pytorch_api_mapping.md:273 (older tables: mindspore.communication.init)
+        "mindspore.mint.distributed.init_process_group() (mindspore.communication.init() in "
+        "MindSpore before 2.6), one process per device launched by msrun",
         DIST,
         Template(
             "torch.distributed.init_process_group",
@@ -521,7 +550,7 @@ IDIOMS: tuple[Idiom, ...] = (
                 _drop("world_size", "-1"),
                 _drop("rank", "-1"),
             ),
-            format="mindspore.communication.init()",
+            format="mindspore.mint.distributed.init_process_group()",
             note=_DDP,
         ),
     ),
@@ -592,13 +621,22 @@ IDIOMS: tuple[Idiom, ...] = (
         _recv("torch.nn.Module.state_dict", "{recv}.parameters_dict()"),
     ),
     # ---------------------------------------------------------------- seeds
+    # r2.4.0 pytorch_api_mapping.md:339-340: manual_seed and seed are Consistent
     Idiom(
         "seed",
-        ("torch.manual_seed", "torch.random.manual_seed", "torch.seed"),
+        ("torch.manual_seed", "torch.random.manual_seed"),
         "idiom",
-        "mindspore.set_seed(seed)",
+        "mindspore.manual_seed(seed)",
         SEED,
-        Template("torch.manual_seed", "", (Arg("seed"),), format="mindspore.set_seed({seed})"),
+        Template("torch.manual_seed", "", (Arg("seed"),), format="mindspore.manual_seed({seed})"),
+    ),
+    Idiom(
+        "seed",
+        ("torch.seed",),
+        "idiom",
+        "mindspore.seed()",
+        SEED,
+        Template("torch.seed", "", format="mindspore.seed()"),
     ),
     # ---------------------------------------------------------------- data
     Idiom(
@@ -746,22 +784,40 @@ IDIOMS: tuple[Idiom, ...] = (
         "recompute",
         ("torch.utils.checkpoint.checkpoint",),
         "idiom",
-        "cell.recompute() on the block instead of checkpoint(block, x)",
-        CELL,
+        f"{RECOMPUTE_CALL} instead of checkpoint(block, x)",
+        RECOMPUTE_PAGE,
     ),
     Idiom(
         "init",
-        (
-            "torch.nn.init.trunc_normal_",
-            "torch.nn.init.kaiming_normal_",
-            "torch.nn.init.kaiming_uniform_",
-            "torch.nn.init.xavier_uniform_",
-            "torch.nn.init.xavier_normal_",
-            "torch.nn.init.uniform_",
-        ),
+        ("torch.nn.init.trunc_normal_", "torch.nn.init.xavier_normal_"),
         "idiom",
         "param.set_data(mindspore.common.initializer.initializer(Init(...), param.shape, "
-        "param.dtype)) with TruncatedNormal/HeNormal/HeUniform/XavierUniform/Uniform",
+        "param.dtype)) with TruncatedNormal/XavierNormal",
+        INIT,
+    ),
+    # r1.10 pytorch_api_mapping.md:294-298: each initializer function is an Initializer class
+    *(
+        Idiom(
+            "init",
+            (f"torch.nn.init.{name}",),
+            "idiom",
+            "param.set_data(mindspore.common.initializer.initializer("
+            f"mindspore.common.initializer.{cls}(...), param.shape, param.dtype))",
+            INIT,
+        )
+        for name, cls in (
+            ("kaiming_normal_", "HeNormal"),
+            ("kaiming_uniform_", "HeUniform"),
+            ("xavier_uniform_", "XavierUniform"),
+        )
+    ),
+    Idiom(
+        "init",
+        ("torch.nn.init.uniform_",),
+        "idiom",
+        # r2.4.0 pytorch_api_mapping.md:425
+        "param.set_data(mindspore.ops.uniform(param.shape, mindspore.Tensor(a), "
+        "mindspore.Tensor(b), dtype=param.dtype))",
         INIT,
     ),
 )

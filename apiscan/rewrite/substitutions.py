@@ -67,6 +67,7 @@ TABLE = "substitutions.toml"
 _RECIPE_KEYS = frozenset(
     {
         *("family", "api", "target", "args", "method", "note", "format", "receiver_first"),
+        "fixed",
         *("samples", "strategy", "kind", "param_map", "grad", "threshold"),
         *("receiver", "inputs", "probe"),
     }
@@ -74,7 +75,7 @@ _RECIPE_KEYS = frozenset(
 _ARG_KEYS = frozenset(
     {
         *("name", "default", "to", "positional", "convert", "drop", "why", "ms_default"),
-        *("varargs", "pack", "keyword_only", "pack_one"),
+        *("varargs", "pack", "keyword_only", "pack_one", "same_as"),
     }
 )
 _SAMPLE_KEYS = frozenset({"label", "args", "kw", "receiver", "inputs", "probe"})
@@ -144,6 +145,7 @@ class _Table:
             note=entry.get("note", ""),
             format=entry.get("format", ""),
             receiver_first=entry.get("receiver_first", False),
+            fixed=tuple(entry.get("fixed", ())),
         )
         return Recipe(
             template,

@@ -40,6 +40,9 @@ class Arg:
       on PyTorch's default gets it written out (``epsilon=1e-05``).
     - ``varargs``: ``*size``: takes the remaining positional arguments; ``pack`` renders them
       as one tuple (``zeros(1, n)`` → ``zeros((1, n))``).
+    - ``same_as``: a PyTorch default of ``None`` that means another parameter's value
+      (``MaxPool2d``'s ``stride`` is ``kernel_size``): a call that omits it, or passes
+      ``None``, gets that parameter's text written out, since MindSpore's default differs.
     """
 
     name: str
@@ -56,6 +59,7 @@ class Arg:
     #: With ``pack``: one size is packed too (``x.flip(0)`` → ``x.flip((0,))``) for a target
     #: that takes only a sequence; a single name (an int or a sequence?) is declined.
     pack_one: bool = False
+    same_as: str = ""
 
     @property
     def ms_name(self) -> str:
@@ -79,6 +83,11 @@ class Template:
     #: A method rewritten to a function that takes the receiver first
     #: (``x.amax(1)`` → ``mindspore.mint.amax(x, 1)``).
     receiver_first: bool = False
+    #: Keywords the MindSpore call always takes, as ``name=value`` texts written after the
+    #: call's own: a mode the target needs to behave as PyTorch does (r2.4.0
+    #: pytorch_diff/MaxPool2d.md: "when pad_mode is 'pad', the function is consistent with
+    #: PyTorch").
+    fixed: tuple[str, ...] = ()
 
     @property
     def signature(self) -> str:
@@ -181,6 +190,11 @@ def render(template: Template, call: CallArgs | None) -> Rendered:
     notes: list[str] = []
     for arg in template.args:
         value = bound.get(arg.name)
+        if arg.same_as and value in (None, "None"):
+            same = bound.get(arg.same_as)
+            if not isinstance(same, str):
+                return Rendered("", f"{arg.name}: {arg.same_as} is not passed")
+            value = same
         if arg.to is DROP:
             if value is None:
                 continue
@@ -229,7 +243,7 @@ def render(template: Template, call: CallArgs | None) -> Rendered:
             keywords.append(f"{arg.ms_name}={value}")
     if template.receiver_first:
         positional.insert(0, call.receiver)
-    inner = ", ".join([*positional, *keywords])
+    inner = ", ".join([*positional, *keywords, *template.fixed])
     head = template.target
     if template.method and not template.receiver_first:
         head = f"{call.receiver}.{template.target}"

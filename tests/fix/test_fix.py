@@ -47,7 +47,7 @@ def test_tinydet_golden_diff_applies_and_parses(tmp_path: Path) -> None:
     subprocess.run(["patch", "-p1", "-s", "-d", str(copy)], input=diff, text=True, check=True)
     for path in copy.rglob("*.py"):
         ast.parse(path.read_text(encoding="utf-8"))
-    assert "model.set_train(False)" in diff and "mindspore.set_seed(" in diff
+    assert "model.set_train(False)" in diff and "mindspore.manual_seed(" in diff
     assert "+import mindspore" in diff
 
 

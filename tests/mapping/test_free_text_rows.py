@@ -136,9 +136,9 @@ def test_tensor_to_with_an_argument_that_may_be_a_tensor_is_not_rewritten(
     found = {(f.span.line, f.api): f for f in scan_snippet(tmp_path, src)}
     other = found[(4, "torch.Tensor.to")]
     assert other.rewrite == "" and "scores.dtype" in other.rewrite_note
-    assert found[(5, "torch.Tensor.to")].rewrite == "x.astype(mindspore.float16)"
-    assert found[(6, "torch.Tensor.to")].rewrite == "x.astype(scores.dtype)"
-    assert found[(7, "torch.Tensor.to")].rewrite == "x.astype(self_data_type)"
+    assert found[(5, "torch.Tensor.to")].rewrite == "x.to(mindspore.float16)"
+    assert found[(6, "torch.Tensor.to")].rewrite == "x.to(scores.dtype)"
+    assert found[(7, "torch.Tensor.to")].rewrite == "x.to(self_data_type)"
 
 
 def test_a_parameter_mindspore_requires_is_hit_when_the_call_leaves_it_to_torch() -> None:

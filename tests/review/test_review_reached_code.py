@@ -117,4 +117,4 @@ def test_a_cast_to_another_tensor_is_a_rewrite_apart_from_device_moves(infer) ->
         if g.api == "torch.Tensor.to"
     ]
     assert [(d, lines) for d, lines, _ in moves] == [("delete", [18]), ("rewrite", [19])]
-    assert "self.cache.astype(x.dtype)" in moves[1][2]
+    assert "self.cache.to(x.dtype)" in moves[1][2]

@@ -942,6 +942,7 @@ SCRIPTED = {
                 if epoch == 8:
                     adjust_learning_rate(optimizer, 0.1)
                 for x, y in loader:
+                    x, _ = transform(x, None, "TRAIN")
                     loss = criterion(model(x), y)
                     optimizer.zero_grad()
                     loss.backward()

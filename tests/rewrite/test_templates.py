@@ -155,7 +155,8 @@ def test_findings_carry_their_own_rewrite(tmp_path: Path) -> None:
         return f.disposition, f.rewrite
 
     assert at(7, "torch.nn.LeakyReLU") == ("rewrite", "mindspore.nn.LeakyReLU(alpha=0.1)")
-    assert at(8, "torch.nn.BatchNorm2d")[1] == "mindspore.nn.BatchNorm2d(8, momentum=0.97)"
+    # the default table's counterpart, mint's, takes PyTorch's momentum
+    assert at(8, "torch.nn.BatchNorm2d")[1] == "mindspore.mint.nn.BatchNorm2d(8, momentum=0.03)"
     assert at(11, "torch.zeros")[1] == "mindspore.mint.zeros((1, x.shape[1]))"
     assert at(12, "torch.Tensor.detach") == (
         "idiom",

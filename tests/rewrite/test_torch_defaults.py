@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scan_helpers import scan_snippet
+from scan_helpers import scan_repo, scan_snippet, write_repo
 
 SRC = """\
 import torch.nn as nn
@@ -38,5 +38,16 @@ def test_a_passed_value_or_a_converted_one_is_not_written_as_a_default(tmp_path:
     found = _by_line(tmp_path)
     # INVALID: affine passed is no default difference this call hits
     assert "affine=False" not in found[8].rewrite
-    # INVALID: momentum must be converted (1 - momentum), never copied
+    # The default table's counterpart of BatchNorm2d is mindspore.mint.nn.BatchNorm2d
+    # (r2.6.0, Consistent): PyTorch's momentum, unchanged
+    assert found[9].rewrite == "mindspore.mint.nn.BatchNorm2d(planes, momentum=0.05)"
+
+
+def test_a_converted_value_is_never_copied(tmp_path: Path) -> None:
+    write_repo(tmp_path, {"snippet.py": SRC})
+    found = {f.span.line: f for f in scan_repo(tmp_path, ms_version="2.4").api_findings}
+    # INVALID: on mindspore.nn.BatchNorm2d (the 2.4 table's counterpart) momentum must be
+    # converted (1 - momentum), never copied
+    assert found[9].mindspore_api == "mindspore.nn.BatchNorm2d"
     assert "momentum=0.05" not in found[9].rewrite
+    assert found[9].rewrite == "mindspore.nn.BatchNorm2d(planes, momentum=0.95)"

@@ -647,3 +647,35 @@ def test_a_store_of_a_value_read_through_the_same_mask_names_the_static_rewrite(
         assert "torch.where(mask, value, target)" in words[line][1]
     for line in (10, 14):
         assert "static shape" not in words[line][1]
+
+
+def test_one_hot_says_which_width_it_has(tmp_path: Path) -> None:
+    """DS107's message says what the call does: a call passing num_classes computed from the
+    data is never said to lack num_classes."""
+    write_repo(
+        tmp_path,
+        {
+            "enc.py": """
+                import torch.nn.functional as F
+
+
+                def encode(x, logits):
+                    a = F.one_hot(x, num_classes=int(x.max()) + 1)
+                    b = F.one_hot(x)
+                    c = F.one_hot(x, -1)
+                    d = F.one_hot(x, num_classes=logits.shape[-1])
+                    return a, b, c, d
+            """
+        },
+    )
+    shapes = scan_repo(tmp_path).shape_findings
+    found = {f.span.line: f.message for f in shapes if f.rule == "DS107"}
+    # INVALID: each form of a data-wide one_hot, in its own words
+    head = "one_hot()'s width is read from the data: its result's shape is dynamic"
+    assert found[5] == (
+        f"{head} (num_classes=`int(x.max()) + 1` is read from tensor data at run time)"
+    )
+    assert found[6] == f"{head} (without num_classes it is max(input) + 1)"
+    assert found[7] == f"{head} (num_classes=-1 makes it max(input) + 1)"
+    # VALID: a width from a static shape is no finding
+    assert 8 not in found and "without num_classes" not in found[5]

@@ -3,10 +3,12 @@ from apiscan.rules.dynamic_shape import GRAPH_SHAPE
 
 
 class OneHotWithoutNumClasses(Rule):
-    """``F.one_hot(t)`` without ``num_classes`` (or with ``-1``) is ``t.max() + 1`` wide.
+    """``F.one_hot(t)`` without ``num_classes`` (or with ``-1``) is ``t.max() + 1`` wide, and
+    ``F.one_hot(t, num_classes=int(t.max()) + 1)`` as wide as a value read from the data.
 
     Any ``num_classes`` that is not read from tensor values is fine: a literal, a constructor
-    argument kept on ``self``, or ``logits.shape[-1]``.
+    argument kept on ``self``, or ``logits.shape[-1]``. The message says which of the three
+    forms the call is: a call that passes ``num_classes`` is never said to lack it.
 
     Why it breaks on MindSpore
     --------------------------
@@ -35,7 +37,7 @@ class OneHotWithoutNumClasses(Rule):
 
     id = "DS107"
     name = "one-hot-without-num-classes"
-    message = "one_hot() without num_classes is max(input) + 1 wide: the width is data"
+    message = "one_hot()'s width is read from the data: its result's shape is dynamic"
     severity_by_scope = GRAPH_SHAPE
     apis = ("torch.nn.functional.one_hot",)
     mindspore_apis = ("mindspore.ops.one_hot",)
@@ -91,5 +93,13 @@ class OneHotWithoutNumClasses(Rule):
             ids, inverse = torch.unique(labels, return_inverse=True)
             onehot = F.one_hot(inverse, num_classes=len(ids)).float()  # error
             return onehot.T @ features
+        """,
+        """
+        import torch
+        import torch.nn.functional as F
+
+
+        def encode(x: torch.Tensor) -> torch.Tensor:
+            return F.one_hot(x, num_classes=int(x.max()) + 1)  # error
         """,
     )
