@@ -102,7 +102,18 @@ class Matcher:
             return ""
         torch_kind = self.api.kind(api)
         ms_kind = target_kind(m.mindspore_api)
-        if torch_kind is None or ms_kind is None or ms_kind == _TARGET_KINDS.get(torch_kind):
+        if torch_kind is None or ms_kind is None:
+            return ""
+        if ms_kind == _TARGET_KINDS.get(torch_kind):
+            name, target = api.rpartition(".")[2], m.mindspore_api.rpartition(".")[2]
+            if name.endswith("_") and not name.endswith("__") and target == name[:-1]:
+                # r1.10's ``torch.Tensor.copy_`` → ``mindspore.Tensor.copy`` (:332): the
+                # out-of-place twin returns a copy of the tensor itself, nothing is copied
+                # into it; MindSpore 2.x has the in-place method of the same name
+                return (
+                    f"the {m.source_version} table names {m.mindspore_api}, its out-of-place "
+                    "twin, without describing the mapping, for an in-place method"
+                )
             return ""
         return (
             f"the {m.source_version} table names {m.mindspore_api} ({_a(ms_kind)}) without "

@@ -248,12 +248,15 @@ def init(m, x, path):
         assert f.history == (f"1.10: different → {old}",)
         assert f.mapping_version is None and not f.diff_url
     # a target of the API's own kind is the table's counterpart, whatever MindSpore now has
-    # of the same name: mindspore.load reads a MindIR graph (r1.10 :74, load_checkpoint);
-    # r1.10 :332 maps copy_ to the method Tensor.copy
+    # of the same name: mindspore.load reads a MindIR graph (r1.10 :74, load_checkpoint)...
     load = found["torch.load"]
     assert (load.status, load.mindspore_api) == ("different", "mindspore.load_checkpoint")
+    # ... unless it is an in-place method's out-of-place twin: r1.10 :332 maps copy_ to
+    # Tensor.copy, which copies nothing into the tensor; MindSpore 2.10 has Tensor.copy_
     copy = found["torch.Tensor.copy_"]
-    assert (copy.status, copy.mindspore_api) == ("different", "mindspore.Tensor.copy")
+    assert (copy.status, copy.mindspore_api) == ("candidate", "mindspore.Tensor.copy_")
+    assert "its out-of-place twin" in copy.note
+    assert copy.rewrite == "x.copy_(y)"
 
 
 def test_the_stale_rows_are_what_the_official_tables_say(mirror: Path) -> None:
