@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from apiscan.extract.records import FileAnalysis
@@ -408,7 +408,9 @@ def callers_of(analyses: Sequence[FileAnalysis]) -> dict[Key, frozenset[Key]]:
 
 
 def _priced_with_callers(
-    shapes: Sequence[ShapeFinding], callers: Mapping[Key, frozenset[Key]]
+    shapes: Sequence[ShapeFinding],
+    callers: Mapping[Key, frozenset[Key]],
+    elsewhere: Collection[Key] = (),
 ) -> list[Key]:
     """(path, function) of the shape-polymorphic helpers among the functions with
     ``shapes``: every finding of theirs is a shape handed in by a caller
@@ -417,7 +419,9 @@ def _priced_with_callers(
     itself (or is such a helper of one), directly or through callers that only pass the
     shapes on (ssd's ``match`` has no finding of its own: ``MultiBoxLoss.forward`` calling
     it is the rewrite). Padding in the caller gives the helper fixed shapes: it is no
-    rewrite of its own, its findings go with the caller's."""
+    rewrite of its own, its findings go with the caller's. ``elsewhere`` are the functions
+    counted apart whose own data-dependent ops make such shapes (co-tracker's predictor
+    selecting query points with a mask): a helper they reach goes with them."""
     found: dict[Key, bool] = {}
     for f in shapes:
         key = (f.path, f.function or "<module>")
@@ -425,11 +429,13 @@ def _priced_with_callers(
     rewritten = {k for k, only in found.items() if not only}
     helpers = {k for k, only in found.items() if only}
 
+    sources_elsewhere = set(elsewhere)
+
     def rewritten_above(key: Key) -> bool:
         seen, frontier = {key}, [key]
         for _ in range(_PASSING_CALLERS + 1):
             up = {c for k in frontier for c in callers.get(k, frozenset())} - seen
-            if up & rewritten:
+            if up & rewritten or up & sources_elsewhere:
                 return True
             seen |= up
             # through helpers like this one and callers with no finding (they pass it on)
@@ -578,7 +584,16 @@ def estimate(
     reduced = sorted({(f.path, f.function) for f in shapes if (f.path, f.function) in masked})
     measured = sorted({(f.path, f.function) for f in shapes if (f.path, f.function) in metrics})
     shapes = [f for f in shapes if (f.path, f.function) not in masked | metrics]
-    helpers = _priced_with_callers(shapes, callers or {})
+    # code counted apart (a predictor, a demo) that hands the network its varying shapes is
+    # where they come from: the helpers it reaches go with it, not priced
+    apart_sources = {
+        (f.path, f.function or "<module>")
+        for f in result.shape_findings
+        if f.scope == "network"
+        and (not kept(f.path) or (f.path, f.function.partition(".")[0]) in exporting)
+        and not inherited_shape(f)
+    }
+    helpers = _priced_with_callers(shapes, callers or {}, apart_sources)
     functions = _variants_once(
         [f for f in shapes if (f.path, f.function or "<module>") not in helpers]
     )

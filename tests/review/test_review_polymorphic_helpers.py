@@ -129,3 +129,33 @@ def test_functions_that_only_carry_a_length_go_with_the_source(tmp_path: Path) -
     text = " ".join(effort.explanation)
     assert "pkg/predictor.py:Predictor.forward;" in text
     assert "pkg/model.py:Base.support" in text and "pkg/model.py:Tracker.forward" in text
+
+
+def test_lengths_a_file_counted_apart_makes_vary_are_not_priced(tmp_path: Path) -> None:
+    """The same model fed by a demo script's masked selection (a file counted apart): the
+    varying length comes from code that is not ported, so the model's length-carrying
+    functions are no rewrites either (VALID); without such a source nothing is dropped."""
+    from scan_helpers import write_repo
+
+    from apiscan.review.build import build_review
+
+    files = {k: v for k, v in TRACKER.items() if k != "pkg/predictor.py"}
+    files["demo.py"] = TRACKER["pkg/predictor.py"]
+    files["train.py"] = """
+        import torch
+
+        from pkg.model import Tracker
+
+        model = Tracker()
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        for _ in range(3):
+            loss = model(torch.randn(2, 5, 2)).pow(2).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+    """
+    write_repo(tmp_path, files)
+    effort = build_review(str(tmp_path), jobs=1).effort
+    assert effort.dynamic_shape_rewrites == 0
+    text = " ".join(effort.explanation)
+    assert "pkg/model.py:Base.support" in text and "pkg/model.py:Tracker.forward" in text
