@@ -430,6 +430,12 @@ _MAX_CALLERS = 40
 _RESUMING = re.compile(r"load|resume|restore", re.IGNORECASE)
 #: A script that runs a trained model: detection, demonstration, prediction, inference
 _INFERENCE_SCRIPT = re.compile(r"(^|/)(detect|demo|predict|infer(ence)?)(_\w+)?\.py$")
+#: Folders and scripts of runs that train nothing: generation, serving, chat, deployment,
+#: weight merging and conversion.
+_NOT_TRAINING_FILE = re.compile(
+    r"(^|/)(generate|generation|chat|serve|serving|deploy|deployment|inference|demos?)(/|\.py$)"
+    r"|(^|/)(merge|convert)_\w+\.py$"
+)
 #: Transforms applied to every input alike: conversions and standardisation, no augmentation
 _INPUT_STEPS = frozenset(
     {"ToTensor", "ToTensorV2", "PILToTensor", "ToImage", "ToDtype", "ConvertImageDtype",
@@ -3080,7 +3086,15 @@ class _Recipe:
         strategy=DDPStrategy(...))``), apex's ``amp.initialize(model, optimizer,
         opt_level="O1")``, accelerate's ``Accelerator(mixed_precision="fp16")``. No torch
         API carries them, so the scan's findings give no row; a conditional value is shown
-        as the branch the run's options take."""
+        as the branch the run's options take. Not in code that generates, serves, chats,
+        merges or converts weights (litgpt's ``generate/``, ``chat/``, ``merge_lora.py``
+        build their own ``Fabric(precision=...)``): those runs train nothing."""
+        if (
+            _NOT_TRAINING_FILE.search(file.path)
+            or _INFERENCE_SCRIPT.search(file.path)
+            or _side_script(file.path)
+        ):
+            return
         for call in file.values.calls:
             keys = [k for k in call.expr.keywords if k.name in _WRAPPER_KEYS]
             if not keys:

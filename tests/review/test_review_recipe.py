@@ -1397,3 +1397,44 @@ def test_a_pipeline_lists_its_crops_flips_and_the_amounts_drawn(tmp_path: Path) 
     assert values["draw 2"].startswith("start_h = random.randint(0, h - self.crop_size)")
     assert "draw 3" not in values
     assert values["self.base_size"].startswith("400")
+
+
+FABRIC_RUNS = {
+    "train.py": """
+        import torch
+        from lightning import Fabric
+
+
+        def main():
+            fabric = Fabric(precision="bf16-mixed", strategy="ddp")
+            model = torch.nn.Linear(4, 4)
+            optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+            model, optimizer = fabric.setup(model, optimizer)
+            loss = model(torch.randn(2, 4)).sum()
+            fabric.backward(loss)
+            optimizer.step()
+    """,
+    "generate/base.py": """
+        import torch
+        from lightning import Fabric
+
+
+        def main():
+            fabric = Fabric(precision="16-true", strategy="ddp")
+            model = fabric.setup(torch.nn.Linear(4, 4))
+            return model(torch.randn(1, 4))
+    """,
+}
+
+
+def test_a_wrapper_set_by_a_generation_script_is_no_training_setting(tmp_path: Path) -> None:
+    """``Fabric(precision=...)`` in the training script is the run's precision (VALID); the
+    one a generation script builds for itself trains nothing (INVALID)."""
+    write_repo(tmp_path, FABRIC_RUNS)
+    rows = [
+        (i.category, i.where.path, dict(i.values))
+        for i in recipe_of(tmp_path)
+        if i.category in ("amp", "distributed") and "Fabric" in i.name
+    ]
+    assert ("amp", "train.py", {"precision": '"bf16-mixed"'}) in rows
+    assert not any(path.startswith("generate/") for _, path, _ in rows)
