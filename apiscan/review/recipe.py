@@ -8160,7 +8160,11 @@ class _Recipe:
                 file = self.files.get(fa.path)
                 fn = file.first.get(pipe.function) if file is not None else None
                 if file is not None and fn is not None:
-                    values += self._drawn_values(file, fn, tests=False)
+                    # the draws only: the settings they read are the dataset's, often given
+                    # by a config through ``**kwargs`` that a parameter's default would hide
+                    # (a base size of None where the config gives 400): its own rows show them
+                    values += [v for v in self._drawn_values(file, fn, tests=False)
+                               if v[0].startswith("draw ")]  # fmt: skip
                 self.add("augmentation", f"pipeline in {pipe.function}", place(fa, pipe.line),
                          values, "the calls the image goes through, in order")  # fmt: skip
                 shown = [(pipe.line, pipe.end_line)]
