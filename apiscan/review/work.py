@@ -5101,6 +5101,37 @@ def _helper_extensions(
     return out
 
 
+def _fold_stages(
+    ops: dict[tuple[str, str], tuple[set[str], list[Where], str]],
+    helper: Mapping[str, frozenset[str]],
+    files: Mapping[str, FileAnalysis],
+) -> None:
+    """Fold into an op of a helper-built extension the bindings named after it
+    (``filtered_lrelu_act_`` beside ``filtered_lrelu``) when the op has a PyTorch reference
+    twin: a stage of the op's kernel path that the twin computes whole, not an op of its
+    own. Without a twin (``nms`` beside ``nms_rotated``) each binding stays an op."""
+    for module, op in sorted(ops, key=lambda k: -len(k[1])):
+        if module not in helper or (module, op) not in ops:
+            continue
+        base = next(
+            (
+                other
+                for (m, other) in ops
+                if m == module and other != op and op.startswith(other + "_")
+            ),
+            None,
+        )
+        if base is None:
+            continue
+        bindings, where, _ = ops[(module, base)]
+        twin = _native_twin(base, [files[w.path] for w in where if w.path in files])
+        if not twin:
+            continue
+        stage_bindings, stage_where, _ = ops.pop((module, op))
+        bindings |= stage_bindings
+        where.extend(w for w in stage_where if w not in where)
+
+
 def _helper_built_calls(fa: FileAnalysis, names: frozenset[str]) -> Iterator[tuple[str, str, int]]:
     """(extension name, binding, line) of each call ``fa`` makes of an attribute of one of
     the extension ``names`` it binds (``_plugin.bias_act(...)``)."""
@@ -5293,6 +5324,7 @@ def compiled_ops(
                 where = place(fa, line)
                 if where not in entry[1]:
                     entry[1].append(where)
+    _fold_stages(ops, helper, {fa.path: fa for fa in analyses})
     # ops the extension registers with torch (``torch.ops.detectron2.nms_rotated``), named
     # after one of the repository's own packages
     local = _local_packages(analyses)
