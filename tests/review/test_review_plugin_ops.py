@@ -4,9 +4,12 @@ module, one helper deep) bound at import or in an ``_init()``; its attribute cal
 
 from __future__ import annotations
 
-import pytest
-from scan_helpers import review_fixture
+from pathlib import Path
 
+import pytest
+from scan_helpers import review_fixture, write_repo
+
+from apiscan.review.build import build_review
 from apiscan.review.model import Review
 
 
@@ -49,3 +52,20 @@ def test_a_helper_that_loads_nothing_binds_no_extension(review: Review) -> None:
         "plug.ops.warp.warp_grid (_plugin.warp_grid)",
         "plug.ops.warp.warp_grid_inv (_plugin.warp_grid_inv)",
     ]
+
+
+def test_an_op_priced_as_its_twin_covers_its_build_and_wrapper(tmp_path: Path) -> None:
+    # the helper's ``cpp_extension.load`` and the op's ``autograd.Function`` are the op's
+    # job, priced once by its item, not two more gaps
+    fixture = Path(__file__).parents[2] / "fixtures/pluginops/plug"
+    files = {f"plug/{n}": (fixture / n).read_text() for n in ("custom_ops.py", "__init__.py")}
+    files["plug/ops/__init__.py"] = ""
+    files["plug/ops/scale_act.py"] = (fixture / "ops/scale_act.py").read_text() + (
+        "\n\nclass ScaleAct(torch.autograd.Function):\n"
+        "    @staticmethod\n"
+        "    def forward(ctx, x, b):\n"
+        "        return _plugin.scale_act(x, b)\n"
+    )
+    review = build_review(str(write_repo(tmp_path / "plug", files)), jobs=1)
+    assert [i.kind for i in review.work if i.kind.startswith("compiled")] == ["compiled-op"]
+    assert " gap" not in review.effort.formula
