@@ -317,9 +317,14 @@ def _compiled_op_sites(work: tuple[WorkItem, ...]) -> Callable[[ApiFinding], boo
     (semseg's PSAMask: its ``autograd.Function`` wrapper and the ``cpp_extension.load``
     building it are the one custom op, not two more gaps): the wrapper in the file that calls
     the op, the build in the same package (the place's folder's parent: ``lib/psa/``); a
-    distributed-training framework's API with no counterpart (a gap or a custom op)."""
+    distributed-training framework's API with no counterpart (a gap or a custom op). An op
+    priced as a counterpart or a composition (stylegan3's ``bias_act`` through its PyTorch
+    twin) covers them too: the counterpart replaces the build and the wrapper."""
     files = {
-        w.path for i in work if i.kind in ("compiled-custom-op", "op-library") for w in i.where
+        w.path
+        for i in work
+        if i.kind in ("compiled-custom-op", "compiled-op", "op-library")
+        for w in i.where
     }
     packages = {str(PurePosixPath(p).parent.parent) + "/" for p in files}
     # a distributed-training framework's APIs are its one job (FSDP's wrapper, strategies,

@@ -5056,6 +5056,98 @@ def _jit_extensions(
     return out
 
 
+def _helper_extensions(
+    result: ScanResult, analyses: Sequence[FileAnalysis]
+) -> dict[str, frozenset[str]]:
+    """Module-level names bound to an extension the repository builds through its own
+    helper, by module: a function that calls ``cpp_extension.load`` and returns its module,
+    directly or through one more helper (stylegan-style ``custom_ops.get_plugin(...)``), called
+    at module level or in a function that rebinds the module's global (``_plugin = None``
+    then ``global _plugin; _plugin = custom_ops.get_plugin(...)`` inside ``_init()``). The
+    attribute calls of those names are the extension's ops. A helper that loads nothing
+    binds no extension."""
+    from apiscan.review.gaps import CPP_EXTENSION  # no cycle: gaps is leaf
+
+    modules = {fa.path: fa.modules for fa in analyses}
+    builders = {
+        f"{module}.{f.function}"
+        for f in result.api_findings
+        if f.api.startswith(CPP_EXTENSION + ".load") and f.usage == "call" and f.function
+        for module in modules.get(f.path, ())
+    }
+    # one more helper deep: a function that calls a builder builds too
+    builders |= {
+        f"{module}.{c.caller}"
+        for fa in analyses
+        for c in fa.calls
+        if c.caller and c.callee in builders
+        for module in fa.modules
+    }
+    out: dict[str, frozenset[str]] = {}
+    for fa in analyses:
+        facts = fa.syntax.models if fa.syntax is not None else None
+        lines = {c.line for c in fa.calls if c.callee in builders and c.role == "call"}
+        if facts is None or not lines:
+            continue
+        names = frozenset(
+            a.names[0]
+            for a in facts.assigns
+            if a.single
+            and a.names[0] in facts.globals
+            and any(a.line <= line <= a.end_line for line in lines)
+        )
+        for module in fa.modules if names else ():
+            out[module] = out.get(module, frozenset()) | names
+    return out
+
+
+def _fold_stages(
+    ops: dict[tuple[str, str], tuple[set[str], list[Where], str]],
+    helper: Mapping[str, frozenset[str]],
+    files: Mapping[str, FileAnalysis],
+) -> None:
+    """Fold into an op of a helper-built extension the bindings named after it
+    (``filtered_lrelu_act_`` beside ``filtered_lrelu``) when the op has a PyTorch reference
+    twin: a stage of the op's kernel path that the twin computes whole, not an op of its
+    own. Without a twin (``nms`` beside ``nms_rotated``) each binding stays an op."""
+    for module, op in sorted(ops, key=lambda k: -len(k[1])):
+        if module not in helper or (module, op) not in ops:
+            continue
+        base = next(
+            (
+                other
+                for (m, other) in ops
+                if m == module and other != op and op.startswith(other + "_")
+            ),
+            None,
+        )
+        if base is None:
+            continue
+        bindings, where, _ = ops[(module, base)]
+        twin = _native_twin(base, [files[w.path] for w in where if w.path in files])
+        if not twin:
+            continue
+        stage_bindings, stage_where, _ = ops.pop((module, op))
+        bindings |= stage_bindings
+        where.extend(w for w in stage_where if w not in where)
+
+
+def _helper_built_calls(fa: FileAnalysis, names: frozenset[str]) -> Iterator[tuple[str, str, int]]:
+    """(extension name, binding, line) of each call ``fa`` makes of an attribute of one of
+    the extension ``names`` it binds (``_plugin.bias_act(...)``)."""
+    facts = fa.syntax.models if fa.syntax is not None else None
+    if facts is None:
+        return
+    for index, _ in facts.calls:
+        call = facts.exprs[index]
+        callee = facts.exprs[call.refs[0]] if call.refs and call.refs[0] >= 0 else None
+        if callee is None or callee.kind != "attr" or not callee.refs or callee.refs[0] < 0:
+            continue
+        owner = facts.exprs[callee.refs[0]]
+        if owner.kind == "name" and owner.value in names and callee.value:
+            yield owner.value, callee.value, call.line
+
+
 #: The names every cffi out-of-line module exports: the compiled functions (``lib``) and the
 #: type/conversion helper (``ffi``).
 _CFFI_EXPORTS = ("lib", "ffi")
@@ -5219,6 +5311,20 @@ def compiled_ops(
             where = _binding_place(fa, ref)
             if where not in entry[1]:
                 entry[1].append(where)
+    # ops of an extension built through the repository's own helper (``_plugin.bias_act``)
+    helper = _helper_extensions(result, analyses) if native else {}
+    for fa in analyses:
+        if fa.errors or ancillary.why(fa.path):
+            continue
+        for module in fa.modules[:1]:
+            for name, binding, line in _helper_built_calls(fa, helper.get(module, frozenset())):
+                op = _BINDING_SUFFIX.sub("", binding)
+                entry = ops.setdefault((module, op), (set(), [], _OWN_EXTENSION))
+                entry[0].add(f"{name}.{binding}")
+                where = place(fa, line)
+                if where not in entry[1]:
+                    entry[1].append(where)
+    _fold_stages(ops, helper, {fa.path: fa for fa in analyses})
     # ops the extension registers with torch (``torch.ops.detectron2.nms_rotated``), named
     # after one of the repository's own packages
     local = _local_packages(analyses)
