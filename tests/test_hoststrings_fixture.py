@@ -24,7 +24,7 @@ def test_exactly_the_marked_lines(result: ScanResult) -> None:
     # (strings joined on the host), though the method is walked after ``__init__``
     assert_exactly_marked(result, FIXTURE, at_least=1)
     assert [(f.path, f.span.line, f.rule) for f in result.shape_findings] == [
-        ("tagger.py", 34, "DS111")
+        ("tagger.py", 51, "DS111")
     ]
 
 
