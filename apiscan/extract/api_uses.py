@@ -170,6 +170,11 @@ class Extractor(
         #: object without a call (``collate_fn=dataset.collate_fn``); the value is what the
         #: method returns
         self.bound_methods: dict[int, tuple[Val, str]] = {}
+        #: id(value) -> (value, class, method): what a call of a method of the class being
+        #: walked returned before that method was walked (``self.tags = self.load(f)`` in
+        #: ``__init__``, ``load`` defined below it): read again later, it is what the method
+        #: was found to return (a numpy array of strings, not a guessed tensor)
+        self.later_returns: dict[int, tuple[Val, Any, str]] = {}
         #: id(value) -> (value, function, bound arguments): ``functools.partial(f, ...)``
         self.partials: dict[int, tuple[Val, Val, _Args]] = {}
         #: id(conditional expression node) -> the values of its two branches

@@ -874,7 +874,7 @@ class _Reader:
             # runs the other way, on data the host already holds.
             last = max((line for _, line in host), default=0)
             if host and any(line <= last for line in out):
-                back += _indexing_lines(self.walk(fn), HOST_LIBRARIES, self.dotted)
+                back += _indexing_lines(nodes, HOST_LIBRARIES, self.dotted, _joined_names(nodes))
                 yield HostTrip(qual, tuple(host), any(line >= min(out) for line in back))
 
 
@@ -944,15 +944,35 @@ def _reads_pulled(expr: ast.AST, pulled: frozenset[str] | set[str]) -> bool:
     return False
 
 
+def _joined_names(nodes: Sequence[ast.AST]) -> set[str]:
+    """Names a function joins into text (``' | '.join(token)``): what they hold are strings
+    on the host, never tensors."""
+    return {
+        arg.id
+        for node in nodes
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "join"
+        and isinstance(node.func.value, ast.Constant)
+        and isinstance(node.func.value.value, str)
+        for arg in node.args
+        if isinstance(arg, ast.Name)
+    }
+
+
 def _indexing_lines(
     nodes: Sequence[ast.AST],
     libraries: tuple[str, ...],
     dotted: Callable[[ast.AST], str | None],
+    text: set[str] | frozenset[str] = frozenset(),
 ) -> list[int]:
     """Lines where a name bound to a host library's result indexes something (``gt_idxs,
     shift_idxs = linear_sum_assignment(cost.cpu().numpy())`` then ``labels[shift_idxs]``):
     the host's answer comes back into torch as an index, with no ``torch.as_tensor``.
-    ``nodes``: a function's, as ``ast.walk`` meets them."""
+    ``nodes``: a function's, as ``ast.walk`` meets them. ``text``: names joined into text
+    (:func:`_joined_names`): an index picking what one of them holds (``token =
+    tag_names[index]`` then ``' | '.join(token)``) picks strings on the host, and nothing
+    comes back into torch."""
     names: set[str] = set()
     for node in nodes:
         if (
@@ -962,10 +982,19 @@ def _indexing_lines(
         ):
             for target in node.targets:
                 names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+    picked = {
+        id(sub)
+        for node in nodes
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id in text for t in node.targets)
+        for sub in ast.walk(node.value)
+        if isinstance(sub, ast.Subscript)
+    }
     return [
         node.lineno
         for node in nodes
         if isinstance(node, ast.Subscript)
+        and id(node) not in picked
         and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node.slice))
     ]
 

@@ -3245,6 +3245,10 @@ def _round_trips(
     # the training step: a function that computes a loss or runs the backward pass (MODNet's
     # SOC adaptation step dilating its predicted matte with scipy), whatever its scope
     network |= {(f.path, f.function) for f in result.api_findings if STEP_COMPUTATION.match(f.api)}
+    # a function only ``__init__`` or a checkpoint loader runs (a relative position table
+    # resized with scipy as the weights load) runs once, not on every step
+    loaders = {(f.path, f.function) for f in result.api_findings if f.api in CHECKPOINT_APIS}
+    once = construction_only(analyses, loaders)
     trips: dict[tuple[str, str], tuple[FileAnalysis, HostTrip]] = {}
     for fa, facts in with_facts(analyses):
         if not ancillary.why(fa.path):
@@ -3255,6 +3259,8 @@ def _round_trips(
             for trip in facts.host_trips:
                 key = (fa.path, trip.function)
                 method = trip.function.rpartition(".")[0] in modules
+                if key in once and key not in found:
+                    continue
                 if key in found or (trip.back and (key in network or method)):
                     trips[key] = (fa, trip)
     # functions that take a tensor to the host themselves (``assign.cpu().numpy()`` handed
@@ -6983,11 +6989,14 @@ def _unreached_trips(
     return [i for i in items if id(i) not in drop]
 
 
-def construction_only(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]:
+def construction_only(
+    analyses: Sequence[FileAnalysis], loaders: Iterable[tuple[str, str]] = ()
+) -> set[tuple[str, str]]:
     """(path, function) of every ``__init__`` and of every function only they (or functions
     only they call) call or hand on (``self.apply(self._init_weights)``), as the scan's call
-    facts name them: code that runs once, when the network is built. A function with no
-    known caller is not among them."""
+    facts name them: code that runs once, when the network is built. ``loaders``: functions
+    that load a checkpoint, run once too (what only they and ``__init__`` call is loading
+    work, not a step's). A function with no known caller is not among them."""
     callers: dict[tuple[str, str], set[tuple[str, str]]] = {}
     for caller, target in call_edges(analyses, calls_only=False):
         if target != caller:
@@ -6998,6 +7007,7 @@ def construction_only(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]:
         for fn in fa.functions
         if fn.qualname.rpartition(".")[2] == "__init__"
     }
+    built |= set(loaders)
     grown = True
     while grown:
         grown = False

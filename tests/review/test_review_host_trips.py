@@ -45,3 +45,23 @@ def test_only_what_the_batch_loop_calls_reads_per_step(review: Review) -> None:
             [("summary.py", 9), ("summary.py", 19)],
         )
     ]
+
+
+@pytest.fixture(scope="module")
+def strings() -> Review:
+    return review_fixture("fixtures/hoststrings")
+
+
+def test_host_indices_gathering_from_a_parameter_are_a_round_trip(strings: Review) -> None:
+    # VALID: indices decided by numpy on tensor data gather from a parameter in forward
+    trips = {i.what: i for i in strings.work if i.kind == "host-round-trip"}
+    item = trips["Tagger.forward: numpy.argwhere"]
+    assert [(w.path, w.line) for w in item.where] == [("tagger.py", 50)]
+
+
+def test_host_indices_picking_strings_are_no_round_trip(strings: Review) -> None:
+    # INVALID: ``generate_tag`` picks tag names out of a numpy array of strings and returns
+    # them joined: nothing comes back into torch; ``resize_table`` runs with scipy only while
+    # a checkpoint loads (in ``__init__`` and in a loader calling ``torch.load``), not per step
+    trips = sorted(i.what for i in strings.work if i.kind == "host-round-trip")
+    assert trips == ["Tagger.forward: numpy.argwhere"]

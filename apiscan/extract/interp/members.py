@@ -526,13 +526,19 @@ class MembersMixin:
                 return read
             return recv if attr in SELF_RETURNING else UNKNOWN
         if attr in info.attrs:
-            v = self._attr_fact(cls, attr, info.attrs[attr]) or UNKNOWN
+            v = self._attr_fact(cls, attr, self._walked_return(info.attrs[attr])) or UNKNOWN
             return self._call_value(v, args, end) if call else v
         if attr in info.methods:
             if call:
                 self._call_fact(f"{cls}.{attr}", end)
                 self._site(f"{cls}.{attr}", end, args, True)
-                return self._returned(f"{cls}.{attr}", info.returns.get(attr), args, True)
+                got = self._returned(f"{cls}.{attr}", info.returns.get(attr), args, True)
+                if got[0] == "unknown" and attr not in info.returns:
+                    # the method is defined below this call: what it returns is known once
+                    # it is walked (see :meth:`_walked_return`)
+                    got = fresh(got[0], got[1])
+                    self.later_returns[id(got)] = (got, info, attr)
+                return got
             # A property (or a bound method) read without a call: what the property returns
             # if known; on a class that is no nn.Module, nothing torch (`self.run.log(...)` in
             # a logger is not Tensor.log). Either may run where it is read or later through a
@@ -706,6 +712,16 @@ class MembersMixin:
             if self.api.kind(canon) == "class":
                 return (canon,)
         return ()
+
+    def _walked_return(self, v: Val) -> Val:
+        """``v``, unknown when a method of this class defined further down returned it
+        (``self.tags = self.load_tags(f)`` in ``__init__``), as that method was found to return
+        once walked: a numpy array built from a file is host data, never a guessed tensor
+        that an index read from tensor data would gather from."""
+        later = self.later_returns.get(id(v))
+        if later is None or later[0] is not v:
+            return v
+        return later[1].returns.get(later[2], v)
 
     def _may_guess(self, attr: str) -> bool:
         """In a file that says nothing of torch, only a method numpy arrays lack may be a
