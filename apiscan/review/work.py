@@ -84,6 +84,10 @@ ANCILLARY_DIRS: dict[str, str] = {
     "demo": "demo",
     "demos": "demo",
     "examples": "examples",
+    "example": "examples",
+    # walkthroughs written for readers (litgpt's tutorials/full_finetune_example.py)
+    "tutorials": "examples",
+    "tutorial": "examples",
     "notebooks": "notebooks",
     "docs": "documentation",
     "doc": "documentation",

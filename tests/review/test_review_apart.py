@@ -330,3 +330,42 @@ def test_a_method_repeated_in_sibling_variant_files_is_one_rewrite(tmp_path: Pat
         "utils/loss_tal_dual.py",
     }
     assert review.effort.dynamic_shape_rewrites == 1
+
+
+def test_a_tutorial_folder_is_counted_apart(tmp_path: Path) -> None:
+    """A walkthrough written for readers (``tutorials/``) trains a copy of the loop with its
+    own logging: counted apart with the examples (INVALID as ported code); the training at
+    the root stays (VALID)."""
+    files = {
+        "net.py": TOOLS["net.py"],
+        "train.py": """
+            import torch
+            from net import Net
+            def main():
+                net = Net()
+                opt = torch.optim.SGD(net.parameters(), lr=0.1)
+                for _ in range(3):
+                    loss = net(torch.zeros(1, 2)).sum()
+                    opt.zero_grad()
+                    loss.backward()
+                    opt.step()
+            if __name__ == "__main__":
+                main()
+        """,
+        "tutorials/finetune_example.py": """
+            import torch
+            from net import Net
+            net = Net()
+            opt = torch.optim.SGD(net.parameters(), lr=0.1)
+            for step in range(3):
+                loss = net(torch.zeros(1, 2)).sum()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                print(loss.item())
+        """,
+    }
+    review = build_review(str(write_repo(tmp_path / "tut", files)))
+    apart = dict(review.ancillary)
+    assert apart.get("tutorials/finetune_example.py") == "examples"
+    assert "train.py" not in apart
