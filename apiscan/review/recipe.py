@@ -5636,37 +5636,42 @@ class _Recipe:
         self.add("augmentation", file.defs[fn].qual, file.where(file.defs[fn].line), values,
                  HAND_DRAWN)  # fmt: skip
 
-    def _drawn_values(self, file: _File, fn: int, tests: bool = True) -> list[tuple[str, str]]:
+    def _drawn_values(
+        self, file: _File, fn: int, tests: bool = True, settings: bool = True
+    ) -> list[tuple[str, str]]:
         """The random draws def ``fn`` makes (:meth:`_draws`) as ``draw N`` values, the same
         draw made again counted once (YOLOv4's four ``random.randint(-dw, dw)`` offsets),
         then every setting they and their ``if`` tests read, with its value; [] when it draws
         nothing. ``tests=False`` leaves out the draws that are an ``if`` test (a coin flip),
-        which a pipeline's steps already show as the condition they run under."""
+        which a pipeline's steps already show as the condition they run under;
+        ``settings=False`` the settings (nothing is resolved for them)."""
         draws, read = self._draws(file, fn, lambda arg, value: value.text)
         if not tests:
             draws = [d for d in draws if not d.startswith("if ")]
         if not draws:
             return []
+        counts = {text: draws.count(text) for text in draws}
+        shown = [f"{text} ×{n}" if n > 1 else text for text, n in counts.items()]
+        values = [(f"draw {n}", text) for n, text in enumerate(shown[:16], 1)]
+        if not settings:
+            return values
         read += _through_locals(file.defs[fn], read)
         # a flag the method sets itself (``self.if_shuffled = True``) is state, no setting
         state = {a.target.text for a in file.defs[fn].assigns}
-        settings: dict[str, str] = {}
+        read_settings: dict[str, str] = {}
         for leaf in read:
             if (
                 leaf.kind != "Attribute"
                 or file.dotted(leaf)
-                or leaf.text in settings
+                or leaf.text in read_settings
                 or leaf.text in state
             ):
                 continue
             found = self.values.resolve(file, fn, leaf, 0)
             if found.literal and found.text != leaf.text and found.text not in _EMPTY:
                 # an empty list is the records a sample is read from, no amount
-                settings[leaf.text] = found.show()
-        counts = {text: draws.count(text) for text in draws}
-        shown = [f"{text} ×{n}" if n > 1 else text for text, n in counts.items()]
-        values = [(f"draw {n}", text) for n, text in enumerate(shown[:16], 1)]
-        return values + list(settings.items())[:12]
+                read_settings[leaf.text] = found.show()
+        return values + list(read_settings.items())[:12]
 
     def _draws(
         self, file: _File, fn: int, show: Callable[[Expr, _Val], str]
@@ -8163,8 +8168,7 @@ class _Recipe:
                     # the draws only: the settings they read are the dataset's, often given
                     # by a config through ``**kwargs`` that a parameter's default would hide
                     # (a base size of None where the config gives 400): its own rows show them
-                    values += [v for v in self._drawn_values(file, fn, tests=False)
-                               if v[0].startswith("draw ")]  # fmt: skip
+                    values += self._drawn_values(file, fn, tests=False, settings=False)
                 self.add("augmentation", f"pipeline in {pipe.function}", place(fa, pipe.line),
                          values, "the calls the image goes through, in order")  # fmt: skip
                 shown = [(pipe.line, pipe.end_line)]

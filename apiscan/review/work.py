@@ -4454,9 +4454,7 @@ def training_machinery(
     False) is not training with the defaults: no item, nor is one in a function nothing
     calls (``dead``: :func:`uncalled_functions`, (path, name) → its lines). The library's
     own files (timm reviewed itself) are its own code, not a dependency."""
-    spans: dict[str, list[tuple[int, int]]] = {}
-    for (path, _), span in (dead or {}).items():
-        spans.setdefault(path, []).append(span)
+    spans = _spans_by_path(dead)
     opts = {k: list(v) for k, v in (defaults or {}).items()}
     local = _local_packages(analyses)
     # one item per piece of training (timm's Mixup and FastCollateMixup are one mixup)
@@ -5767,6 +5765,26 @@ def _use_of(
     return ""
 
 
+def _spans_by_path(
+    dead: Mapping[tuple[str, str], tuple[int, int]] | None,
+) -> dict[str, list[tuple[int, int]]]:
+    """path -> the (first, last) lines of the functions nothing calls there (``dead``:
+    :func:`uncalled_functions`), for the tests of whether a call lies in one."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for (path, _), span in (dead or {}).items():
+        spans.setdefault(path, []).append(span)
+    return spans
+
+
+def _computes_in(computing: Collection[tuple[str, str]], path: str, qual: str) -> bool:
+    """Whether the def ``qual`` of ``path``, its class or the def around it is one of the
+    functions that compute with torch in the network (``computing``: (path, function) of
+    the network's API findings)."""
+    return any(
+        (path, q) in computing for q in (qual, qual.partition(".")[0], qual.rpartition(".")[0]) if q
+    )
+
+
 def _on_device(call: CallValues) -> bool:
     """Whether a call hands its callee a torch device (``device=origins.device``, a
     ``device`` argument): the package computes with tensors, as pytorch3d's cameras do,
@@ -5807,9 +5825,7 @@ def third_party_parts(
     local = _local_packages(analyses)
     network = {f.path for f in result.api_findings if f.scope == "network"}
     computing = {(f.path, f.function) for f in result.api_findings if f.scope == "network"}
-    spans: dict[str, list[tuple[int, int]]] = {}
-    for (path, _), span in (dead or {}).items():
-        spans.setdefault(path, []).append(span)
+    spans = _spans_by_path(dead)
     named = {w.partition(".")[0] for i in items for w in _DOTTED.findall(i.what)}
     found: dict[str, dict[str, dict[str, Where]]] = {}  # package → kind → name → where
     devices: set[str] = set()  # the packages some call hands a device
@@ -5843,11 +5859,7 @@ def third_party_parts(
             if any(a <= line <= z for a, z in spans.get(fa.path, ())):
                 continue
             qual = defs[call.function].qual if 0 <= call.function < len(defs) else ""
-            in_def = any(
-                (fa.path, q) in computing
-                for q in (qual, qual.partition(".")[0], qual.rpartition(".")[0])
-                if q
-            )
+            in_def = _computes_in(computing, fa.path, qual)
             held = any(a <= line <= z for _, a, z, _ in facts.self_assigns)
             if _on_device(call):
                 devices.add(top)
@@ -7132,9 +7144,7 @@ def submodule_code(
         return []
     named = {w for i in items for w in _DOTTED.findall(i.what)}
     computing = {(f.path, f.function) for f in result.api_findings if f.scope == "network"}
-    spans: dict[str, list[tuple[int, int]]] = {}
-    for (path, _), span in (dead or {}).items():
-        spans.setdefault(path, []).append(span)
+    spans = _spans_by_path(dead)
     #: submodule path -> (url, name -> where, whether a network function uses it)
     found: dict[str, tuple[str, dict[str, Where], list[bool]]] = {}
     for fa, facts in with_facts(analyses):
@@ -7152,11 +7162,7 @@ def submodule_code(
             folder = next("/".join(p) for p, _ in submodules if p[-1] in parts[:-1])
             url = next(u for p, u in submodules if "/".join(p) == folder)
             qual = defs[call.function].qual if 0 <= call.function < len(defs) else ""
-            network = any(
-                (fa.path, q) in computing
-                for q in (qual, qual.partition(".")[0], qual.rpartition(".")[0])
-                if q
-            )
+            network = _computes_in(computing, fa.path, qual)
             entry = found.setdefault(folder, (url, {}, [False]))
             entry[1].setdefault(name, place(fa, line))
             entry[2][0] = entry[2][0] or network
