@@ -97,10 +97,12 @@ from apiscan.review.roles import EVALUATION_PART as _EVAL_DIR
 from apiscan.review.roles import (
     HAND_DRAWN,
     LAUNCH_MODULES,
+    PARAMETER_BROADCAST,
     RANDOM_DRAW,
     TORCH_FRAMEWORKS,
     TRAIN_SWITCHES,
     TRAINING_STEP,
+    gradient_syncs,
     is_composition,
     train_switch,
 )
@@ -2964,6 +2966,7 @@ class _Recipe:
         for finding in self.result.api_findings:
             if not is_test_path(finding.path):
                 self._finding(finding)
+        self._gradient_syncs()
         for file in files:
             self._called_through_names(file)
             self._trainer_settings(file)
@@ -4522,6 +4525,27 @@ class _Recipe:
             if category == "loss":
                 values += self._loss_terms(file, call) or self._module_factor(file, call)
             self.add(category, f.api, where, values, note)
+
+    def _gradient_syncs(self) -> None:
+        """The gradients averaged across devices by the repository's own code
+        (:func:`~apiscan.review.roles.gradient_syncs`): a distributed row per function, the
+        collectives it runs with their places, since no ``DistributedDataParallel`` row
+        says that the run is data-parallel."""
+        found = (f for f in self.result.api_findings if not is_test_path(f.path))
+        for (_, function), syncs in sorted(gradient_syncs(found).items()):
+            first = next(f for f in syncs if f.api != PARAMETER_BROADCAST)
+            places: dict[str, list[str]] = {}
+            for f in syncs:
+                places.setdefault(f.api.rpartition(".")[2], []).append(f"{f.path}:{f.span.line}")
+            values = [(name, ", ".join(at)) for name, at in places.items()]
+            self.add(
+                "distributed",
+                f"gradient all-reduce written by hand ({function})",
+                Where(first.path, first.span.line, first.cell),
+                values,
+                "gradients averaged across devices by the repository's own code: MindSpore's "
+                "data-parallel mode reduces them in the train step",
+            )
 
     def _init_passed(
         self, file: _File, call: CallValues, values: list[tuple[str, str]]
@@ -7517,7 +7541,14 @@ class _Recipe:
             if update is None:
                 continue
             text = update.statement if update.op else update.node.full()
-            if not (any(_NO_GRAD.search(c) for c in loop.contexts) or ".data" in text):
+            # an interpolation toward the other copy (``lerp_``, ``copy_(p.lerp(...))``) is
+            # an average whatever the context: stylegan3 updates G_ema outside no_grad, its
+            # weights never requiring a gradient
+            interpolates = not update.op and (
+                update.node.func.name == "lerp_" or _lerp_of(update.node) is not None
+            )
+            no_grad = any(_NO_GRAD.search(c) for c in loop.contexts)
+            if not (no_grad or ".data" in text or interpolates):
                 continue
             self._ema_item(file, loop, update)
 
@@ -9443,6 +9474,9 @@ def _ema_factor(update: UpdateValues) -> Expr | None:
         return None
     if node.func.name == "lerp_" and len(node.args) == 2:
         return node.args[1]
+    lerp = _lerp_of(node)
+    if lerp is not None and len(lerp.args) == 2:
+        return lerp.args[1]
     receiver = node.func.target
     if (
         receiver.kind == "Call"
@@ -9489,9 +9523,24 @@ def _ema_update(loop: LoopValues, names: set[str]) -> UpdateValues | None:
         if method in ("copy_", "sub_") and _root_name(receiver) in names:
             walked = [n for a in node.args for n in a.walk()]
             mixes = any(n.kind == "BinOp" and n.name == "Mult" for n in walked)
+            mixes = mixes or _lerp_of(node) is not None
             mentions = any(n.kind == "Name" and n.name == _root_name(receiver) for n in walked)
             if mixes and mentions:
                 return update
+    return None
+
+
+def _lerp_of(node: Expr) -> Expr | None:
+    """The ``lerp`` a ``copy_`` writes back (stylegan3's ``p_ema.copy_(p.lerp(p_ema,
+    beta))``): an interpolation between two copies of the weights, an average by
+    construction; None for any other update."""
+    if node.kind != "Call" or node.func.kind != "Attribute" or node.func.name != "copy_":
+        return None
+    if len(node.args) != 1:
+        return None
+    value = node.args[0]
+    if value.kind == "Call" and value.func.kind == "Attribute" and value.func.name == "lerp":
+        return value
     return None
 
 

@@ -6,11 +6,13 @@ ported never disagree about which folder holds evaluation code or which call tra
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from apiscan.extract.values import Expr
+    from apiscan.model import ApiFinding
 
 #: A call drawing a random number (``random.choice``, ``np.random.randint``, ``torch.randint``):
 #: an augmentation's draw, as the written callee or the dotted name the imports make of it.
@@ -82,6 +84,48 @@ HOST_READS = frozenset({"torch.Tensor.item", "torch.Tensor.tolist", "torch.Tenso
 #: What a function in the training step computes: a functional loss or the backward pass
 #: (a loss module constructed in ``main`` is no step).
 STEP_COMPUTATION = re.compile(rf"^(?:{_BACKWARD}|torch\.nn\.functional\.\w*(?:loss|entropy)\w*)$")
+
+
+#: The collectives that average gradients across devices (``torch.distributed.all_reduce``,
+#: the ``_coalesced`` and ``reduce`` forms), as the scan's findings name them.
+GRADIENT_COLLECTIVES = re.compile(
+    r"^torch\.distributed\.(?:all_reduce|all_reduce_coalesced|reduce|reduce_scatter)$"
+)
+#: What a hand-written gradient sync reads: the gradients themselves.
+_GRADIENT = "torch.Tensor.grad"
+#: The collective that gives every device the same weights before the first step.
+PARAMETER_BROADCAST = "torch.distributed.broadcast"
+
+
+def gradient_syncs(findings: Iterable[ApiFinding]) -> dict[tuple[str, str], list[ApiFinding]]:
+    """The repository's own gradient averaging across devices, by (path, function): a
+    ``torch.distributed`` all-reduce in a function that reads ``.grad`` (stylegan3's
+    flattened gradients all-reduced in the training loop, waveglow's all-reduce in the
+    parameter hooks of ``apply_gradient_allreduce``), with the parameter broadcasts of that
+    function or of the one it is nested in. What MindSpore's data-parallel mode does in the
+    train step: the recipe's distributed row and the work item read it here, so they never
+    disagree. A collective in a function reading no gradient (a loss averaged for the log,
+    a metric) is none."""
+    by_function: dict[tuple[str, str], list[ApiFinding]] = {}
+    for f in findings:
+        if f.function:
+            by_function.setdefault((f.path, f.function), []).append(f)
+    syncs: dict[tuple[str, str], list[ApiFinding]] = {}
+    for key, found in by_function.items():
+        collectives = [f for f in found if f.usage == "call" and GRADIENT_COLLECTIVES.match(f.api)]
+        if not collectives or not any(f.api == _GRADIENT for f in found):
+            continue
+        path, function = key
+        outer = {function, function.rpartition(".")[0]} - {""}
+        broadcasts = [
+            f
+            for (p, fn), fs in by_function.items()
+            if p == path and fn in outer
+            for f in fs
+            if f.usage == "call" and f.api == PARAMETER_BROADCAST
+        ]
+        syncs[key] = sorted(collectives + broadcasts, key=lambda f: f.span.line)
+    return syncs
 
 
 def is_composition(name: str | None) -> bool:

@@ -63,6 +63,7 @@ from apiscan.review.roles import (
     VENDORED,
     evaluation_file,
     evaluation_folder,
+    gradient_syncs,
     is_composition,
     trains,
 )
@@ -1523,6 +1524,7 @@ def work_items(
     checkpoints.extend(_array_loaders(findings, called))
     if not any(i.kind == "checkpoint" for i in checkpoints):
         checkpoints.extend(_released_checkpoint(result.api_findings, ancillary))
+    checkpoints.extend(_pickled_modules(findings, analyses, ancillary))
     items.extend(checkpoints)
     items.extend(_parameters(findings, names))
     torch_api = load_torch_api()
@@ -1538,7 +1540,7 @@ def work_items(
     items.extend(helper_libraries(result, analyses, ancillary))
     items.extend(submodule_code(root, result, analyses, ancillary, uncalled, items))
     items.extend(third_party_parts(result, analyses, ancillary, uncalled, items))
-    items.extend(vendored_parallel(analyses, ancillary, defaults))
+    items.extend(vendored_parallel(analyses, ancillary, defaults, findings))
     items.extend(sharded_training(findings))
     items.extend(_second_order_grads(result, analyses, ancillary))
     items.extend(_host_calls_in_loss(result, analyses, ancillary, items))
@@ -4751,6 +4753,95 @@ def _released_checkpoint(
     )
 
 
+#: The pickle modules a checkpoint of whole networks is written or read with.
+_PICKLERS = ("pickle", "dill", "cloudpickle", "_pickle")
+#: Their calls that read an object back (a subclass of ``Unpickler`` is one too).
+_UNPICKLE = frozenset({"load", "loads", "Unpickler"})
+#: ... and that write one.
+_PICKLE = frozenset({"dump", "dumps", "Pickler"})
+#: What a function checks or keeps to show that the pickled objects are networks.
+_MODULE_CLASS = "torch.nn.Module"
+
+
+def _unpicklers(analyses: Sequence[FileAnalysis]) -> set[str]:
+    """The last names of the repository's ``pickle.Unpickler`` subclasses (stylegan3's
+    ``_LegacyUnpickler``, mapping old class paths to new ones): calling one reads a
+    pickle."""
+    return {
+        c.qualname.rpartition(".")[2]
+        for fa in analyses
+        for c in fa.classes
+        if any(b.partition(".")[0] in _PICKLERS and b.endswith(".Unpickler") for b in c.bases)
+    }
+
+
+def _pickled_modules(
+    findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> Iterable[WorkItem]:
+    """Checkpoints that are pickled networks, not state dicts (stylegan3's snapshots: a dict
+    of ``G``, ``D``, ``G_ema`` modules written with ``pickle.dump`` and read back by an
+    ``Unpickler`` subclass, each checked ``isinstance(..., torch.nn.Module)``): a function of
+    the ported code that pickles or unpickles and refers to ``torch.nn.Module`` there (the
+    check, or the test that picks the modules out). The objects are PyTorch modules with
+    their classes' code, so no MindSpore loader reads them: the released files are
+    unpickled once under PyTorch with the repository's code and each network's state_dict
+    converted, and the port saves and resumes MindSpore checkpoints instead. The places: the
+    pickle calls, and where the ported code calls a function that unpickles (the resume in
+    the training loop). A pickle of data (a dataset's annotations) refers to no module."""
+    module_refs = {
+        (f.path, f.function)
+        for f in findings
+        if f.api == _MODULE_CLASS and f.usage == "reference" and f.function
+    }
+    if not module_refs:
+        return
+    unpicklers = _unpicklers(analyses)
+    places: list[Where] = []
+    readers: set[str] = set()
+    how: set[str] = set()
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path) or is_test_path(fa.path) or facts.values is None:
+            continue
+        defs = facts.values.defs
+        for name, call in absolute_call_values(facts):
+            head, _, tail = name.rpartition(".")
+            read = (head in _PICKLERS and tail in _UNPICKLE) or tail in unpicklers
+            written = head in _PICKLERS and tail in _PICKLE
+            if not (read or written) or call.function < 0:
+                continue
+            qual = defs[call.function].qual
+            if (fa.path, qual) not in module_refs:
+                continue
+            places.append(place(fa, call.expr.line))
+            how.add("read" if read else "written")
+            if read:
+                readers.update(f"{m}.{qual}" for m in fa.modules)
+    if not places:
+        return
+    for fa in analyses:
+        if ancillary.why(fa.path) or is_test_path(fa.path):
+            continue
+        places.extend(
+            place(fa, c.line) for c in fa.calls if c.role == "call" and c.callee in readers
+        )
+    shown = " and ".join(sorted(how, reverse=True))
+    yield WorkItem(
+        kind="checkpoint",
+        what=f"pickled networks ({shown} with pickle, not state dicts)",
+        where=tuple(sorted(set(places), key=lambda w: (w.path, w.line))),
+        why=(
+            "the checkpoints are whole PyTorch modules pickled with their classes (not state "
+            "dicts): no MindSpore loader reads them. Unpickle each released file once under "
+            "PyTorch with the repository's code, convert every network's state_dict "
+            "(parameter names, buffers) to a MindSpore checkpoint with "
+            "mindspore.save_checkpoint, and make the port save and resume MindSpore "
+            "checkpoints (load_checkpoint + load_param_into_net per network) instead of "
+            "pickles"
+        ),
+        uses=len(places),
+    )
+
+
 def _checkpoints(
     findings: Sequence[ApiFinding],
     methods: frozenset[tuple[str, str]] = frozenset(),
@@ -5920,6 +6011,17 @@ VENDORED_PARALLEL: dict[str, tuple[str, str, str]] = {
         "ParallelMode.DATA_PARALLEL, the gradients reduced in the train step, each device "
         "reading its shard of the dataset) in place of the wrapper and its scatter/gather",
     ),
+    "gradient-sync": (
+        "gradient all-reduce",
+        "gradient averaging across devices (the gradients all-reduced by hand in the "
+        "training code, the parameters broadcast from the first device)",
+        "MindSpore's data-parallel mode (set_auto_parallel_context with "
+        "ParallelMode.DATA_PARALLEL, or nn.DistributedGradReducer in a train step written "
+        "by hand) reduces the gradients and starts every device from the same weights; "
+        "what the copy does beside the average (gradients cleaned with nan_to_num, scaled "
+        "by a factor of its own) moves into the train step between the gradients and the "
+        "optimizer",
+    ),
 }
 
 
@@ -6057,9 +6159,12 @@ def vendored_parallel(
     analyses: Sequence[FileAnalysis],
     ancillary: Ancillary,
     defaults: dict[str, set[object]] | None = None,
+    findings: Sequence[ApiFinding] = (),
 ) -> list[WorkItem]:
     """The repository's own copies of multi-device machinery that MindSpore has built in
-    (:data:`VENDORED_PARALLEL`): a class extending a torch BatchNorm in a file that moves
+    (:data:`VENDORED_PARALLEL`): the gradients all-reduced by hand in the ported
+    ``findings`` (:func:`~apiscan.review.roles.gradient_syncs`: stylegan3's flattened
+    gradients, waveglow's parameter hooks), a class extending a torch BatchNorm in a file that moves
     tensors across devices itself (semseg's vendored ``SynchronizedBatchNorm2d``, built by
     every backbone), and a class extending ``nn.DataParallel`` (its
     ``UserScatteredDataParallel``), each through the repository's own bases. One item per
@@ -6111,7 +6216,27 @@ def vendored_parallel(
                 uses=len(names),
             )
         )
+    syncs = gradient_syncs(f for f in findings if not ancillary.why(f.path))
+    if syncs:
+        short, what, port = VENDORED_PARALLEL["gradient-sync"]
+        shown = [
+            f"{fn}: {', '.join(sorted({f.api.rpartition('.')[2] for f in fs}))}"
+            for (_, fn), fs in syncs.items()
+        ]
+        items.append(
+            WorkItem(
+                kind="vendored-parallel",
+                what=f"{shorten('; '.join(sorted(shown)), 160)} (the repository's own {short})",
+                where=_places(sorted((f for fs in syncs.values() for f in fs), key=_by_place)),
+                why=f"the repository carries its own {what}; MindSpore has it built in: {port}",
+                uses=len(syncs),
+            )
+        )
     return items
+
+
+def _by_place(f: ApiFinding) -> tuple[str, int, int]:
+    return (f.path, f.cell, f.span.line)
 
 
 def _second_order_grads(
