@@ -73,10 +73,16 @@ _BACKWARD = "|".join(re.escape(api) for api in BACKWARD_APIS)
 TRAINING_STEP = re.compile(
     rf"^(?:torch\.optim\.[A-Z]\w*|torch\.optim\.Optimizer\.step|{_BACKWARD})$"
 )
-#: What runs the training step itself, every step: the backward pass or the optimizer's step
-#: (building the optimizer runs once). The functions these are called in, and what they call,
-#: run per step (:func:`~apiscan.review.work.step_functions`).
-STEP_RUN = re.compile(rf"^(?:torch\.optim\.Optimizer\.step|{_BACKWARD})$")
+#: What runs the training step itself, every step: the backward pass or the optimizer's step,
+#: named by the optimizer's class where the scan knows it (``torch.optim.Adam.step``) or run
+#: by a gradient scaler (``scaler.step(optimizer)``), never a scheduler's
+#: (``torch.optim.lr_scheduler.StepLR.step``); building the optimizer runs once.
+#: The functions these are called in, and what they call, run per step
+#: (:func:`~apiscan.review.work.step_functions`).
+STEP_RUN = re.compile(
+    rf"^(?:torch\.optim\.[A-Z]\w*\.step|torch\.(?:cuda\.)?(?:amp\.)?GradScaler\.step"
+    rf"|{_BACKWARD})$"
+)
 #: Tensor methods that read a value on the host (a device synchronisation), as a training
 #: loop logs its loss (``loss.item()``), copies its metrics (``iou.cpu().numpy()``) or a
 #: loss returns its metrics.

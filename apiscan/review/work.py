@@ -1546,6 +1546,7 @@ def work_items(
     items.extend(_host_calls_in_loss(result, analyses, ancillary, items))
     items.extend(_host_arrays_in_network(findings, analyses, items))
     items.extend(_host_copies_in_forward(findings, analyses, items))
+    items = _tokenized_in_forward(items, findings, analyses)
     items.extend(_host_buffers_in_network(findings, analyses, ancillary))
     items.extend(
         step_syncs(
@@ -6451,6 +6452,99 @@ def _host_copies_in_forward(
     return out
 
 
+#: The keyword a tokenizer or a processor is called with to return tensors (Hugging Face's
+#: ``tokenizer(texts, padding=..., return_tensors="pt")``): what sets its call apart.
+_RETURN_TENSORS = "return_tensors"
+#: The ``padding`` values that pad a batch to its own longest text, not to a fixed length.
+_LONGEST = frozenset({"longest", True})
+TOKENIZED_WHAT = "text tokenized in forward"
+
+
+def _tokenized_in_forward(
+    items: Sequence[WorkItem], findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis]
+) -> list[WorkItem]:
+    """A network's forward that tokenizes text (recognize-anything's ``RAM.forward``:
+    ``self.tokenizer(caption, padding='longest', truncation=True, max_length=40,
+    return_tensors="pt").to(image.device)``): a host step on every call, strings in and
+    token ids copied back to the device, and with ``padding='longest'`` (or ``True``) a
+    sequence length that changes with each batch. The call is known by its
+    ``return_tensors`` keyword, in a ``forward`` the scan puts in the network. One host
+    round trip per function: where the forward's copy to the host already has an item
+    (the tags read off the device and joined into the strings it tokenizes), that item
+    says both; ``items`` is returned with them."""
+    computing = {(f.path, f.function) for f in findings if f.scope == "network"}
+    found: dict[tuple[str, str], list[tuple[Where, object]]] = {}
+    for fa, facts in with_facts(analyses):
+        if facts.values is None:
+            continue
+        defs = facts.values.defs
+        for call in facts.values.calls:
+            if call.function < 0:
+                continue
+            qual = defs[call.function].qual
+            if not _FORWARD.match(qual.rpartition(".")[2]) or (fa.path, qual) not in computing:
+                continue
+            keywords = {k.name: k.target for k in call.expr.keywords}
+            if _RETURN_TENSORS not in keywords:
+                continue
+            padding = keywords.get("padding")
+            found.setdefault((fa.path, qual), []).append(
+                (place(fa, call.expr.line), padding.value if padding is not None else None)
+            )
+    if not found:
+        return list(items)
+    out = list(items)
+    for (path, function), calls in sorted(found.items()):
+        longest = [w for w, padding in calls if padding in _LONGEST]
+        places = [w for w, _ in calls]
+        where_text = ", ".join(f"{w.path}:{w.line}" for w in places)
+        why = (
+            "a host step inside the network, strings in and token ids copied back to the "
+            "device, a graph break under GRAPH_MODE; move the tokenizer into the data "
+            "pipeline (mindspore.dataset with the tokenizer, or token ids computed "
+            "beforehand) and pass the ids and the attention mask to the network as tensors"
+        )
+        if longest:
+            why += (
+                f"; padding='longest' ({', '.join(f'{w.path}:{w.line}' for w in longest)}) "
+                "gives a sequence length that changes with each batch, a graph compiled per "
+                "length: pad to max_length, a fixed length"
+            )
+        at = next(
+            (
+                n
+                for n, i in enumerate(out)
+                if i.kind == "host-round-trip"
+                and i.what.partition(": ")[0] == function
+                and any(w.path == path for w in i.where)
+            ),
+            None,
+        )
+        if at is None:
+            out.append(
+                WorkItem(
+                    kind="host-round-trip",
+                    what=f"{function}: {TOKENIZED_WHAT}",
+                    where=tuple(places),
+                    why=f"{function} tokenizes text every time the network runs "
+                    f"({where_text}): {why}",
+                    uses=len(places),
+                )
+            )
+            continue
+        item = out[at]
+        where = tuple(sorted({*item.where, *places}, key=lambda w: (w.path, w.cell, w.line)))
+        out[at] = replace(
+            item,
+            what=f"{item.what}, {TOKENIZED_WHAT}",
+            where=where,
+            why=f"{item.why}. The values read become text that {function} tokenizes back "
+            f"into token ids ({where_text}): {why}",
+            uses=item.uses + len(places),
+        )
+    return out
+
+
 def _chained_cpu(findings: Sequence[ApiFinding], copies: Iterable[ApiFinding]) -> list[ApiFinding]:
     """The ``.cpu()`` each host copy in ``copies`` is chained on (``x.cpu().numpy()``): part
     of the copy, not a placement call to delete. A method's span is its name and arguments,
@@ -6766,15 +6860,47 @@ def call_edge_lines(
         for module in fa.modules
         for fn in fa.functions
     }
+    bases = {
+        f"{module}.{c.qualname}": c.bases
+        for fa in analyses
+        for module in fa.modules
+        for c in fa.classes
+    }
     for fa in analyses:
         for call in fa.calls:
-            target = named.get(call.callee)
+            target = named.get(call.callee) or _inherited_method(call.callee, named, bases)
             if target is None and call.callee.endswith(".forward"):
                 # an object called (``compute_loss(pred, targets)``) whose class is no
                 # nn.Module: what runs is its ``__call__``, as the scope's call graph reads it
                 target = named.get(call.callee.removesuffix("forward") + "__call__")
             if target is not None and (call.role == "call" or not calls_only):
                 yield (fa.path, call.caller), target, call.line
+
+
+def _inherited_method(
+    callee: str,
+    named: Mapping[str, tuple[str, str]],
+    bases: Mapping[str, tuple[str, ...]],
+) -> tuple[str, str] | None:
+    """The repository method a call of ``Class.method`` runs when ``Class`` does not define
+    it and one of its repository bases does, searched through the bases in order
+    (BasicSR's ``self.reduce_loss_dict(...)`` in ``SRModel.optimize_parameters``, defined
+    by ``BaseModel``); None when no base of the repository's has it."""
+    cls, _, method = callee.rpartition(".")
+    if cls not in bases:
+        return None
+    seen: set[str] = set()
+    todo = list(reversed(bases[cls]))
+    while todo:
+        base = todo.pop()
+        if base in seen:
+            continue
+        seen.add(base)
+        found = named.get(f"{base}.{method}")
+        if found is not None:
+            return found
+        todo.extend(reversed(bases.get(base, ())))
+    return None
 
 
 def _step_runs(findings: Sequence[ApiFinding], ancillary: Ancillary) -> list[ApiFinding]:
@@ -6977,19 +7103,38 @@ def step_syncs(
         and _in_loop(loops.get((fa.path, function)), line)
     ]
     selections = [f for f in shapes if f.scope == "network" and (f.path, f.function) in metrics]
-    if not reads and not selections and not formats:
+    # an ``if`` on tensor values in the training script's own step code (co-tracker's
+    # ``if torch.isnan(queries).any() or queries.abs().max() > 1500:`` skipping a bad
+    # sample): Python branches on the host, so the step waits for the device there
+    modules = {
+        (f.path, f.function or "")
+        for f in findings
+        if f.usage == "base_class" and f.api.startswith("torch.nn.")
+    }
+    tests = [
+        f
+        for f in shapes
+        if f.rule == CONDITION_RULE
+        and f.message.startswith(_CONDITION)
+        and (f.path, f.function) in steps
+        and _script_step(f.path, f.function, modules)
+        and _in_loop(loops.get((f.path, f.function)), f.span.line)
+    ]
+    if not reads and not selections and not formats and not tests:
         return []
     functions = sorted(
-        {f"{f.path}:{f.function or 'module code'}" for f in reads}
+        {f"{f.path}:{f.function or 'module code'}" for f in [*reads, *tests]}
         | {f"{path}:{function or 'module code'}" for path, function, _ in formats}
     )
     hows = []
-    if any(f.api != "torch.Tensor.numpy" for f in reads) or not (reads or formats):
+    if any(f.api != "torch.Tensor.numpy" for f in reads) or not (reads or formats or tests):
         hows.append("loss.item() for logging")
     if any(f.api == "torch.Tensor.numpy" for f in reads):
         hows.append("metrics copied with .cpu().numpy()")
     if formats:
         hows.append("tensors formatted into a progress line, each element a Python number")
+    if tests:
+        hows.append("tensor values tested by an if of the step's own code")
     how = ", ".join(hows)
     why = (
         f"the training step reads values on the host every step ({how}): each read "
@@ -7010,22 +7155,42 @@ def step_syncs(
         WorkItem(
             kind="step-sync",
             what=(
-                f"{_count_of(len(reads) + len(formats), 'host read')} in the training step "
-                f"({', '.join(functions)})"
+                f"{_count_of(len(reads) + len(formats) + len(tests), 'host read')} in the "
+                f"training step ({', '.join(functions)})"
             ),
             where=tuple(
                 sorted(
                     {
-                        *_places([*reads, *moved, *selections]),
+                        *_places([*reads, *moved, *selections, *tests]),
                         *(w for _, _, w in formats),
                     },
                     key=lambda w: (w.path, w.cell, w.line),
                 )
             ),
             why=why,
-            uses=len(reads) + len(formats),
+            uses=len(reads) + len(formats) + len(tests),
         )
     ]
+
+
+#: The rule of an ``if``/``while`` on tensor values, and its message for a condition (not a
+#: loop whose trip count is data).
+CONDITION_RULE = "DS116"
+_CONDITION = "the condition reads tensor values"
+
+
+def _script_step(path: str, function: str, modules: Collection[tuple[str, str]]) -> bool:
+    """Whether ``function`` is the training script's own step code, no part of a network: not
+    a method of a class extending a torch.nn class (``modules``: (path, class) of the
+    scan's base-class findings), nor a method named ``forward``, nor a loss by its name (a
+    module-level ``forward_batch`` of the training script is step code)."""
+    cls, _, name = function.rpartition(".")
+    return not (
+        (path, cls) in modules
+        or (cls and _FORWARD.match(name))
+        or _LOSS_PATH.search(name)
+        or _LOSS_PATH.search(cls)
+    )
 
 
 def _in_loop(loop: tuple[int, int] | None, line: int) -> bool:
