@@ -54,6 +54,7 @@ from apiscan.review.sources import fits_with, is_test_path, place, with_facts
 from apiscan.review.work import (
     ANCILLARY_FILES,
     INPUT_SHAPE_RULE,
+    TEACHER_WHAT,
     Ancillary,
     alternative_places,
     apart_only,
@@ -1075,6 +1076,13 @@ def work_recipe(
         if item.kind == "pretrained-backbone":
             place = min(item.where, key=lambda w: bool(other and other(w.path)))
             out.append(RecipeItem("backbone", item.what, place, note=item.why))
+        elif item.kind == "third-party-model" and item.what.endswith(TEACHER_WHAT):
+            # the model the training step distils from: where it is loaded and run
+            name = item.what.removesuffix(f", {TEACHER_WHAT}")
+            note = "run by the training step beside the trained network: its outputs are targets"
+            places = ", ".join(str(w) for w in item.where[1:5])
+            values = (("places", places),) if places else ()
+            out.append(RecipeItem("teacher", name, item.where[0], values, note))
         elif item.kind == "checkpoint":
             where = [w for w in item.where if keeps is None or keeps(w.path)]
             if not where:

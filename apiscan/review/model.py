@@ -45,6 +45,9 @@ RECIPE_CATEGORIES: dict[str, str] = {
     "seed": "Random seed",
     "init": "Initialisation",
     "backbone": "Backbone",
+    # a pretrained model the training step runs beside the trained network, its outputs the
+    # targets of a loss (a frozen CLIP distilled into the network)
+    "teacher": "Teacher model (distillation)",
     "checkpoint": "Checkpoint",
 }
 
@@ -59,6 +62,7 @@ RARE_CATEGORIES = frozenset(
         "sampling",
         "decoding",
         "scoring",
+        "teacher",
     }
 )
 

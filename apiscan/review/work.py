@@ -1539,7 +1539,8 @@ def work_items(
     items.extend(_library_ops(result, analyses, ancillary))
     items.extend(helper_libraries(result, analyses, ancillary))
     items.extend(submodule_code(root, result, analyses, ancillary, uncalled, items))
-    items.extend(third_party_parts(result, analyses, ancillary, uncalled, items))
+    steps = step_functions(findings, analyses, ancillary)
+    items.extend(third_party_parts(result, analyses, ancillary, uncalled, items, steps))
     items.extend(vendored_parallel(analyses, ancillary, defaults, findings))
     items.extend(sharded_training(findings))
     items.extend(_second_order_grads(result, analyses, ancillary))
@@ -1551,7 +1552,7 @@ def work_items(
     items.extend(
         step_syncs(
             findings,
-            step_functions(findings, analyses, ancillary),
+            steps,
             result.shape_findings,
             masked or {},
             step_loops(findings, analyses, ancillary),
@@ -5895,6 +5896,7 @@ def third_party_parts(
     ancillary: Ancillary,
     dead: Mapping[tuple[str, str], tuple[int, int]] | None = None,
     items: Sequence[WorkItem] = (),
+    steps: Collection[tuple[str, str]] = (),
 ) -> list[WorkItem]:
     """The third-party packages whose objects the ported path really uses, known by what it
     uses them for (:data:`~apiscan.review.oplibs.THIRD_PARTY_USES`), one item per package:
@@ -5910,7 +5912,11 @@ def third_party_parts(
     diffusers VAE's ``from_pretrained``: a pretrained backbone) has its item. Layers only of
     a package some call hands a torch device (:func:`_on_device`): the classes of a text
     processor built beside the network (fairseq's phonemizers in its hub interfaces)
-    compute nothing with tensors."""
+    compute nothing with tensors. A pretrained model the training step runs (``steps``:
+    :func:`step_functions`) beside the network it trains is a teacher (recognize-anything's
+    ``clip.load("ViT-B/16")`` handed to the training function, whose
+    ``model_clip.encode_image(image)`` gives the features a loss distils): its item says so
+    and lists those uses (:func:`_teacher_uses`)."""
     from apiscan.review.oplibs import THIRD_PARTY_USES
 
     order = list(THIRD_PARTY_USES)
@@ -5921,6 +5927,9 @@ def third_party_parts(
     named = {w.partition(".")[0] for i in items for w in _DOTTED.findall(i.what)}
     found: dict[str, dict[str, dict[str, Where]]] = {}  # package → kind → name → where
     devices: set[str] = set()  # the packages some call hands a device
+    taught: dict[str, list[Where]] = {}  # package → its model's uses in the training step
+    loaded_at: dict[str, list[Where]] = {}  # package → every place its model is loaded
+    files = {fa.path: (fa, facts) for fa, facts in with_facts(analyses)}
     for fa, facts in with_facts(analyses):
         if ancillary.why(fa.path) or facts.values is None:
             continue
@@ -5957,6 +5966,16 @@ def third_party_parts(
                 devices.add(top)
             loaded = any((call.function, n) in loads for n in call.assigned)
             kind = _use_of(name, call, fa.path in network, in_def, held, loaded)
+            # a model loaded in a training script with no network code of its own and run
+            # by the training step (a teacher) is a pretrained model all the same
+            model = kind == "third-party-model" or (not kind and _model_loader(name, call))
+            if model and steps and call.function >= 0:
+                names = _holding_names(defs[call.function], call)
+                run = _teacher_uses(files, fa.path, call.function, names, steps)
+                if run:
+                    kind = "third-party-model"
+                    taught.setdefault(top, []).extend(run)
+                    loaded_at.setdefault(top, []).append(place(fa, line))
             if kind:
                 uses = found.setdefault(top, {}).setdefault(kind, {})
                 uses.setdefault(name, place(fa, line))
@@ -5970,19 +5989,117 @@ def third_party_parts(
         names = kinds[kind]
         what, port = THIRD_PARTY_USES[kind]
         where = tuple(sorted(set(names.values()), key=lambda w: (w.path, w.line)))
-        items.append(
-            WorkItem(
-                kind=kind,
-                what=f"{top} ({', '.join(sorted(names))})",
-                where=where,
-                why=(
-                    f"{what}: its code is not in the repository, no API table counts it and "
-                    f"MindSpore has no {top}; the port needs {port}"
-                ),
-                uses=len(names),
-            )
+        shown = f"{top} ({', '.join(sorted(names))})"
+        why = (
+            f"{what}: its code is not in the repository, no API table counts it and "
+            f"MindSpore has no {top}; the port needs {port}"
         )
+        if kind == "third-party-model" and taught.get(top):
+            uses = sorted(set(taught[top]), key=lambda w: (w.path, w.line))
+            # where the model is loaded first (the recipe's teacher row stands there), then
+            # where the step runs it
+            loaded = sorted({*where, *loaded_at[top]}, key=lambda w: (w.path, w.line))
+            where = tuple(dict.fromkeys([*loaded, *uses]))
+            shown += f", {TEACHER_WHAT}"
+            why += (
+                f". The training step runs it beside the network it trains "
+                f"({', '.join(str(w) for w in uses[:4])}): a teacher whose outputs are the "
+                "training's targets (distillation), so either it is ported with its weights "
+                "converted and run frozen (stop_gradient, no optimizer) in the MindSpore "
+                "training, or its outputs are computed once beforehand and read as data"
+            )
+        items.append(WorkItem(kind=kind, what=shown, where=where, why=why, uses=len(names)))
     return items
+
+
+def _holding_names(d: DefValues, call: CallValues) -> set[str]:
+    """The local names a call's result is bound to in def ``d``: ``x = call()``, and each
+    name of an unpacking (``model_clip, _ = clip.load(...)``, the model and its transform)."""
+    names = set(call.assigned)
+    for a in d.assigns:
+        if a.line == call.expr.line and a.value.line == call.expr.line:
+            targets = a.target.parts if a.target.kind in ("Tuple", "List") else (a.target,)
+            names.update(t.name for t in targets if t.kind == "Name")
+    return names - {"_"}
+
+
+def _model_loader(name: str, call: CallValues) -> bool:
+    """Whether a third-party call loads a pretrained model by its name and keywords
+    (``clip.load("ViT-B/16", device=device)``: a loader handed a device or weights)."""
+    from apiscan.review.oplibs import MODEL_KEYWORDS, MODEL_LOADER
+
+    keywords = {k.name for k in call.expr.keywords}
+    return bool(MODEL_LOADER.match(name.rpartition(".")[2]) and keywords & MODEL_KEYWORDS)
+
+
+#: What a third-party model item adds when the training step runs the model (a teacher).
+TEACHER_WHAT = "teacher in the training step"
+#: How many calls deep :func:`_teacher_uses` follows the model handed on.
+_TEACHER_DEPTH = 3
+
+
+def _teacher_uses(
+    files: Mapping[str, tuple[FileAnalysis, SyntaxFacts]],
+    path: str,
+    function: int,
+    names: set[str],
+    steps: Collection[tuple[str, str]],
+    depth: int = 0,
+) -> list[Where]:
+    """Where the training step uses a model held by ``names`` in def ``function`` of
+    ``path``: a call on it (``model_clip.encode_image(image)``) in a function of ``steps``,
+    followed through the repository functions it is handed to by position
+    (``train_ram_plus(model, ..., model_clip)`` → its parameter ``model_clip`` →
+    ``build_text_embed(model_clip, caption)``), a few calls deep."""
+    fa, facts = files[path]
+    values = facts.values
+    if values is None or not names:
+        return []
+    qual = values.defs[function].qual
+    out: list[Where] = []
+    for call in values.calls:
+        if call.function != function:
+            continue
+        func = call.expr.func
+        chain = func.chain() if func.kind == "Attribute" else None
+        if chain and chain[0] in names and (path, qual) in steps:
+            out.append(place(fa, call.expr.line))
+            continue
+        handed = [n for n, a in enumerate(call.expr.args) if a.kind == "Name" and a.name in names]
+        if not handed or depth >= _TEACHER_DEPTH:
+            continue
+        callee = next(
+            (c.callee for c in fa.calls if c.line == call.expr.line and c.role == "call"), ""
+        )
+        target = _repository_def(files, callee)
+        if target is None:
+            continue
+        tpath, index = target
+        params = files[tpath][1].values.defs[index].positional  # type: ignore[union-attr]
+        held = {params[n] for n in handed if n < len(params)}
+        found = _teacher_uses(files, tpath, index, held, steps, depth + 1)
+        if found and (path, qual) in steps:
+            out.append(place(fa, call.expr.line))
+        out.extend(found)
+    return out
+
+
+def _repository_def(
+    files: Mapping[str, tuple[FileAnalysis, SyntaxFacts]], callee: str
+) -> tuple[str, int] | None:
+    """(path, index in its file's defs) of the repository function a call fact names."""
+    if not callee:
+        return None
+    for path, (fa, facts) in files.items():
+        for module in fa.modules:
+            if not callee.startswith(module + "."):
+                continue
+            qual = callee[len(module) + 1 :]
+            defs = facts.values.defs if facts.values is not None else ()
+            for n, d in enumerate(defs):
+                if d.qual == qual and not d.is_class:
+                    return path, n
+    return None
 
 
 #: A torch data-parallel wrapper a repository class extends (``nn.DataParallel``).
