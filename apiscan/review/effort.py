@@ -163,6 +163,9 @@ RATES: dict[str, tuple[float, float]] = {
     "cell-in-construct": (0.1, 0.2),
     # BatchNorm momentum values written on the layers, converted to 1 − v
     "bn-momentum": (0.1, 0.2),
+    # Parameters tied between layers, given as one Parameter to both Cells, the checkpoint's
+    # two names mapped to it, and the sharing checked after a step
+    "tied-weights": (0.25, 0.5),
     # BatchNorm frozen in training: the layers built with use_batch_statistics=False (or set
     # to eval after the training wrapper) and the statistics checked over a few steps
     "bn-frozen": (0.25, 0.5),

@@ -213,6 +213,9 @@ WORK_KINDS: dict[str, str] = {
     # a cache the network reads that grows by a step per call (a KV cache sliced up to a
     # Python position): a static-shape cache in graph mode
     "growing-cache": "Cache growing per decoding step",
+    # a layer's Parameter assigned to another layer (an embedding tied to the output
+    # projection): the same Parameter given to both Cells in MindSpore
+    "tied-weights": "Weights shared between layers",
     # BatchNorm layers put in eval mode after model.train(): set_train cascades in MindSpore
     "bn-frozen": "BatchNorm frozen in training",
     # forward hooks collecting intermediate outputs: returned explicitly in graph mode

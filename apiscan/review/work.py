@@ -1531,6 +1531,7 @@ def work_items(
     items.extend(_cells_in_forward(findings, torch_api))
     items.extend(_torch_in_data(findings, analyses, torch_api))
     items.extend(_bn_momentum_writes(findings, analyses, uncalled))
+    items.extend(_tied_weights(analyses, ancillary, uncalled))
     items.extend(_frozen_batch_norm(findings, analyses, uncalled, defaults))
     items.extend(_forward_hooks(findings, tests))
     items.extend(_state_in_forward(findings, analyses, ancillary))
@@ -3731,6 +3732,87 @@ def _bn_momentum_writes(
             "MindSpore's BatchNorm momentum is 1 − PyTorch's (PyTorch 0.03 is MindSpore 0.97); "
             "a value written on the layers after construction escapes the constructor's "
             "rewrite: write 1 − the value (or the running statistics follow the batch)"
+        ),
+        uses=len(places),
+    )
+
+
+#: The attributes of a layer that hold its Parameters, as a tie assigns them.
+_PARAMETER_ATTRS = frozenset({"weight", "bias"})
+
+
+def _tied_weights(
+    analyses: Sequence[FileAnalysis], ancillary: Ancillary, dead: Collection[tuple[str, str]]
+) -> Iterable[WorkItem]:
+    """Parameters shared between two layers by assigning one layer's to the other
+    (``self.wte.weight = self.lm_head.weight``; recognize-anything's
+    ``tie_encoder_decoder_weights`` helper walking two modules and setting
+    ``encoder_pointer.weight = decoder_pointer.weight``), one item for the repository with
+    the places that call a function doing so: MindSpore shares a Parameter only where the
+    same object is given to both Cells, under one name, so the sharing is written again in
+    the port and the converted checkpoint holds the tensor once. A layer's Parameters
+    moved into a layer the same function builds (timm's conversion to a synchronized
+    BatchNorm: ``module_output.weight = module.weight``, the old layer dropped) share
+    nothing, nor does a copy (``a.weight.data = b.weight.data``, ``.clone()``)."""
+    places: list[Where] = []
+    tying: set[str] = set()
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if values is None or ancillary.why(fa.path):
+            continue
+
+        functions = {e.qual for e in values.defs if not e.is_class}
+        if not _PARAMETER_ATTRS & set(values.assigned_attrs):
+            continue
+        for d in values.defs:
+            if d.is_class or (fa.path, d.qual) in dead:
+                continue
+            built = {
+                a.target.name
+                for a in d.assigns
+                if a.target.kind == "Name" and a.value.kind == "Call"
+            }
+            for a in d.assigns:
+                target, value = a.target, a.value
+                if not (
+                    target.kind == "Attribute"
+                    and value.kind == "Attribute"
+                    and target.name in _PARAMETER_ATTRS
+                    and value.name == target.name
+                    and target.text != value.text
+                ):
+                    continue
+                root = target.chain()
+                if root is None or value.chain() is None or root[0] in built:
+                    continue
+                places.append(place(fa, a.line))
+                # the def, and the helper a nested one is defined in (and called by)
+                parent = d.qual.rpartition(".")[0]
+                quals = {d.qual} | ({parent} if parent in functions else set())
+                tying.update(f"{m}.{q}" for m in fa.modules for q in quals)
+    if not places:
+        return
+    # where the model's code calls a helper that ties (the module's __init__)
+    callers = [
+        place(fa, c.line)
+        for fa in analyses
+        if not ancillary.why(fa.path) and not is_test_path(fa.path)
+        for c in fa.calls
+        if c.role == "call"
+        and c.callee in tying
+        and not any(f"{m}.{c.caller}" in tying for m in fa.modules)
+    ]
+    where = tuple(dict.fromkeys(sorted([*places, *callers], key=lambda w: (w.path, w.line))))
+    yield WorkItem(
+        kind="tied-weights",
+        what=f"Parameters shared between layers ({_count_of(len(places), 'assignment')})",
+        where=where,
+        why=(
+            "one layer's Parameter is assigned to another, so both use (and train) the same "
+            "tensor: in MindSpore the same Parameter object is given to both Cells in "
+            "__init__ (one name; the other Cell's own is never created), and the checkpoint "
+            "conversion maps both PyTorch names to it; check that the tied layers still "
+            "share after the port (one update moves both)"
         ),
         uses=len(places),
     )
