@@ -1081,7 +1081,7 @@ def work_recipe(
             name = item.what.removesuffix(f", {TEACHER_WHAT}")
             note = "run by the training step beside the trained network: its outputs are targets"
             places = ", ".join(str(w) for w in item.where[1:5])
-            values = (("places", places),) if places else ()
+            values = (("also at", places),) if places else ()
             out.append(RecipeItem("teacher", name, item.where[0], values, note))
         elif item.kind == "checkpoint":
             where = [w for w in item.where if keeps is None or keeps(w.path)]

@@ -6737,11 +6737,23 @@ def _tokenized_in_forward(
             item,
             what=f"{item.what}, {TOKENIZED_WHAT}",
             where=where,
-            why=f"{item.why}. The values read become text that {function} tokenizes back "
-            f"into token ids ({where_text}): {why}",
+            why=f"{function} {_host_step(item)} and tokenizes text into token ids "
+            f"({where_text}) every time the network runs: {why}",
             uses=item.uses + len(places),
         )
     return out
+
+
+def _host_step(item: WorkItem) -> str:
+    """What a round trip item's function does on the host, as a clause: ``copies a tensor to
+    the host (cpu(), numpy() at ram.py:254)`` for a copy, else ``reads values on the host
+    (...)`` with the item's own words."""
+    done = item.what.partition(": ")[2]
+    at = ", ".join(str(w) for w in item.where)
+    if done.startswith(HOST_COPY_WHAT):
+        calls = done[len(HOST_COPY_WHAT) :].strip().removeprefix("(").removesuffix(")")
+        return f"copies a tensor to the host ({calls} at {at})"
+    return f"reads values on the host ({done} at {at})"
 
 
 def _chained_cpu(findings: Sequence[ApiFinding], copies: Iterable[ApiFinding]) -> list[ApiFinding]:

@@ -44,6 +44,6 @@ def test_a_teacher_is_a_recipe_row() -> None:
         (
             "clip (clip.load)",
             Where("train.py", 30),
-            (("places", "train.py:9, train.py:16, train.py:17"),),
+            (("also at", "train.py:9, train.py:16, train.py:17"),),
         )
     ]
