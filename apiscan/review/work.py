@@ -3760,10 +3760,9 @@ def _tied_weights(
         values = facts.values
         if values is None or ancillary.why(fa.path):
             continue
-
-        functions = {e.qual for e in values.defs if not e.is_class}
         if not _PARAMETER_ATTRS & set(values.assigned_attrs):
             continue
+        functions = {e.qual for e in values.defs if not e.is_class}
         for d in values.defs:
             if d.is_class or (fa.path, d.qual) in dead:
                 continue
@@ -6157,7 +6156,8 @@ def _teacher_uses(
         if target is None:
             continue
         tpath, index = target
-        params = files[tpath][1].values.defs[index].positional  # type: ignore[union-attr]
+        held_by = files[tpath][1].values
+        params = held_by.defs[index].positional if held_by is not None else ()
         held = {params[n] for n in handed if n < len(params)}
         found = _teacher_uses(files, tpath, index, held, steps, depth + 1)
         if found and (path, qual) in steps:
