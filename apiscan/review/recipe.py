@@ -95,9 +95,9 @@ from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.readings import Readings
 from apiscan.review.roles import EVALUATION_PART as _EVAL_DIR
 from apiscan.review.roles import (
+    GRADIENT_COLLECTIVES,
     HAND_DRAWN,
     LAUNCH_MODULES,
-    PARAMETER_BROADCAST,
     RANDOM_DRAW,
     TORCH_FRAMEWORKS,
     TRAIN_SWITCHES,
@@ -4533,7 +4533,7 @@ class _Recipe:
         says that the run is data-parallel."""
         found = (f for f in self.result.api_findings if not is_test_path(f.path))
         for (_, function), syncs in sorted(gradient_syncs(found).items()):
-            first = next(f for f in syncs if f.api != PARAMETER_BROADCAST)
+            first = next(f for f in syncs if GRADIENT_COLLECTIVES.match(f.api))
             places: dict[str, list[str]] = {}
             for f in syncs:
                 places.setdefault(f.api.rpartition(".")[2], []).append(f"{f.path}:{f.span.line}")

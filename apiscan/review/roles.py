@@ -101,6 +101,12 @@ GRADIENT_COLLECTIVES = re.compile(
 _GRADIENT = "torch.Tensor.grad"
 #: The collective that gives every device the same weights before the first step.
 PARAMETER_BROADCAST = "torch.distributed.broadcast"
+#: What a hand-written sync does to the averaged gradients beside averaging them
+#: (stylegan3's ``nan_to_num(flat, nan=0, posinf=1e5, neginf=-1e5, out=flat)``): kept in the
+#: port's train step.
+_GRADIENT_CLEANUP = frozenset(
+    {"torch.nan_to_num", "torch.Tensor.nan_to_num", "torch.Tensor.nan_to_num_"}
+)
 
 
 def gradient_syncs(findings: Iterable[ApiFinding]) -> dict[tuple[str, str], list[ApiFinding]]:
@@ -111,7 +117,8 @@ def gradient_syncs(findings: Iterable[ApiFinding]) -> dict[tuple[str, str], list
     function or of the one it is nested in. What MindSpore's data-parallel mode does in the
     train step: the recipe's distributed row and the work item read it here, so they never
     disagree. A collective in a function reading no gradient (a loss averaged for the log,
-    a metric) is none."""
+    a metric) is none. A ``nan_to_num`` there, cleaning the averaged gradients, goes with
+    them."""
     by_function: dict[tuple[str, str], list[ApiFinding]] = {}
     for f in findings:
         if f.function:
@@ -130,7 +137,8 @@ def gradient_syncs(findings: Iterable[ApiFinding]) -> dict[tuple[str, str], list
             for f in fs
             if f.usage == "call" and f.api == PARAMETER_BROADCAST
         ]
-        syncs[key] = sorted(collectives + broadcasts, key=lambda f: f.span.line)
+        cleanups = [f for f in found if f.usage == "call" and f.api in _GRADIENT_CLEANUP]
+        syncs[key] = sorted(collectives + broadcasts + cleanups, key=lambda f: f.span.line)
     return syncs
 
 

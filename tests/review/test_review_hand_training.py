@@ -19,15 +19,21 @@ def handtrain() -> Review:
 
 
 def test_gradients_all_reduced_by_hand_are_one_item() -> None:
-    """VALID: ``dist.all_reduce(flat)`` of the flattened ``p.grad`` in ``train`` and the
+    """VALID: ``dist.all_reduce(flat)`` of the flattened ``p.grad`` in ``train`` (with the
+    ``nan_to_num`` cleaning the averaged gradients) and the
     hook's all-reduce of ``param.grad.data`` with the parameter broadcast of the function it
     is nested in; INVALID: ``reduce_tensor``'s all-reduce of a logged loss."""
     items = [i for i in handtrain().work if i.kind == "vendored-parallel"]
     assert [(i.what, i.where, i.uses) for i in items] == [
         (
-            "sync_gradients.allreduce_params: all_reduce, broadcast; train: all_reduce "
-            "(the repository's own gradient all-reduce)",
-            (Where("parallel.py", 15), Where("parallel.py", 20), Where("train.py", 29)),
+            "sync_gradients.allreduce_params: all_reduce, broadcast; train: all_reduce, "
+            "nan_to_num (the repository's own gradient all-reduce)",
+            (
+                Where("parallel.py", 15),
+                Where("parallel.py", 20),
+                Where("train.py", 29),
+                Where("train.py", 31),
+            ),
             2,
         )
     ]
@@ -46,7 +52,7 @@ def test_gradients_all_reduced_by_hand_are_distributed_rows() -> None:
         (
             "gradient all-reduce written by hand (train)",
             Where("train.py", 29),
-            (("all_reduce", "train.py:29"),),
+            (("all_reduce", "train.py:29"), ("nan_to_num", "train.py:31")),
         ),
     ]
     assert all("data-parallel mode" in r.note for r in rows)
