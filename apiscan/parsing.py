@@ -470,6 +470,13 @@ class _SharedNodes:
 _SHARED: list[_SharedNodes] = []
 
 
+def prepare_shared_nodes() -> None:
+    """Build the sharing factories (:class:`_SharedNodes`, ~4 ms: 58 compiled factories)
+    before forking the workers, which then share them instead of each building them for its
+    first parse. Nothing is installed: only a worker's parse swaps them in."""
+    _shared_nodes()
+
+
 def _shared_nodes() -> _SharedNodes:
     if not _SHARED:
         _SHARED.append(_SharedNodes())

@@ -713,10 +713,6 @@ def _prepare_tail(ms_version: str | None) -> None:
     (YOLOX: ~0.2 s of its wall). Only caches are filled: results are the same whether this
     ran or not, and a failure here is met again, and reported, where the stage itself runs."""
     try:
-        # the graph library, which the solver and the scopes import only where they build
-        # graphs (a pool's workers never do), is imported here while the workers walk
-        import networkx  # noqa: F401
-
         import apiscan.program.solver
         import apiscan.results
         import apiscan.scope.classify  # noqa: F401
@@ -756,9 +752,10 @@ WORKER_GC_THRESHOLD = (50_000, 20, 100)
 def _before_fork() -> None:
     """What each worker would otherwise import or make for itself, done once here: the
     modules a walk imports late (positions, the degraded path, the parser's set-up, ctypes for
-    the parent-death signal, LibCST's native parser) and LibCST's faster node constructors,
-    which the workers install (:func:`apiscan.parsing.for_workers`) while this process's
-    classes are left as they were."""
+    the parent-death signal, LibCST's native parser), LibCST's faster node constructors and
+    the whitespace-sharing factories, which the workers install (:func:`apiscan.parsing.
+    for_workers`) while this process's classes are left as they were, and the walks' memo
+    tables that every worker's first file filled for itself."""
     import ctypes  # noqa: F401
     import queue  # noqa: F401
 
@@ -767,8 +764,12 @@ def _before_fork() -> None:
     import apiscan.extract.degraded
     import apiscan.extract.positions
     import apiscan.parsing
+    from apiscan.extract import prepare_walks
 
     apiscan.parsing.node_inits()
+    # and the tables every worker's first file would build (~12 ms a worker on YOLOX)
+    apiscan.parsing.prepare_shared_nodes()
+    prepare_walks()
 
 
 def _worker_start(parent: int) -> None:

@@ -920,6 +920,18 @@ def _suppressions(text: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
 _OWNERS: dict[int, object] = {}
 
 
+def prepare_walks() -> None:
+    """Build before forking what every walk of a worker would otherwise build for itself on
+    its first file: this process's :class:`~apiscan.resolve.owners.Owners` and its tables
+    (see :meth:`~apiscan.resolve.owners.Owners.prepare`). Memo tables only: a walk gives the
+    same result with or without them."""
+    from apiscan.resolve.owners import Owners
+    from apiscan.resolve.torch_api import load_torch_api
+
+    owners = _owners(load_torch_api(), Owners)
+    owners.prepare()  # type: ignore[attr-defined]
+
+
 def _owners(api: object, factory: type) -> object:
     """One Owners (with its memo tables) per process and torch index."""
     key = id(api)

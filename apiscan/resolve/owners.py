@@ -136,6 +136,13 @@ class Owners:
         #: attribute -> the roles (:data:`ROOTS`) whose class has a member of that name
         self._roles: dict[str, tuple[str, ...]] = {}
 
+    def prepare(self) -> None:
+        """Fill now the table that the first call with keywords on a Tensor method would
+        (every parameter name of every Tensor method, ~8 ms): a scan does it before forking
+        its workers, which then share it instead of each building it for its first file."""
+        if self._tensor_keywords is None:
+            self._tensor_keywords = self._all_tensor_keywords()
+
     def rejects(self, api_name: str, keywords: tuple[str, ...]) -> bool:
         """Whether a call passing ``keywords`` cannot be torch method ``api_name``: a keyword
         the method does not take, that is no numpy alias of one it takes, and that no Tensor
