@@ -68,6 +68,7 @@ from apiscan.review.work import (
     switched_off_named,
     trained_reach,
     tree_classes,
+    unbuilt_extensions,
     uncalled_functions,
     unreached,
     unrun_draws,
@@ -170,6 +171,8 @@ def review(options: ScanOptions) -> Review:
     # the repository's own copy of synchronized BatchNorm or a data-parallel wrapper: the
     # port takes MindSpore's built-in (a work item says so), not a port of the copy
     ancillary.count_apart(vendored_copies(analyses))
+    # an extension built at import that only classes nothing builds call: never run
+    ancillary.count_apart(unbuilt_extensions(result, analyses, ancillary, root))
     tops = _untrained(tops, analyses, modules, training)
     options = names.argparse.values()
     # the functions every call of which the defaults switch off: no effort for their gaps,
