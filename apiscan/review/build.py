@@ -740,8 +740,8 @@ _GENERIC_METHODS = frozenset(
 )
 #: Scripts that reach the training step but do not train the model: plotting an assigner
 #: (YOLOX's ``visualize_assign.py`` subclasses the trainer), timing a training step
-#: (detectron2's ``tools/benchmark.py``), demos and exports.
-_NOT_ENTRY = (*ANCILLARY_FILES, "*benchmark*.py", "*profil*.py")
+#: (detectron2's ``tools/benchmark.py``), demos and exports: the files counted apart by name.
+_NOT_ENTRY = tuple(ANCILLARY_FILES)
 
 
 def training_files(result: ScanResult) -> frozenset[str]:

@@ -122,6 +122,9 @@ ANCILLARY_FILES: dict[str, str] = {
     "*.ipynb": "notebook",
     "*collect_env*.py": "environment report",
     "testing.py": "test helpers",
+    # scripts that time the model (a training step or an inference pass), not train it
+    "*benchmark*.py": "timing",
+    "*profil*.py": "timing",
 }
 #: Frameworks a file adapts the model to (an adapter is not ported with the model).
 FOREIGN_FRAMEWORKS = frozenset(
@@ -205,7 +208,7 @@ _CODE_ROOTS = frozenset({"src", "lib", "source", "code"})
 
 
 #: Scripts that run the training step to time it, not to train (timm's ``benchmark.py``).
-_TIMING = ("*benchmark*.py", "*profil*.py")
+_TIMING = tuple(p for p, why in ANCILLARY_FILES.items() if why == "timing")
 
 
 class Ancillary:
