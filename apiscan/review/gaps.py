@@ -19,6 +19,7 @@ from pathlib import Path
 
 from apiscan.discovery import SKIP_DIRS
 from apiscan.extract.records import FileAnalysis
+from apiscan.mapping.match import memory_only
 from apiscan.model import DISPOSITIONS, SCOPES, STATUS_ORDER, ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.review.model import Gap, ThirdParty, Where
@@ -250,6 +251,55 @@ def runnable_verify(text: str) -> str:
         return m.group(0)
 
     return _VERIFY.sub(runnable, text)
+
+
+#: Parameters that place or lay out a result, never change its values: a difference in them
+#: is no reason to verify first (``arange(..., device=...)``).
+_PLACEMENT = frozenset({"device", "layout", "pin_memory", "memory_format", "non_blocking"})
+#: How much a verification case of each status can catch: a documented difference first,
+#: then a same-name counterpart nobody has compared, then a consistent row.
+_VERIFY_RISK = {"different": 0, "candidate": 1, "consistent": 2}
+
+
+def verify_first(findings: Iterable[ApiFinding], limit: int = 5) -> list[str]:
+    """The ``apiscan verify`` commands worth running first on the ported network's APIs,
+    riskiest first, only for APIs with a case in the catalogue (every command runs). An API
+    whose calls pass parameters that differ comes first (``grid_sample`` with
+    ``align_corners``; not a parameter that only places the result or selects in-place
+    memory behaviour), then the status (:data:`_VERIFY_RISK`: a documented difference, an
+    unverified same name, a consistent row), then a layer or functional op before a tensor
+    method or a Parameter, then more call sites. A command whose cases cannot run on CPU
+    names the device and why (:func:`runnable_verify`). Each entry: the command, then why
+    in brackets."""
+    by_api: dict[str, list[ApiFinding]] = {}
+    for f in findings:
+        if f.status in _VERIFY_RISK and f.is_call_site and not is_uncertain_method(f):
+            by_api.setdefault(f.api, []).append(f)
+    ranked = []
+    for api, sites in by_api.items():
+        if not has_verify_case(api):
+            continue
+        params = sorted(
+            {
+                c.param
+                for f in sites
+                for c in f.param_changes
+                if c.kind != "general" and not memory_only(c) and c.param not in _PLACEMENT
+            }
+        )
+        status = min((f.status for f in sites), key=_VERIFY_RISK.__getitem__)
+        # a tensor method or a Parameter mostly reshapes, moves or wraps: a layer or a
+        # functional op computes the values a port gets wrong
+        plumbing = api.startswith(("torch.Tensor.", "torch.nn.Parameter"))
+        ranked.append(
+            (not params, _VERIFY_RISK[status], plumbing, -len(sites), api, status, params)
+        )
+    out = []
+    for _, _, _, sites, api, status, params in sorted(ranked)[:limit]:
+        why = status + (f", passes {', '.join(params)}" if params else "")
+        why += f", {-sites} call site{'s' if sites != -1 else ''}"
+        out.append(f"{runnable_verify('apiscan verify ' + api)} ({why})")
+    return out
 
 
 #: The rewrite's note for a parameter MindSpore lacks, passed with a value it cannot drop.
