@@ -30,7 +30,12 @@ from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
 from apiscan.review.config_files import config_names, framework_keeps
 from apiscan.review.configs import DRAWN_SIZE, MULTI_SCALE
-from apiscan.review.inference import GROWING_CACHE, PER_IMAGE_PAD, inference_steps
+from apiscan.review.inference import (
+    GROWING_CACHE,
+    PER_IMAGE_PAD,
+    default_settings,
+    inference_steps,
+)
 from apiscan.review.leftout import left_out
 from apiscan.review.masked import METRICS, REDUCTION, masked_selections
 from apiscan.review.model import (
@@ -294,6 +299,13 @@ def review(options: ScanOptions) -> Review:
         # and the steps written as code around the network (a resize to the longer side,
         # normalisation by buffers, padding, upscaled and thresholded masks)
         recipe += inference_steps(analyses, recipe, lambda path: bool(ancillary.why(path)), names)
+        # and the settings the top models run with by default (a matcher's thresholds)
+        tree = tree_classes(tops, modules, analyses)
+        recipe += default_settings(
+            analyses,
+            lambda path: bool(ancillary.why(path)),
+            {cls for cls, inside in tree.items() if inside} if any(tree.values()) else None,
+        )
         # the inference path's precision is what the port runs in
         recipe = tuple(
             replace(item, note=_without(item.note, SIDE_AMP)) if item.category == "amp" else item

@@ -102,3 +102,19 @@ def test_an_in_place_function_is_rewritten_only_where_its_twin_exists() -> None:
     init = dispose(_missing("torch.nn.init.trunc_normal_", CallArgs(positional=("w",))))
     assert "selu" not in init.rewrite and init.rewrite != "mindspore.ops.trunc_normal(w)"
     assert not is_custom_op(init)
+
+
+def test_the_settings_an_inference_model_runs_with_are_rows(review: Review) -> None:
+    rows = {(r.category, r.name): r for r in review.recipe}
+    conf = rows[("runtime", "Matcher.default_conf")]
+    assert conf.values == (
+        ("n_layers", "2"),
+        ("filter_threshold", "0.1"),
+        ("depth_confidence", "0.95"),
+    )
+    assert str(conf.where) == "tmatch/matcher.py:44"
+    pre = rows[("preprocessing", "Matcher.preprocess_conf")]
+    assert pre.values == (("resize", "1024"), ("grayscale", "True"))
+    # a dict not named for settings, and the settings of a class no top model builds
+    assert not [r for r in review.recipe if r.name.endswith(".names")]
+    assert not [r for r in review.recipe if r.name.startswith("AltMatcher")]
