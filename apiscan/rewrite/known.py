@@ -388,18 +388,25 @@ _BACKEND_SWITCH = re.compile(
 _ZOO_PARAMETERS = frozenset({"weights", "pretrained", "name", "arch", "kwargs", "config"})
 
 
+#: A parameter giving a layer's channel count (``in_planes``, ``out_channels``): what a
+#: layer helper takes, and a graph tool (``create_feature_extractor(model, ...)``) does not.
+_CHANNELS = re.compile(r"^(?:in|out)_?(?:planes|channels|chs|features)$|^(?:inp|oup|planes)$")
+
+
 def _weightless_helper(api: str) -> bool:
     """Whether a function of a model zoo is a layer helper (torchvision's ``conv1x1``,
     ``conv3x3``: ``(in_planes, out_planes, stride)``), by its signature in torch's API
-    table: none of :data:`_ZOO_PARAMETERS`, so no weights to load and no architecture to
-    port. An unknown signature, a class or a private name decides nothing."""
+    table: a channel count (:data:`_CHANNELS`) and none of :data:`_ZOO_PARAMETERS`, so no
+    weights to load and no architecture to port. An unknown signature, a class or a
+    function taking no channel count (a graph tool over a built model) decides nothing."""
     from apiscan.resolve.torch_api import load_torch_api  # no cycle: resolve reads no rewrite
 
     table = load_torch_api()
     params = table.params(api)
     if not params or table.kind(api) != "function":
         return False
-    return not {p[0] for p in params} & _ZOO_PARAMETERS
+    names = {p[0] for p in params}
+    return not names & _ZOO_PARAMETERS and any(_CHANNELS.match(n) for n in names)
 
 
 #: An exception class of torch (``torch.cuda.OutOfMemoryError`` in an ``except``): what is

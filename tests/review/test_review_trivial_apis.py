@@ -118,3 +118,12 @@ def test_the_settings_an_inference_model_runs_with_are_rows(review: Review) -> N
     # a dict not named for settings, and the settings of a class no top model builds
     assert not [r for r in review.recipe if r.name.endswith(".names")]
     assert not [r for r in review.recipe if r.name.startswith("AltMatcher")]
+
+
+def test_a_zoo_function_taking_no_channel_count_is_no_layer_helper() -> None:
+    # a graph tool over a built model keeps the zoo's rule
+    for tool in (
+        "torchvision.models.feature_extraction.create_feature_extractor",
+        "torchvision.models.feature_extraction.get_graph_node_names",
+    ):
+        assert "plain layers" not in gap_rewrite(tool)[1]
