@@ -30,7 +30,12 @@ from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
 from apiscan.review.config_files import config_names, framework_keeps
 from apiscan.review.configs import DRAWN_SIZE, MULTI_SCALE
-from apiscan.review.inference import GROWING_CACHE, PER_IMAGE_PAD, inference_steps
+from apiscan.review.inference import (
+    GROWING_CACHE,
+    PER_IMAGE_PAD,
+    default_settings,
+    inference_steps,
+)
 from apiscan.review.leftout import left_out
 from apiscan.review.masked import METRICS, REDUCTION, masked_selections
 from apiscan.review.model import (
@@ -69,6 +74,7 @@ from apiscan.review.work import (
     switched_off_named,
     trained_reach,
     tree_classes,
+    unbuilt_extensions,
     uncalled_functions,
     unreached,
     unrun_draws,
@@ -171,6 +177,8 @@ def review(options: ScanOptions) -> Review:
     # the repository's own copy of synchronized BatchNorm or a data-parallel wrapper: the
     # port takes MindSpore's built-in (a work item says so), not a port of the copy
     ancillary.count_apart(vendored_copies(analyses))
+    # an extension built at import that only classes nothing builds call: never run
+    ancillary.count_apart(unbuilt_extensions(result, analyses, ancillary, root))
     tops = _untrained(tops, analyses, modules, training)
     options = names.argparse.values()
     # the functions every call of which the defaults switch off: no effort for their gaps,
@@ -292,6 +300,13 @@ def review(options: ScanOptions) -> Review:
         # and the steps written as code around the network (a resize to the longer side,
         # normalisation by buffers, padding, upscaled and thresholded masks)
         recipe += inference_steps(analyses, recipe, lambda path: bool(ancillary.why(path)), names)
+        # and the settings the top models run with by default (a matcher's thresholds)
+        tree = tree_classes(tops, modules, analyses)
+        recipe += default_settings(
+            analyses,
+            lambda path: bool(ancillary.why(path)),
+            {cls for cls, inside in tree.items() if inside} if any(tree.values()) else None,
+        )
         # the inference path's precision is what the port runs in
         recipe = tuple(
             replace(item, note=_without(item.note, SIDE_AMP)) if item.category == "amp" else item
@@ -738,8 +753,8 @@ _GENERIC_METHODS = frozenset(
 )
 #: Scripts that reach the training step but do not train the model: plotting an assigner
 #: (YOLOX's ``visualize_assign.py`` subclasses the trainer), timing a training step
-#: (detectron2's ``tools/benchmark.py``), demos and exports.
-_NOT_ENTRY = (*ANCILLARY_FILES, "*benchmark*.py", "*profil*.py")
+#: (detectron2's ``tools/benchmark.py``), demos and exports: the files counted apart by name.
+_NOT_ENTRY = tuple(ANCILLARY_FILES)
 
 
 def training_files(result: ScanResult) -> frozenset[str]:

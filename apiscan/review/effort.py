@@ -21,7 +21,7 @@ from apiscan.extract.shapes import (
     SAMPLE_SIZE_WORDS,
 )
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
-from apiscan.review.gaps import counted, gap_rewrite, is_custom_op
+from apiscan.review.gaps import counted, gap_rewrite, is_custom_op, verify_first
 from apiscan.review.model import (
     BACKBONE_ARCHITECTURE,
     WORK_KINDS,
@@ -784,6 +784,13 @@ def estimate(
             f"them and not priced, {_count(len(exported_sites), 'API call site')}: "
             + _listing([f"{p}:{name} ({users})" for (p, name), users in exporting.items()])
             + "."
+        )
+    checks = verify_first(network)
+    if checks:
+        sentences.append(
+            "Verify first (the network's APIs whose MindSpore counterpart a micro-test "
+            "compares with PyTorch, riskiest first: a documented difference, then parameters "
+            "passed that differ): " + "; ".join(checks) + "."
         )
     known = [f for f in network if f.status != "unknown" and f.mindtorch is not None]
     # MindTorch runs PyTorch code, never a third-party library's kernels

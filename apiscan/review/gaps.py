@@ -19,6 +19,7 @@ from pathlib import Path
 
 from apiscan.discovery import SKIP_DIRS
 from apiscan.extract.records import FileAnalysis
+from apiscan.mapping.match import memory_only
 from apiscan.model import DISPOSITIONS, SCOPES, STATUS_ORDER, ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.review.model import Gap, ThirdParty, Where
@@ -250,6 +251,65 @@ def runnable_verify(text: str) -> str:
         return m.group(0)
 
     return _VERIFY.sub(runnable, text)
+
+
+#: Parameters that place or lay out a result, never change its values: a difference in them
+#: is no reason to verify first (``arange(..., device=...)``).
+_PLACEMENT = frozenset({"device", "layout", "pin_memory", "memory_format", "non_blocking"})
+#: The ops whose numerics a port most often gets wrong, by their last name: recurrent layers
+#: (gate order, weight layout), losses (reductions, blanks, infinities), attention,
+#: resampling (corners, antialiasing), top-k and sorting (ties), deformable and RoI ops.
+_PARITY_CRITICAL = re.compile(
+    r"^(?:RNN|LSTM|GRU)(?:Cell)?$|Loss$|_loss$|attention|Attention|interpolate|Upsample"
+    r"|grid_sample|affine_grid|topk|sort$|deform|roi_align|ctc"
+)
+#: How much a verification case of each status can catch: a documented difference first,
+#: then a same-name counterpart nobody has compared, then a consistent row.
+_VERIFY_RISK = {"different": 0, "candidate": 1, "consistent": 2}
+
+
+def verify_first(findings: Iterable[ApiFinding], limit: int = 5) -> list[str]:
+    """The ``apiscan verify`` commands worth running first on the ported network's APIs,
+    riskiest first, only for APIs with a case in the catalogue (every command runs). An API
+    whose calls pass parameters that differ comes first (``grid_sample`` with
+    ``align_corners``; not a parameter that only places the result or selects in-place
+    memory behaviour), then the ops whose numerics a port most often gets wrong
+    (:data:`_PARITY_CRITICAL`: recurrent layers, losses, attention, resampling, top-k), then
+    the status (:data:`_VERIFY_RISK`: a documented difference, an unverified same name, a
+    consistent row; a difference only in memory behaviour counts as consistent), then a
+    layer or functional op before a tensor method, a Parameter or an initialiser, then more
+    call sites. A command whose cases cannot run on CPU names the device and why
+    (:func:`runnable_verify`). Each entry: the command, then why in brackets."""
+    by_api: dict[str, list[ApiFinding]] = {}
+    for f in findings:
+        if f.status in _VERIFY_RISK and f.is_call_site and not is_uncertain_method(f):
+            by_api.setdefault(f.api, []).append(f)
+    ranked = []
+    for api, sites in by_api.items():
+        if not has_verify_case(api):
+            continue
+        changes = [c for f in sites for c in f.param_changes]
+        params = sorted(
+            {
+                c.param
+                for c in changes
+                if c.kind != "general" and not memory_only(c) and c.param not in _PLACEMENT
+            }
+        )
+        status = min((f.status for f in sites), key=_VERIFY_RISK.__getitem__)
+        risk = _VERIFY_RISK[status]
+        if status == "different" and changes and not params:
+            risk = _VERIFY_RISK["consistent"]  # ``ReLU(inplace=True)``: same values
+        critical = bool(_PARITY_CRITICAL.search(api.rpartition(".")[2]))
+        # a tensor method, a Parameter or an initialiser reshapes, moves, wraps or runs once
+        plumbing = api.startswith(("torch.Tensor.", "torch.nn.Parameter", "torch.nn.init."))
+        ranked.append((not params, not critical, risk, plumbing, -len(sites), api, status, params))
+    out = []
+    for *_, sites, api, status, params in sorted(ranked)[:limit]:
+        why = status + (f", passes {', '.join(params)}" if params else "")
+        why += f", {-sites} call site{'s' if sites != -1 else ''}"
+        out.append(f"{runnable_verify('apiscan verify ' + api)} ({why})")
+    return out
 
 
 #: The rewrite's note for a parameter MindSpore lacks, passed with a value it cannot drop.

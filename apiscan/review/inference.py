@@ -17,7 +17,7 @@ the constructor parameter stored as that buffer → the literal a construction p
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from apiscan.extract.input_steps import InputStep
 from apiscan.extract.records import FileAnalysis
@@ -183,6 +183,63 @@ def inference_steps(
             if cls and f"{cls}(" in listed:
                 continue
             rows.append(_row(fa, step, cls, names))
+    return tuple(rows)
+
+
+#: A class attribute holding the settings a model runs with by default (LightGlue's
+#: ``default_conf``, an extractor's ``preprocess_conf``, ``DEFAULT_CONFIG``, ``defaults``).
+_SETTINGS = re.compile(r"^_?(?:\w+_)?(?:conf|config|cfg|settings|defaults)$", re.IGNORECASE)
+#: Such an attribute naming the input's preparation (``preprocess_conf``).
+_PREPROCESS = re.compile(r"pre_?process", re.IGNORECASE)
+
+
+def default_settings(
+    analyses: Sequence[FileAnalysis],
+    apart: Callable[[str], bool],
+    classes: Collection[str] | None = None,
+) -> tuple[RecipeItem, ...]:
+    """The settings an inference-only model runs with, as recipe rows: each dict literal a
+    class body binds to a settings name (:data:`_SETTINGS`: a matcher's ``default_conf =
+    {"n_layers": 9, "filter_threshold": 0.1, ...}``, merged with the caller's keywords in
+    ``__init__``), one row per dict, each key with its value as written. A port must run
+    with the same values, and thresholds and pruning confidences change the outputs the
+    port is compared on. ``classes``: the fully qualified classes of the top models'
+    trees, whose settings the inference path uses (an alternative extractor's are not
+    shown); None shows every class's. A name for the input's preparation
+    (``preprocess_conf``: the resize) is a preprocessing row, the rest runtime rows."""
+    rows: list[RecipeItem] = []
+    for fa, sf in with_facts(analyses):
+        if apart(fa.path) or sf.values is None:
+            continue
+        for d in sf.values.defs:
+            if not d.is_class or (
+                classes is not None and not any(f"{m}.{d.qual}" in classes for m in fa.modules)
+            ):
+                continue
+            for a in d.assigns:
+                if a.target.kind != "Name" or not _SETTINGS.match(a.target.name):
+                    continue
+                if a.value.kind != "Dict" or not a.value.keys:
+                    continue
+                keys = a.value.keys
+                values = a.value.parts[-len(keys) :]
+                shown = tuple(
+                    (key, value.full()) for key, value in zip(keys, values, strict=True) if key
+                )
+                if not shown:
+                    continue
+                category = "preprocessing" if _PREPROCESS.search(a.target.name) else "runtime"
+                rows.append(
+                    RecipeItem(
+                        category,
+                        f"{d.qual}.{a.target.name}",
+                        place(fa, a.line),
+                        shown,
+                        "the defaults the model runs with unless its caller overrides them: "
+                        "run the port with the same values (thresholds and pruning change "
+                        "the outputs compared)",
+                    )
+                )
     return tuple(rows)
 
 

@@ -32,6 +32,8 @@ RECIPE_CATEGORIES: dict[str, str] = {
     "preprocessing": "Preprocessing (input steps)",
     # and what it does to the network's output (upscale to the input's size, threshold)
     "postprocessing": "Postprocessing (inference)",
+    # the settings an inference-only model runs with by default (a matcher's thresholds)
+    "runtime": "Runtime settings (inference)",
     # an inference-only generator's decoding: its sampling settings and draw, the loop
     # around the network (host reads per step, caches growing per step), and a loss
     # function that scores outputs (token log-probabilities), no training loss
@@ -58,6 +60,7 @@ RARE_CATEGORIES = frozenset(
         "bn_momentum",
         "preprocessing",
         "postprocessing",
+        "runtime",
         "alternation",
         "sampling",
         "decoding",

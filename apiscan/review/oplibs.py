@@ -247,6 +247,20 @@ _HOST_PARTS = frozenset(
 )
 
 
+#: A library's mixed-precision cast decorators (apex's ``amp.float_function(_C.nms)``,
+#: ``@amp.half_function``): the wrapped op runs in float32 (or float16) under AMP. No kernel
+#: of the library: the port deletes the wrapper and casts the op's inputs where MindSpore's
+#: mixed precision would not (``x.astype(mindspore.float32)``), so it is no op to port.
+CAST_DECORATORS = re.compile(
+    r"^apex\.amp\.(?:\w+\.)?(?:register_)?(?:half|float|bfloat16|promote)_function$"
+)
+
+
+def _cast_decorator(name: str) -> bool:
+    """Whether a dotted name is one of :data:`CAST_DECORATORS`."""
+    return bool(CAST_DECORATORS.match(name))
+
+
 @dataclass(frozen=True, slots=True)
 class LibraryUse:
     """One library of :data:`NETWORK_OP_LIBRARIES` used in the network's files: the dotted
@@ -268,13 +282,14 @@ _LIBRARY_TENSOR = re.compile(r"\.(?:Sparse\w*Tensor|TensorField)$")
 def _network_op(name: str) -> bool:
     """Whether a dotted name used from a listed package is a network op, not one of its host
     submodules (``torch_geometric.data.Data``), a piece of training with a MindSpore
-    counterpart (:data:`TRAINING_PIECES`: apex's LARC optimizer wrapper) or the bare
-    package."""
+    counterpart (:data:`TRAINING_PIECES`: apex's LARC optimizer wrapper), a cast decorator
+    (:data:`CAST_DECORATORS`) or the bare package."""
     parts = name.split(".")
     return (
         len(parts) > 1
         and not any(p in _HOST_PARTS for p in parts[1:])
         and training_piece(name) is None
+        and not _cast_decorator(name)
     )
 
 

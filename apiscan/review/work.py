@@ -32,7 +32,7 @@ from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.program.index import follow, module_aliases
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review.commands import documented_entry
-from apiscan.review.config_files import OptionFiles
+from apiscan.review.config_files import OptionFiles, config_names
 from apiscan.review.evaluate import outcomes, values_of
 from apiscan.review.masked import METRICS
 from apiscan.review.model import (
@@ -123,6 +123,9 @@ ANCILLARY_FILES: dict[str, str] = {
     "*.ipynb": "notebook",
     "*collect_env*.py": "environment report",
     "testing.py": "test helpers",
+    # scripts that time the model (a training step or an inference pass), not train it
+    "*benchmark*.py": "timing",
+    "*profil*.py": "timing",
 }
 #: Frameworks a file adapts the model to (an adapter is not ported with the model).
 FOREIGN_FRAMEWORKS = frozenset(
@@ -206,7 +209,7 @@ _CODE_ROOTS = frozenset({"src", "lib", "source", "code"})
 
 
 #: Scripts that run the training step to time it, not to train (timm's ``benchmark.py``).
-_TIMING = ("*benchmark*.py", "*profil*.py")
+_TIMING = tuple(p for p, why in ANCILLARY_FILES.items() if why == "timing")
 
 
 class Ancillary:
@@ -5149,6 +5152,8 @@ COMPILED_OPS: tuple[tuple[re.Pattern[str], str], ...] = (
         "a composition: p = sigmoid(x); -(alpha * (1 - p) ** gamma * log(p) on positives "
         "+ (1 - alpha) * p ** gamma * log(1 - p) on negatives)",
     ),
+    # deformable RoI pooling: no MindSpore op pools with learnt offsets
+    (re.compile(r"deform\w*_pool", re.IGNORECASE), ""),
     (
         re.compile(r"deform|dcn", re.IGNORECASE),
         "mindspore.ops.deformable_conv2d (the offsets with the modulation mask; "
@@ -5163,6 +5168,12 @@ _BINDING_SUFFIX = re.compile(
     r"_(?:forward|backward|updateOutput|updateGradInput|accGradParameters)(?:_\w+)?$"
     r"|_(?:cuda|cpu)$"
 )
+#: A module's own attributes (``__file__``, ``__name__``, ``__version__``): read from an
+#: extension module (``warnings.warn(... ext.__file__)``), they are no op of it.
+_MODULE_ATTRIBUTE = re.compile(r"^__\w+__$")
+#: The device suffix of one op's builds (``deform_conv_cpu`` and ``deform_conv_cuda``, built
+#: one after the other from the same file): the CPU and CUDA builds of one op are one port.
+_BUILD_DEVICE = re.compile(r"_(?:cpu|cuda|gpu)$")
 #: Where the ops the repository registers with torch are called from.
 TORCH_OPS = "torch.ops."
 _OWN_EXTENSION = "the repository's CUDA/C++ extension"
@@ -5479,6 +5490,8 @@ def compiled_ops(
             if hit is None:
                 continue
             module, binding = hit
+            if _MODULE_ATTRIBUTE.match(binding):
+                continue  # ``ext.__file__`` read for a log line: the module, never an op
             if _EVALUATION.search(binding) or evaluation_file(fa.path):
                 continue  # detectron2's C++ COCO evaluation: scores, never the network
             op = _BINDING_SUFFIX.sub("", binding)
@@ -5593,44 +5606,53 @@ def _import_built_ops(
     """The extensions a ported module builds when imported and calls itself (stylegan2's
     ``op/fused_act.py``: ``fused = load("fused", sources=[...cpp, ...cu])``, called inside
     its ``autograd.Function``s, which run in every layer of the model): one compiled-op
-    item per build, with the Functions wrapping it, where :func:`compiled_ops` found no op
-    of that module (its ops are called from another file). A PyTorch path in the same file
-    (``upfirdn2d_native``, ``fused_leaky_relu``'s CPU branch through ``F.leaky_relu``) is
-    named: the composition to port, or the reference to check a custom op against."""
+    item per building module, where :func:`compiled_ops` found no op of that module (its
+    ops are called from another file). The CPU and CUDA builds of one op in one file
+    (``load(name="deform_conv_cpu")`` then ``load(name="deform_conv_cuda")``) are one op,
+    named by the ``name`` the build gives less its device suffix; MindSpore's counterpart,
+    where :data:`COMPILED_OPS` knows one, is the port. A build whose wrappers only module
+    classes nothing builds use is counted apart (:func:`unbuilt_extensions`). A PyTorch path in
+    the same file (``upfirdn2d_native``, ``fused_leaky_relu``'s CPU branch through
+    ``F.leaky_relu``) is named: the composition to port, or the reference to check a
+    custom op against."""
     from apiscan.review.gaps import AUTOGRAD_FUNCTION, CPP_EXTENSION  # no cycle: gaps is leaf
 
     files = {fa.path: fa for fa in analyses if not fa.errors}
     covered = {i.what.partition(" (")[0].rpartition(".")[0] for i in items}
-    builds = sorted(
-        (
-            f
-            for f in result.api_findings
-            if f.api == CPP_EXTENSION + ".load"
+    builds: dict[str, list[ApiFinding]] = {}
+    for f in sorted(result.api_findings, key=lambda f: f.sort_key()):
+        if (
+            f.api == CPP_EXTENSION + ".load"
             and f.usage == "call"
             and not f.function
             and f.path in files
             and not ancillary.why(f.path)
-        ),
-        key=lambda f: f.sort_key(),
-    )
+        ):
+            builds.setdefault(f.path, []).append(f)
     found: list[WorkItem] = []
-    for f in builds:
-        fa = files[f.path]
-        module = fa.modules[0] if fa.modules else f.path
+    for path, loads in builds.items():
+        fa = files[path]
+        module = fa.modules[0] if fa.modules else path
         if any(m in covered for m in fa.modules):
             continue
-        first = f.args.positional[0] if f.args is not None and f.args.positional else ""
-        name = first.strip("\"'") or PurePosixPath(f.path).stem
+        names: list[str] = []
+        for f in loads:
+            given = f.args.keyword("name") if f.args is not None else None
+            if not given and f.args is not None and f.args.positional:
+                given = f.args.positional[0]
+            name = _BUILD_DEVICE.sub("", (given or "").strip("\"'")) or PurePosixPath(path).stem
+            if name not in names:
+                names.append(name)
         wrappers = [
             g
             for g in result.api_findings
-            if g.path == f.path and g.api == AUTOGRAD_FUNCTION and g.usage != "call"
+            if g.path == path and g.api == AUTOGRAD_FUNCTION and g.usage != "call"
         ]
         native = sorted(
             {
                 g.function
                 for g in result.api_findings
-                if g.path == f.path
+                if g.path == path
                 and g.function
                 and "." not in g.function
                 and (g.api.startswith("torch.nn.functional.") or "native" in g.function)
@@ -5642,21 +5664,118 @@ def _import_built_ops(
             if native
             else ""
         )
+        how = next((h for h in (_counterpart(n) for n in names) if h), "")
+        builds_of = "builds" if len(loads) == 1 else f"builds ({len(loads)} builds, one per device)"
+        if how:
+            why = (
+                f"a CUDA/C++ extension the ported model {builds_of} when imported and calls "
+                f"in its autograd Functions (forward and backward) on every pass: MindSpore's "
+                f"counterpart is {how}; wire it in and check its output and gradient against "
+                "PyTorch's" + note
+            )
+        else:
+            why = (
+                f"a CUDA/C++ extension the ported model {builds_of} when imported and calls "
+                "in its autograd Functions (forward and backward) on every pass: write it as "
+                "a custom op (mindspore.ops.Custom around the kernel, or a composition of "
+                "existing ops) with its backward, checked against PyTorch's" + note
+            )
         found.append(
             WorkItem(
-                kind="compiled-custom-op",
-                what=f"{module}.{name} (built at import by {CPP_EXTENSION}.load)",
-                where=_places([f, *wrappers]),
-                why=(
-                    "a CUDA/C++ extension the ported model builds when imported and calls in "
-                    "its autograd Functions (forward and backward) on every pass: write it as "
-                    "a custom op (mindspore.ops.Custom around the kernel, or a composition of "
-                    "existing ops) with its backward, checked against PyTorch's" + note
-                ),
-                uses=1 + len(wrappers),
+                kind="compiled-op" if how else "compiled-custom-op",
+                what=f"{module}.{'/'.join(names)} (built at import by {CPP_EXTENSION}.load)",
+                where=_places([*loads, *wrappers]),
+                why=why,
+                uses=len(loads) + len(wrappers),
             )
         )
     return found
+
+
+def unbuilt_extensions(
+    result: ScanResult,
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    root: Path | None,
+) -> dict[str, str]:
+    """The files of extensions built at import (``cpp_extension.load`` at module level)
+    whose wrappers (the file's ``autograd.Function`` classes and the names bound to them,
+    ``deform_roi_pooling = DeformRoIPoolingFunction.apply``) only methods of module classes
+    that nothing builds call, with those classes' files when they hold nothing else, by
+    path -> why: a deformable RoI pooling layer shipped beside the deformable convolution
+    a backbone builds is code the port never runs, neither an op to write nor gaps to
+    price. A class is built when a ported file other than its own refers to it or imports
+    it (a package's ``__init__.py`` re-exporting it aside) or a config file names it. A
+    wrapper called at module level, from a function, or by nothing found keeps its build."""
+    from apiscan.review.gaps import CPP_EXTENSION  # no cycle: gaps is leaf
+
+    building = {
+        f.path
+        for f in result.api_findings
+        if f.api == CPP_EXTENSION + ".load" and f.usage == "call" and not f.function
+    }
+    files = [fa for fa in analyses if not fa.errors and not ancillary.why(fa.path)]
+    ported = [fa for fa in files if PurePosixPath(fa.path).name != "__init__.py"]
+    found: dict[str, str] = {}
+    for fa in files:
+        if fa.path not in building:
+            continue
+        owners = _wrapper_owners(fa, ported)
+        named = {c for cs in owners.values() for c in cs}
+        if not owners or config_names(root, named):
+            continue
+        if any(_class_built(ported, owners, c) for c in named):
+            continue
+        classes = ", ".join(sorted(named))
+        why = (
+            f"an extension built at import that only {classes} call, which nothing builds: "
+            "the port never runs it"
+        )
+        found[fa.path] = why
+        for other in ported:
+            own = {c.qualname for c in other.classes if "." not in c.qualname}
+            top = {f.qualname for f in other.functions if "." not in f.qualname}
+            if other.path in owners and own <= owners[other.path] and not top - own:
+                found[other.path] = why
+    return found
+
+
+def _wrapper_owners(fa: FileAnalysis, ported: Sequence[FileAnalysis]) -> dict[str, set[str]]:
+    """path -> the module-level classes of that file whose methods call a wrapper of the
+    extension ``fa`` builds at import; {} when a module-level statement or a function
+    calls one (it runs whatever the classes do)."""
+    facts = fa.syntax.models if fa.syntax is not None else None
+    wrappers = {c.qualname for c in fa.classes if "." not in c.qualname}
+    wrappers |= set(facts.globals) if facts is not None else set()
+    owners: dict[str, set[str]] = {}
+    for other in ported:
+        if other.path == fa.path:
+            continue
+        classes = {c.qualname for c in other.classes if "." not in c.qualname}
+        for c in other.calls:
+            if c.role != "call" or c.callee.rpartition(".")[2] not in wrappers:
+                continue
+            owner = c.caller.partition(".")[0]
+            if owner not in classes:
+                return {}
+            owners.setdefault(other.path, set()).add(owner)
+    return owners
+
+
+def _class_built(ported: Sequence[FileAnalysis], owners: Mapping[str, set[str]], cls: str) -> bool:
+    """Whether a ported file other than ``cls``'s own refers to the class, calls it or
+    imports it: an import the resolver could not follow (a relative import above the
+    module's first spelling, inside a function) names the class all the same."""
+    for other in ported:
+        if cls in owners.get(other.path, set()):
+            continue
+        refs = {r.removesuffix("()").rpartition(".")[2] for r in other.local_refs}
+        refs |= {c.callee.rpartition(".")[2] for c in other.calls}
+        if other.syntax is not None:
+            refs |= {name.rpartition(".")[2] for name, _ in other.syntax.import_lines}
+        if cls in refs:
+            return True
+    return False
 
 
 #: Distributed-training frameworks of torch whose APIs are one porting job, not one gap

@@ -499,24 +499,41 @@ def _normalise(finding: ApiFinding) -> CallArgs | None:
 
 
 def _out_of_place(finding: ApiFinding) -> ApiFinding | None:
-    """``x.sqrt_()`` where MindSpore has only ``Tensor.sqrt``: the out-of-place call, whose
-    result the person assigns back (a rewrite, not a custom op)."""
+    """``x.sqrt_()`` where MindSpore has only ``Tensor.sqrt``, ``torch.selu_(x)`` where it
+    has only ``ops.selu``: the out-of-place call, whose result the person assigns back (a
+    rewrite, not a custom op)."""
     api, call = finding.api, finding.args
-    if finding.status != "missing" or not api.startswith("torch.Tensor.") or not api.endswith("_"):
+    name = api.rpartition(".")[2]
+    if finding.status != "missing" or not name.endswith("_") or name.endswith("__"):
         return None
-    if finding.usage != "call" or call is None or call.star or call.truncated or not call.receiver:
+    method = api.startswith("torch.Tensor.")
+    # a function of torch or its functional namespace (``torch.nn.init.normal_`` is an
+    # initialiser, with its own rewrite)
+    if not method and api.rpartition(".")[0] not in ("torch", "torch.nn.functional"):
+        return None
+    if finding.usage != "call" or call is None or call.star or call.truncated:
+        return None
+    if method and not call.receiver:
+        return None
+    if not method and not call.positional:
         return None
     from apiscan.mapping.candidates import load_candidates
 
     base = api.removesuffix("_")
     index = load_candidates()
-    if index is None or index.candidate(base) is None:
+    target = index.candidate(base) if index is not None else None
+    if target is None:
         return None
     parts = [*call.positional, *(f"{k}={v}" for k, v in call.keywords)]
-    text = f"{call.receiver}.{base.rpartition('.')[2]}({', '.join(parts)})"
+    if method:
+        text = f"{call.receiver}.{base.rpartition('.')[2]}({', '.join(parts)})"
+        back = call.receiver
+    else:
+        text = f"{target}({', '.join(parts)})"
+        back = call.positional[0]
     note = (
-        f"MindSpore has no in-place {api.rpartition('.')[2]}: the out-of-place form, assigned "
-        f"back ({call.receiver} = ...); same name, unverified"
+        f"MindSpore has no in-place {name}: the out-of-place form, assigned "
+        f"back ({back} = ...); same name, unverified"
     )
     return _set(finding, "rewrite", text, note)
 

@@ -42,6 +42,11 @@ COMPOSITIONS: dict[str, str] = {
         "mindspore.ops.flash_attention_score on Ascend"
     ),
     "torch.nn.attention.sdpa_kernel": "nothing to compute: a kernel choice, deleted",
+    # one axis split into several: a reshape (MindSpore 2.10 has nn.Unflatten, no function)
+    **dict.fromkeys(
+        ("torch.Tensor.unflatten", "torch.unflatten"),
+        "x.reshape(x.shape[:dim] + tuple(sizes) + x.shape[dim + 1:])",
+    ),
     # MindSpore 2.10's names list has mindspore.ops.rms_norm(x, gamma, epsilon) and no layer
     "torch.nn.RMSNorm": (
         "a Cell with a gamma Parameter (ones of normalized_shape) whose construct returns "

@@ -482,6 +482,21 @@ IDIOMS: tuple[Idiom, ...] = (
         _AMP,
         AMP,
     ),
+    # a custom Function's AMP decorator (``@custom_fwd(cast_inputs=torch.float32)``): the
+    # Function runs in float32 whatever autocast does around it
+    Idiom(
+        "amp",
+        (
+            "torch.amp.custom_fwd",
+            "torch.amp.custom_bwd",
+            "torch.cuda.amp.custom_fwd",
+            "torch.cuda.amp.custom_bwd",
+        ),
+        "idiom",
+        "delete the decorator; cast the inputs the decorator casts (x.astype(mindspore.float32)) "
+        "or keep the Cell in float32 under mixed precision (cell.to_float(mindspore.float32))",
+        AMP,
+    ),
     Idiom(
         "amp",
         (

@@ -376,6 +376,39 @@ _RUNTIME_QUERY = re.compile(
     r"|backends\.\w+\.(is_available|is_built|version)"
     r"|multiprocessing\.(set|get)_\w+)$"
 )
+#: A switch of a PyTorch backend's kernels (``torch.backends.cuda.enable_flash_sdp(True)``,
+#: ``torch.backends.cuda.matmul.allow_tf32 = True``, ``sdp_kernel(...)``): which CUDA kernel
+#: or precision torch picks, with no counterpart in MindSpore, which picks its own.
+_BACKEND_SWITCH = re.compile(
+    r"^torch\.backends\.\w+\.(?:\w+\.)?(?:enable_\w+|sdp_kernel|allow_\w+|preferred_\w+"
+    r"|set_flags|\w+_sdp_enabled)$"
+)
+#: The parameters by which a model-zoo constructor is told its weights or its architecture
+#: (``resnet50(weights=...)``, ``get_model(name, **config)``).
+_ZOO_PARAMETERS = frozenset({"weights", "pretrained", "name", "arch", "kwargs", "config"})
+
+
+#: A parameter giving a layer's channel count (``in_planes``, ``out_channels``): what a
+#: layer helper takes, and a graph tool (``create_feature_extractor(model, ...)``) does not.
+_CHANNELS = re.compile(r"^(?:in|out)_?(?:planes|channels|chs|features)$|^(?:inp|oup|planes)$")
+
+
+def _weightless_helper(api: str) -> bool:
+    """Whether a function of a model zoo is a layer helper (torchvision's ``conv1x1``,
+    ``conv3x3``: ``(in_planes, out_planes, stride)``), by its signature in torch's API
+    table: a channel count (:data:`_CHANNELS`) and none of :data:`_ZOO_PARAMETERS`, so no
+    weights to load and no architecture to port. An unknown signature, a class or a
+    function taking no channel count (a graph tool over a built model) decides nothing."""
+    from apiscan.resolve.torch_api import load_torch_api  # no cycle: resolve reads no rewrite
+
+    table = load_torch_api()
+    params = table.params(api)
+    if not params or table.kind(api) != "function":
+        return False
+    names = {p[0] for p in params}
+    return not names & _ZOO_PARAMETERS and any(_CHANNELS.match(n) for n in names)
+
+
 #: An exception class of torch (``torch.cuda.OutOfMemoryError`` in an ``except``): what is
 #: caught changes, nothing is computed.
 _EXCEPTION = re.compile(r"^torch\.([\w.]*\.)?\w*(Error|Exception)$")
@@ -442,6 +475,19 @@ def gap_rewrite(api: str) -> tuple[str, str] | None:
             "a process setting or query, no tensor computed: delete it, or one context line "
             "(mindspore.set_context(deterministic='ON') for determinism; printing options "
             "have no counterpart)",
+        )
+    if api.startswith("torchvision.models.") and _weightless_helper(api):
+        return (
+            "rewrite",
+            "a torchvision helper that builds plain layers, no architecture and no weights: "
+            "the same layers with mindspore.nn (conv1x1/conv3x3: nn.Conv2d with that kernel "
+            "size, the stride and padding, has_bias=False)",
+        )
+    if _BACKEND_SWITCH.match(api):
+        return (
+            "delete",
+            "nothing to port: a switch of PyTorch's backend kernels (flash or memory-efficient "
+            "attention, TF32 matmuls); MindSpore picks its own kernels",
         )
     if _RUNTIME_QUERY.match(api):
         return (

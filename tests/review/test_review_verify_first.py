@@ -1,0 +1,80 @@
+"""The review's "Verify first" line recommends the micro-tests of the parity-critical APIs
+the network uses, riskiest first, and only commands that have a case and say where they
+run."""
+
+from __future__ import annotations
+
+from apiscan.model import ApiFinding, CallArgs, ParamChange, Span
+from apiscan.review.gaps import verify_first
+
+
+def _site(api: str, status: str, *changes: ParamChange, line: int = 1) -> ApiFinding:
+    return ApiFinding(
+        path="net.py",
+        span=Span(line, 0, line, 10),
+        api=api,
+        status=status,
+        mindspore_api="mindspore.x",
+        confidence="certain",
+        note="",
+        usage="call",
+        namespace=api.rpartition(".")[0],
+        scope="network",
+        args=CallArgs(receiver="x" if api.startswith("torch.Tensor.") else ""),
+        param_changes=changes,
+    )
+
+
+ALIGN = ParamChange("align_corners", "default", torch_default="None", ms_default="False")
+INPLACE = ParamChange("inplace", "unsupported", note="in-place")
+DEVICE = ParamChange("device", "unsupported")
+
+
+def test_parameters_that_differ_then_parity_critical_ops_then_status() -> None:
+    found = verify_first(
+        [
+            _site("torch.Tensor.data", "candidate", line=1),
+            _site("torch.nn.ReLU", "different", INPLACE, line=2),
+            _site("torch.nn.functional.grid_sample", "different", ALIGN, line=3),
+            _site("torch.nn.MaxPool2d", "different", line=4),
+            _site("torch.arange", "different", DEVICE, line=5),
+            _site("torch.arange", "different", DEVICE, line=6),
+            _site("torch.nn.CTCLoss", "consistent", line=7),
+            _site("torch.nn.LSTM", "different", line=8),
+        ],
+        limit=8,
+    )
+    assert found == [
+        "apiscan verify torch.nn.functional.grid_sample (different, passes align_corners, "
+        "1 call site)",
+        # recurrent layers and losses before other ops, whatever their rows say
+        "apiscan verify torch.nn.LSTM (different, 1 call site)",
+        "apiscan verify torch.nn.CTCLoss (consistent, 1 call site)",
+        "apiscan verify torch.nn.MaxPool2d (different, 1 call site)",
+        "apiscan verify torch.Tensor.data (candidate, 1 call site)",
+        # a difference only in placement or in-place memory changes no value: last
+        "apiscan verify torch.arange (different, 2 call sites)",
+        "apiscan verify torch.nn.ReLU (different, 1 call site)",
+    ]
+
+
+def test_only_commands_with_a_case_and_their_device() -> None:
+    found = verify_first(
+        [
+            # no case in the catalogue: never recommended
+            _site("torchvision.ops.deform_conv2d", "different", line=1),
+            _site("torch.Tensor.uniform_", "candidate", line=2),
+            # a missing API has nothing to verify
+            _site("torch.Tensor.unflatten", "missing", line=3),
+        ]
+    )
+    assert len(found) == 1
+    assert found[0].startswith(
+        "apiscan verify torch.Tensor.uniform_ --device Ascend (its case cannot run on CPU: "
+    )
+    assert verify_first([]) == []
+
+
+def test_at_most_the_limit() -> None:
+    sites = [_site(api, "different", line=n) for n, api in enumerate(("torch.topk", "torch.cat"))]
+    assert len(verify_first(sites, limit=1)) == 1
