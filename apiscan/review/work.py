@@ -2664,6 +2664,8 @@ def _string_choices(
     ``_make_encoder(backbone, features, False, ...)``), None when that cannot be told."""
     # path, line, function, call, the tests around it
     calls: list[tuple[str, int, str, object, tuple[tuple[Expr, bool], ...]]] = []
+    #: path, line, function, the tests around it: the assignments under ``if`` tests
+    stores: list[tuple[str, int, str, tuple[tuple[Expr, bool], ...]]] = []
     #: id of each test -> the names it reads (:func:`_choice_key`), read once: most tests
     #: read none the running calls give a value (the tests live as long as ``calls``)
     reads: dict[int, frozenset[str]] = {}
@@ -2709,6 +2711,27 @@ def _string_choices(
                 outer = values.defs[outer.owner]
             name = outer.name if outer is not None and outer.owner < 0 else ""
             calls.append((fa.path, call.expr.line, name, call, inner))
+        # the assignments under the same tests (stylegan3's ``if opts.cfg == 'stylegan2':
+        # c.G_kwargs.class_name = '...networks_stylegan2.Generator' else: ...``): a class
+        # named by its dotted path is picked where no call sits
+        scoped = [(-1, a) for a in values.assigns]
+        scoped += [(d.function, a) for d in values.defs if d.function >= 0 for a in d.assigns]
+        for function, a in scoped:
+            inner = tuple(
+                (i.test, 0 < i.body_end < a.line) for i in a.ifs if i.function == function
+            )
+            if not inner or first <= a.line <= last:
+                continue
+            for test, _ in inner:
+                if id(test) not in reads:
+                    reads[id(test)] = frozenset(
+                        k for e in test.walk() if (k := _choice_key(e)) is not None
+                    )
+            outer = values.defs[function] if function >= 0 else None
+            if outer is not None and outer.owner >= 0:  # a method: its class's
+                outer = values.defs[outer.owner]
+            name = outer.name if outer is not None and outer.owner < 0 else ""
+            stores.append((fa.path, a.line, name, inner))
     unique = {n for n, paths in functions.items() if len(paths) == 1}
     #: a module-level function's positional parameter names (a class's are its __init__'s,
     #: less ``self``), and the literal defaults of its parameters (CRAFT's
@@ -2768,12 +2791,26 @@ def _string_choices(
         if new_calls == off_calls and new_functions == off_functions:
             break
         off_calls, off_functions = new_calls, new_functions
+    # the assignments the chosen values leave out, as the calls beside them
+    for path, line, _, tests_around in stores if fixed else ():
+        for test, in_else in tests_around:
+            if reads[id(test)].isdisjoint(fixed):
+                continue
+            if outcomes(test, _choice_key, fixed) == {in_else}:
+                off_calls.add((path, line))
+                break
     tests = {
         (path, line): ("not " if around[0][1] else "") + around[0][0].shown()
         for path, line, _, _, around in calls
         if around
     }
-    where_fn = {(path, line): fn for path, line, fn, _, _ in calls}
+    tests.update(
+        ((path, line), ("not " if around[0][1] else "") + around[0][0].shown())
+        for path, line, _, around in stores
+        if (path, line) not in tests
+    )
+    where_fn = {(path, line): fn for path, line, fn, _ in stores}
+    where_fn.update({(path, line): fn for path, line, fn, _, _ in calls})
 
     def unchosen(path: str, line: int) -> str:
         if (path, line) in off_calls:

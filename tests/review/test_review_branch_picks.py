@@ -1,0 +1,226 @@
+"""The model a configured run selects where an entry script picks it in an ``if``/``elif``
+chain on an option (``--model-type``), or names its class by a dotted string set in such a
+chain (``G_kwargs.class_name = 'nets.alpha.Generator'`` built by ``construct_class_by_name``,
+with a click ``--cfg``): the branch the documented command (or the default) takes is the
+model; the others are its alternatives, said so, never free-standing "other" classes, and
+their constructors' initialisation is no recipe row. Small repositories under
+fixtures/branchpick/ written for the cases."""
+
+from __future__ import annotations
+
+import ast
+import shutil
+from pathlib import Path
+
+from apiscan.extract.values import argparse_option, file_values
+from apiscan.review.build import build_review
+from apiscan.review.model import Review
+
+_ROOT = Path("fixtures/branchpick")
+
+
+def _copy(tmp_path: Path, name: str, readme: str | None) -> Path:
+    """The fixture ``name`` copied, its README replaced by ``readme`` (removed for None)."""
+    root = tmp_path / name
+    shutil.copytree(_ROOT / name, root)
+    if readme is None:
+        (root / "README.md").unlink()
+    else:
+        (root / "README.md").write_text(readme, encoding="utf-8")
+    return root
+
+
+def _picks(review: Review) -> list[tuple[str, str]]:
+    """(class, what selected it) of each top model."""
+    return [(m.cls, dict(m.parts).get("selected by", "")) for m in review.top_models]
+
+
+def _inits(review: Review) -> set[str]:
+    return {i.where.path + ":" + i.name for i in review.recipe if i.category == "init"}
+
+
+def _roles(review: Review) -> dict[str, str]:
+    return {m.cls: m.role for m in review.modules}
+
+
+def test_the_branch_the_documented_command_takes_is_the_model() -> None:
+    """``--model-type`` is required; the README trains ``big`` first: BigNet (built by
+    ``big_model``) is the model, SmallNet and TinyNet the alternatives of the other
+    branches, models in the tree, and their initialisation no recipe row."""
+    review = build_review(str(_ROOT / "script"), jobs=1)
+    picks = _picks(review)
+    assert picks[0] == ("nets.big.BigNet", "big_model(width=64) in train.py → big_model()")
+    assert picks[1:] == [
+        (
+            "nets.small.SmallNet",
+            'an alternative to BigNet: small_model(width=16), only if args.model_type == "small"',
+        ),
+        (
+            "nets.small.TinyNet",
+            'an alternative to BigNet: TinyNet(), only if args.model_type == "tiny"',
+        ),
+    ]
+    roles = _roles(review)
+    assert roles["nets.small.SmallNet"] == roles["nets.small.TinyNet"] == "model"
+    assert _inits(review) == set()  # SmallNet's normal_ and TinyNet's zeros_ are not run
+
+
+def test_a_command_naming_another_branch_picks_that_model(tmp_path: Path) -> None:
+    """The README trains ``tiny``: TinyNet, constructed in its branch, is the model (said
+    to be the branch the defaults take, with what the others build), BigNet and SmallNet
+    its alternatives, and TinyNet's own initialisation is the recipe's."""
+    root = _copy(tmp_path, "script", "```bash\npython train.py --model-type tiny\n```\n")
+    review = build_review(str(root), jobs=1)
+    picks = _picks(review)
+    assert picks[0] == (
+        "nets.small.TinyNet",
+        "the branch the defaults take; the others build BigNet (train.py:12), "
+        "SmallNet (train.py:14)",
+    )
+    assert sorted(cls for cls, _ in picks[1:]) == ["nets.big.BigNet", "nets.small.SmallNet"]
+    assert all(why.startswith("an alternative to TinyNet: ") for _, why in picks[1:])
+    assert _inits(review) == {"nets/small.py:torch.nn.init.zeros_"}
+
+
+def test_with_no_command_no_branch_is_told_and_none_is_an_alternative(tmp_path: Path) -> None:
+    """No README: the required ``--model-type`` has no value, so no branch is left out;
+    nothing is called an alternative and every model's initialisation stays."""
+    review = build_review(str(_copy(tmp_path, "script", None)), jobs=1)
+    assert not any("an alternative" in why for _, why in _picks(review))
+    assert _inits(review) == {
+        "nets/small.py:weights set in SmallNet.__init__",
+        "nets/small.py:torch.nn.init.zeros_",
+    }
+
+
+def test_a_class_name_set_in_the_branch_the_command_takes_is_the_model() -> None:
+    """``G_kwargs.class_name`` is set to ``nets.beta.Generator`` only if ``opts.cfg ==
+    "beta"``, else to ``nets.alpha.Generator``; the README's first run passes
+    ``--cfg=alpha`` to the click command: alpha's Generator is the model, beta's an
+    alternative (no longer "other"), beta's Synthesis initialisation no recipe row; the
+    Discriminator, named by a keyword, stays."""
+    review = build_review(str(_ROOT / "classname"), jobs=1)
+    picks = dict(_picks(review))
+    assert picks["nets.alpha.Generator"] == (
+        "G_kwargs.class_name = 'nets.alpha.Generator' (train.py:29) → construct_class_by_name()"
+    )
+    assert picks["nets.beta.Generator"] == (
+        "an alternative to alpha.Generator: G_kwargs.class_name = 'nets.beta.Generator' "
+        '(train.py:27) → construct_class_by_name(), only if opts.cfg == "beta"'
+    )
+    assert "nets.beta.Discriminator" in picks
+    roles = _roles(review)
+    assert roles["nets.alpha.Generator"] == roles["nets.beta.Generator"] == "model"
+    assert _inits(review) == set()
+
+
+def test_the_command_picking_the_other_class_name_makes_it_the_model(tmp_path: Path) -> None:
+    """``--cfg=beta``: beta's Generator is the model, its Synthesis initialisation runs,
+    alpha's Generator is the alternative."""
+    root = _copy(tmp_path, "classname", "```bash\npython train.py --cfg=beta --batch=8\n```\n")
+    review = build_review(str(root), jobs=1)
+    picks = dict(_picks(review))
+    assert not picks["nets.beta.Generator"].startswith("an alternative")
+    assert picks["nets.alpha.Generator"].startswith("an alternative to beta.Generator: ")
+    assert picks["nets.alpha.Generator"].endswith('only if not opts.cfg == "beta"')
+    assert _inits(review) == {"nets/beta.py:weights set in Synthesis.__init__"}
+
+
+def test_with_no_command_both_class_names_stay_picks(tmp_path: Path) -> None:
+    """No README: ``--cfg`` has no value; both Generators are named, neither is an
+    alternative."""
+    review = build_review(str(_copy(tmp_path, "classname", None)), jobs=1)
+    picks = dict(_picks(review))
+    assert {"nets.alpha.Generator", "nets.beta.Generator"} <= set(picks)
+    assert not any(why.startswith("an alternative") for why in picks.values())
+
+
+def _call(code: str) -> object:
+    values = file_values(ast.parse(code), code)
+    return values.calls[0].expr
+
+
+def test_click_options_are_options() -> None:
+    """A click option decorator is an option as argparse's ``add_argument`` is: named by a
+    bare identifier, else by its longest flag (``--dry-run`` → ``dry_run``), a flag stores
+    True, ``required=True`` is required; any other ``option(...)`` call is none."""
+    found = argparse_option(_call("click.option('-n', '--dry-run', is_flag=True)\n"))
+    assert found is not None
+    assert (found.dest, found.option, found.action, found.required) == (
+        "dry_run",
+        "--dry-run",
+        "store_true",
+        False,
+    )
+    found = argparse_option(_call("click.option('--cfg', 'config', required=True)\n"))
+    assert found is not None and (found.dest, found.required) == ("config", True)
+    found = argparse_option(_call("click.option('--kimg', type=int, default=25000)\n"))
+    assert found is not None and found.default is not None and found.default.value == 25000
+    assert argparse_option(_call("menu.option('--cfg', default='a')\n")) is None
+    assert argparse_option(_call("click.option('config')\n")) is None  # no flag: no option
+
+
+def test_the_networks_option_files_name_come_before_an_inference_scripts_model() -> None:
+    """No training script builds a model itself: the network the option file the README's
+    training command names (``network_g.type: TinyNet``) is the model, the network another
+    option file names its alternative; the model only an inference script builds
+    (``DenoiseNet``) comes after them and is not picked."""
+    review = build_review(str(_ROOT / "optionnets"), jobs=1)
+    picks = _picks(review)
+    assert picks[0] == (
+        "optnet.archs.tiny_arch.TinyNet",
+        "network_g.type: TinyNet in options/train/deblur/TinyNet-w32.yml:11, the training "
+        "command at README.md:6",
+    )
+    assert picks[1] == (
+        "optnet.archs.wide_arch.WideNet",
+        "an alternative to TinyNet: network_g.type: WideNet in "
+        "options/train/deblur/WideNet.yml, a file not picked",
+    )
+    assert picks[2][0] == "optnet.archs.denoise_arch.DenoiseNet"
+    assert _roles(review)["optnet.archs.wide_arch.WideNet"] == "model"
+
+
+def test_with_no_file_picked_every_named_network_is_a_model(tmp_path: Path) -> None:
+    """No command names an option file: the networks they name are the models, the most
+    files' first, none an alternative."""
+    review = build_review(str(_copy(tmp_path, "optionnets", None)), jobs=1)
+    picks = _picks(review)
+    assert [cls for cls, _ in picks[:2]] == [
+        "optnet.archs.tiny_arch.TinyNet",
+        "optnet.archs.wide_arch.WideNet",
+    ]
+    assert picks[1][1].startswith("network_g.type: WideNet in 1 of 3 training option YAML")
+
+
+def test_without_option_files_the_inference_scripts_model_stays(tmp_path: Path) -> None:
+    """No option file names a network: the inference script's model is the top model, as
+    before."""
+    root = _copy(tmp_path, "optionnets", None)
+    shutil.rmtree(root / "options")
+    review = build_review(str(root), jobs=1)
+    assert review.top_models[0].cls == "optnet.archs.denoise_arch.DenoiseNet"
+
+
+def test_a_class_only_a_file_counted_apart_builds_is_still_a_model() -> None:
+    """The LoRA ``Net`` that ``finetune.setup`` builds is also wrapped by an example's
+    ``LitWrap`` (examples/, counted apart): that wrapper does not make it a block of
+    something else; it is a model the package builds, beside the base ``Net`` ``fit``
+    builds."""
+    review = build_review(str(_ROOT / "apartbuilt"), jobs=1)
+    tops = {(m.cls, m.builder) for m in review.top_models}
+    assert ("pkg.lora.Net", "setup") in tops
+    assert ("pkg.model.Net", "fit") in tops
+    assert _roles(review)["pkg.lora.Net"] == "model"
+
+
+def test_a_class_a_ported_class_builds_stays_its_block(tmp_path: Path) -> None:
+    """The same wrapper in the package, which exports it, is part of the port: the LoRA
+    ``Net`` is its part, no top model of its own."""
+    root = tmp_path / "apartbuilt"
+    shutil.copytree(_ROOT / "apartbuilt", root)
+    (root / "examples" / "lit_wrap.py").rename(root / "pkg" / "lit_wrap.py")
+    (root / "pkg" / "__init__.py").write_text("from pkg.lit_wrap import LitWrap\n")
+    review = build_review(str(root), jobs=1)
+    assert "pkg.lora.Net" not in {m.cls for m in review.top_models}
+    assert _roles(review)["pkg.lora.Net"] == "block"
