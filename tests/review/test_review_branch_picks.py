@@ -12,6 +12,8 @@ import ast
 import shutil
 from pathlib import Path
 
+from scan_helpers import write_repo
+
 from apiscan.extract.values import argparse_option, file_values
 from apiscan.review.build import build_review
 from apiscan.review.model import Review
@@ -224,3 +226,130 @@ def test_a_class_a_ported_class_builds_stays_its_block(tmp_path: Path) -> None:
     review = build_review(str(root), jobs=1)
     assert "pkg.lora.Net" not in {m.cls for m in review.top_models}
     assert _roles(review)["pkg.lora.Net"] == "block"
+
+
+_BACKBONES = {
+    "config.json": '{"arch": {"type": "SegNet", "args": {"backbone": "resnet50"}}}\n',
+    "train.py": """
+        import json
+
+        import torch
+
+        import models
+
+
+        def main(config):
+            arch = config["arch"]
+            model = getattr(models, arch["type"])(2, **arch["args"])
+            optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+            loss = model(torch.zeros(1, 3, 8, 8)).mean()
+            loss.backward()
+            optimizer.step()
+
+
+        if __name__ == "__main__":
+            main(json.load(open("config.json")))
+    """,
+    "models/__init__.py": "from .segnet import SegNet\n",
+    "models/segnet.py": """
+        import torch
+
+        from models import resnet
+
+
+        class SegNet(torch.nn.Module):
+            def __init__(self, num_classes, backbone="resnet50"):
+                super().__init__()
+                self.backbone = getattr(resnet, backbone)(True)
+                self.head = torch.nn.Conv2d(8, num_classes, 1)
+
+            def forward(self, x):
+                return self.head(self.backbone(x))
+    """,
+    "models/resnet.py": """
+        import os
+        from urllib.request import urlretrieve
+
+        import torch
+        import torch.utils.model_zoo as model_zoo
+
+        model_urls = {
+            "resnet18": "https://download.pytorch.org/models/resnet18-5c106cde.pth",
+            "resnet50": "https://download.pytorch.org/models/resnet50-19c8e357.pth",
+        }
+
+
+        class ResNet(torch.nn.Module):
+            def __init__(self, width):
+                super().__init__()
+                self.conv = torch.nn.Conv2d(3, width, 3, padding=1)
+
+            def forward(self, x):
+                return self.conv(x)
+
+
+        def resnet18(pretrained=False):
+            model = ResNet(8)
+            if pretrained:
+                model.load_state_dict(model_zoo.load_url(model_urls["resnet18"]))
+            return model
+
+
+        def resnet50(pretrained=False, root="./pretrained"):
+            model = ResNet(8)
+            if pretrained:
+                model.load_state_dict(load_url(model_urls["resnet50"], model_dir=root))
+            return model
+
+
+        def load_url(url, model_dir="./pretrained"):
+            cached_file = os.path.join(model_dir, url.split("/")[-1])
+            if not os.path.exists(cached_file):
+                urlretrieve(url, cached_file)
+            return torch.load(cached_file)
+    """,
+}
+
+
+def test_the_pretrained_item_is_the_configured_backbones_own_download(tmp_path: Path) -> None:
+    """config.json picks ``resnet50``, which downloads its weights through the repository's
+    own ``load_url`` (then ``torch.load``): that call is the pretrained-backbone item, not the
+    ``model_zoo.load_url`` of ``resnet18``, which nothing calls, builds or names (only noted);
+    the ``torch.load`` inside ``load_url`` is no checkpoint of the model."""
+    review = build_review(str(write_repo(tmp_path, _BACKBONES)), jobs=1)
+    (item,) = [i for i in review.work if i.kind == "pretrained-backbone"]
+    assert item.what == 'pretrained weights downloaded by URL: load_url(model_urls["resnet50"])'
+    assert [str(w) for w in item.where] == ["models/resnet.py:32", "models/resnet.py:40"]
+    assert "models/resnet.py:25 (resnet18, not reached" in item.why
+    assert not [i for i in review.work if i.kind == "checkpoint"]
+
+
+def test_a_download_function_handed_no_url_loads_a_checkpoint(tmp_path: Path) -> None:
+    """The same ``load_url`` also handed a path the user gives (``args.resume``) loads the
+    model's checkpoint too: its ``torch.load`` is both items' place."""
+    files = dict(_BACKBONES)
+    files["resume.py"] = """
+        from models.resnet import load_url
+
+
+        def resume(args):
+            return load_url(args.resume)
+    """
+    review = build_review(str(write_repo(tmp_path, files)), jobs=1)
+    (item,) = [i for i in review.work if i.kind == "pretrained-backbone"]
+    assert [str(w) for w in item.where] == ["models/resnet.py:32", "models/resnet.py:40"]
+    (checkpoint,) = [i for i in review.work if i.kind == "checkpoint"]
+    assert [str(w) for w in checkpoint.where] == ["models/resnet.py:40"]
+
+
+def test_without_a_configured_backbone_no_download_is_reached(tmp_path: Path) -> None:
+    """A config naming no backbone leaves ``resnet50`` unnamed, reached by nothing: its
+    download is no item; ``load_url``'s ``torch.load`` is no checkpoint either."""
+    files = dict(_BACKBONES)
+    files["config.json"] = '{"arch": {"type": "SegNet", "args": {}}}\n'
+    files["models/segnet.py"] = files["models/segnet.py"].replace(
+        "getattr(resnet, backbone)(True)", "resnet.ResNet(8)"
+    )
+    review = build_review(str(write_repo(tmp_path, files)), jobs=1)
+    assert not [i for i in review.work if i.kind == "pretrained-backbone"]
+    assert not [i for i in review.work if i.kind == "checkpoint"]
