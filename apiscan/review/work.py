@@ -2933,13 +2933,17 @@ def _noted_alternatives(
             if (m := {x for x in models if kind(x) == which})
         )
 
+    # said apart from the item's own text, so that the alternatives' weights and
+    # architectures never read as this item's (faster-rcnn's VGG-16 beside the ResNet
+    # downloads of ``--net res101``)
     note = ""
-    if shown := listed("model"):
-        note += f"; not counted, built only by models the config does not select: {shown}"
-    if shown := listed("branch"):  # MiDaS's other model types' backbones
-        note += f"; not counted, built only in branches the defaults do not take: {shown}"
-    if shown := listed("optional"):  # a teacher built only with distillation switched on
-        note += f"; not counted, optional (a branch the defaults do not take): {shown}"
+    for which, how in (
+        ("model", "built only by models the config does not select"),
+        ("branch", "built only in branches the defaults do not take"),  # MiDaS's model types
+        ("optional", "optional (a branch the defaults do not take)"),  # a distillation teacher
+    ):
+        if shown := listed(which):
+            note += f"; alternatives beside it (not counted, {how}: {shown})"
     for group in (items, checkpoints):
         for n, item in enumerate(group):
             if item.kind == "pretrained-backbone":
