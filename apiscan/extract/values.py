@@ -217,9 +217,13 @@ class ArgOption(NamedTuple):
 def argparse_option(expr: Expr) -> ArgOption | None:
     """``parser.add_argument("-b", "--batch-size", default=64)`` → the option ``batch_size``;
     None for any other call: the one reading of an argparse declaration (the recipe's
-    settings, the inference path's numbers and the model tree's default architecture)."""
+    settings, the inference path's numbers and the model tree's default architecture).
+    A click option declared as a decorator (``@click.option('--cfg', type=click.Choice([
+    ...]), required=True)``, stylegan3's train.py) is read the same way (:func:`_click_option`)."""
     if not (expr.kind == "Call" and expr.func.kind == "Attribute"):
         return None
+    if expr.func.name == "option" and expr.func.text == "click.option":
+        return _click_option(expr)
     if expr.func.name != "add_argument":
         return None
     names = [a.value for a in expr.args if a.kind == "Constant" and isinstance(a.value, str)]
@@ -245,6 +249,27 @@ def argparse_option(expr: Expr) -> ArgOption | None:
         flag is not None and not (flag.kind == "Constant" and not flag.value)
     )
     return ArgOption(dest, option, keywords.get("default"), str(shown), required)
+
+
+def _click_option(expr: Expr) -> ArgOption | None:
+    """A ``click.option(...)`` declaration as an option: its name is the bare identifier
+    among the declarations (``click.option('-n', '--dry-run', 'dry')``: ``dry``), else the
+    longest flag with its dashes made underscores, as click names the keyword argument the
+    command receives (``--dry-run`` → ``dry_run``); ``is_flag=True`` stores True, as
+    argparse's ``store_true`` does. Required when ``required=True`` says so."""
+    names = [a.value for a in expr.args if a.kind == "Constant" and isinstance(a.value, str)]
+    flags = [n for n in names if n.startswith("-")]
+    if not flags:
+        return None
+    bare = [n for n in names if n.isidentifier()]
+    option = max(flags, key=len)
+    dest = bare[0] if bare else option.lstrip("-").replace("-", "_")
+    keywords = {k.name: k.target for k in expr.keywords if k.name}
+    flag = keywords.get("is_flag")
+    action = "store_true" if flag is not None and flag.kind == "Constant" and flag.value else ""
+    needed = keywords.get("required")
+    required = needed is not None and not (needed.kind == "Constant" and not needed.value)
+    return ArgOption(dest, option, keywords.get("default"), action, required)
 
 
 @dataclass(frozen=True, slots=True)

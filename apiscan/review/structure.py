@@ -2433,6 +2433,14 @@ class _Builders:
         if run_time is not None:  # the registry's main model first, then what builds it
             tops = [run_time, *(m for m in tops if m.cls != run_time.cls)]
         picked = self._framework_networks() or self._target_networks()
+        if not picked and not any(_trains(m.where.path, m.builder) for m in tops):
+            # no training script builds a model itself: the networks its option files
+            # name (``network_g: {type: EDSR}``) are what it trains, not the models the
+            # inference scripts build (BasicSR's inference/inference_ridnet.py)
+            picked = self._named_by_options()
+            named = {m.cls for m in picked}
+            if named:  # the others: built by scripts no training runs
+                self._unconfigured.update(m.cls for m in tops if m.cls not in named)
         if picked:  # what the framework's training builds comes before what scripts build
             shown = {m.cls for m in picked}
             tops = [*picked, *(m for m in tops if m.cls not in shown)]
@@ -2615,6 +2623,50 @@ class _Builders:
                 out.append(TopModel(cls, self.classes[cls].where, "", tuple(parts)))
         return out
 
+    def _named_by_options(self) -> list[TopModel]:
+        """The repository's networks its training option YAMLs build by ``type`` (BasicSR's
+        ``network_g: {type: EDSR}`` in options/train/, read by ``define_network(opt[
+        'network_g'])``), the most files' first, without a framework between: the
+        training's models. None where no option file names one of the classes."""
+        options = self.options
+        if options is None or options.framework is not None or options.type_key != "type":
+            return []
+        out: list[TopModel] = []
+        for cls, why in options.networks(self.classes):
+            if all(m.cls != cls for m in out) and self.classes[cls].role not in _NOT_TOP:
+                parts = (("selected by", why), *self.parts_of(cls))
+                out.append(TopModel(cls, self.classes[cls].where, "", tuple(parts)))
+        if not out:
+            return out
+        # the networks the other option files name: with a file picked, alternatives of its
+        # network (other trainings' picks, their initialisation no row of this one); with
+        # none, models of the trainings no documented command runs, listed after them
+        by_name: dict[str, list[str]] = {}
+        for cls in self.classes:
+            by_name.setdefault(cls.rpartition(".")[2], []).append(cls)
+        first = out[0].cls.rpartition(".")[2]
+        every = replace(options, chosen=None)  # every training option file
+        for name, section in sorted(every.types("backbone").items()):
+            found = sorted(by_name.get(name, []))
+            if not found or any(m.cls == found[0] for m in out):
+                continue
+            if self.classes[found[0]].role in _NOT_TOP:
+                continue
+            key = f"{section}.{options.type_key}"
+            path = next(
+                p
+                for p, flat in options.flat.items()
+                if key in flat and flat[key].text.strip("'\"").rpartition(".")[2] == name
+            )
+            if options.chosen is not None:
+                why = f"an alternative to {first}: {key}: {name} in {path}, a file not picked"
+                self._unconfigured.add(found[0])
+            else:
+                why = f"{key}: {name} in {path}, a training option file no documented command names"
+            parts = (("selected by", why), *self.parts_of(found[0]))
+            out.append(TopModel(found[0], self.classes[found[0]].where, "", tuple(parts)))
+        return out
+
     def _class_named(self) -> list[TopModel]:
         """The module classes a ``class_name=`` keyword (or a dict literal's
         ``'class_name'`` entry) names by their dotted path, where the repository builds
@@ -2635,28 +2687,68 @@ class _Builders:
             return []
         builders.sort(key=lambda name: ("class" not in name, name))
         found: dict[str, TopModel] = {}
+        # (the object named, its TopModel) of the names set in branches the defaults leave
+        # out: alternatives of the class the branch that runs names for the same object
+        unpicked: list[tuple[str, TopModel]] = []
+        by_target: dict[str, str] = {}  # the object named -> the class that runs
         for file in self.files:
             values = file.fa.syntax.values if file.fa.syntax is not None else None
             if values is None or self.skip(file.path):
                 continue
-            exprs = [(call.expr, call.function) for call in values.calls]
-            exprs += [(a.value, -1) for a in values.assigns]  # a dict literal's entry
-            exprs += [(a.value, i) for i, d in enumerate(values.defs) for a in d.assigns]
-            for expr, fid in exprs:
-                for line, name in class_name_entries(expr):
+            exprs = [(call.expr, call.function, "") for call in values.calls]
+            # a dict literal's entry, or a name set on the object (stylegan3's
+            # ``c.G_kwargs.class_name = 'training.networks_stylegan3.Generator'`` in the
+            # ``else`` of ``if opts.cfg == 'stylegan2':``)
+            assigns = [(a, -1) for a in values.assigns]
+            assigns += [(a, i) for i, d in enumerate(values.defs) for a in d.assigns]
+            for a, fid in assigns:
+                exprs.append((a.value, fid, ""))
+                if a.target.kind == "Attribute" and a.target.name == "class_name":
+                    exprs.append((a.value, fid, a.target.parts[0].text))
+            for expr, fid, target in exprs:
+                if not target:
+                    entries = list(class_name_entries(expr))
+                elif isinstance(expr.value, str) and expr.literal:
+                    entries = [(expr.line, expr.value)]
+                else:
+                    entries = []
+                for line, name in entries:
                     cls = self._class_of(name) if "." in name else None
                     if cls not in self.classes or cls in found:
                         continue
                     if self.classes[cls].role in _NOT_TOP or _DATA_WORDS & set(words(cls)):
                         continue  # a loss, or an augmentation pipe built the same way
                     builder = values.defs[fid].name if 0 <= fid < len(values.defs) else ""
-                    why = f"class_name={name!r} ({file.path}:{line}) → {builders[0]}()"
+                    shown = f"{target}.class_name = {name!r}" if target else f"class_name={name!r}"
+                    why = f"{shown} ({file.path}:{line}) → {builders[0]}()"
+                    off = self.unchosen(file.path, line) if self.unchosen is not None else ""
+                    if off and target:
+                        why = f"{why}, {_only_if(off)}"
+                        parts = (("selected by", why), *self.parts_of(cls))
+                        model = TopModel(cls, file.where(line), builder, tuple(parts))
+                        unpicked.append((f"{file.path}:{target}", model))
+                        continue
+                    if target:
+                        by_target.setdefault(f"{file.path}:{target}", cls)
                     parts = (("selected by", why), *self.parts_of(cls))
                     found[cls] = TopModel(cls, file.where(line), builder, tuple(parts))
-        return sorted(
+        picked = sorted(
             found.values(),
             key=lambda m: (not _trains(m.where.path, m.builder), m.where.path, m.where.line),
         )
+        for target, model in unpicked:
+            chosen = by_target.get(target)
+            if chosen is None or model.cls in found:
+                continue
+            (name, why), *parts = model.parts
+            short = chosen.rpartition(".")[2]
+            if short == model.cls.rpartition(".")[2]:  # two modules' ``Generator``
+                short = ".".join(chosen.split(".")[-2:])
+            why = f"an alternative to {short}: {why}"
+            found[model.cls] = replace(model, parts=((name, why), *parts))
+            picked.append(found[model.cls])
+            self._unconfigured.add(model.cls)
+        return picked
 
     def _scripted(self) -> list[TopModel]:
         """The models the entry scripts build through a repository builder function
@@ -2677,17 +2769,25 @@ class _Builders:
             ),
             key=lambda f: (not _trains(f.path), f.path.count("/"), len(f.path), f.path),
         )
+        #: (file, ref, fid, class or builder, what leaves it out) of the constructions in
+        #: branches the defaults leave out: the alternatives of the one that runs
+        skipped: list[tuple[ModelFile, int, int, str, str]] = []
+        ran: dict[str, str] = {}  # path -> the first model its constructions that run build
         for file in entries:
             for ref, fid in file.facts.calls:
                 call = file.exprs[ref]
                 dotted = self.callee(file, call)
-                if dotted is not None and dotted in self.classes:
-                    self._constructed(file, ref, fid, dotted, out)
-                    continue
                 if dotted is None:
                     continue
-                if self.unchosen is not None and self.unchosen(file.path, call.line):
-                    continue  # a branch the defaults leave out (``--depth`` 50: not resnet18)
+                off = self.unchosen(file.path, call.line) if self.unchosen is not None else ""
+                if off:  # a branch the defaults leave out (``--depth`` 50: not resnet18)
+                    skipped.append((file, ref, fid, dotted, off))
+                    continue
+                if dotted in self.classes:
+                    self._constructed(file, ref, fid, dotted, out)
+                    if dotted in out:
+                        ran.setdefault(file.path, dotted)
+                    continue
                 owner = self._class_builder(dotted)
                 if owner is not None:
                     if owner not in out:
@@ -2713,6 +2813,8 @@ class _Builders:
                 self.trail = []
                 cls = self.built(file, ref, fid)
                 trail, self.trail = self.trail, None
+                if cls is not None and cls in out:
+                    ran.setdefault(file.path, cls)
                 if cls is None or self._never_top(cls, out) or self._reloads(cls, target):
                     continue
                 fn = file.function(fid)
@@ -2722,7 +2824,60 @@ class _Builders:
                 parts = (("selected by", how), *self.parts_of(cls))
                 out[cls] = TopModel(cls, file.where(call.line), fn.name if fn else "", parts)
                 self.trails[out[cls]] = tuple(trail)
-        return list(out.values())
+                ran.setdefault(file.path, cls)
+        alternatives = self._branch_alternatives(skipped, out, ran)  # may say how ``out``'s run
+        return [*out.values(), *alternatives]
+
+    def _branch_alternatives(
+        self,
+        skipped: Sequence[tuple[ModelFile, int, int, str, str]],
+        out: dict[str, TopModel],
+        ran: Mapping[str, str],
+    ) -> list[TopModel]:
+        """The models an entry script builds in the branches its defaults (or its
+        documented command) leave out, beside the one it builds in the branch they take
+        (recognize-anything's ``if args.model_type == 'ram_plus': ram_plus(...) elif ...
+        == 'ram': ram(...)`` with ``--model-type ram_plus``): each an alternative of that
+        model, said so, never a free-standing class; their classes are not picked (what
+        only they build is no part of the run: :attr:`_unconfigured`). The model that
+        runs is said to be the branch the defaults take. Only where a model of the same
+        script runs: with none, nothing is told."""
+        found: dict[str, TopModel] = {}
+        for file, ref, fid, dotted, off in skipped:
+            chosen = out.get(ran.get(file.path, ""))
+            if chosen is None:
+                continue
+            if dotted in self.classes:
+                cls: str | None = dotted
+            else:
+                cls = self._class_builder(dotted)
+                target = self._def(dotted) if cls is None else None
+                if target is not None and dotted.partition(".")[0] in self.local:
+                    cls = self.built(file, ref, fid)
+            if cls is None or cls == chosen.cls or cls in found or self._never_top(cls, out):
+                continue
+            node = self.classes[cls]
+            if not (node.children or node.layers):
+                continue
+            short = chosen.cls.rpartition(".")[2]
+            fn = file.function(fid)
+            why = f"an alternative to {short}: {file.text(ref, 60)}, {_only_if(off)}"
+            parts = (("selected by", why), *self.parts_of(cls))
+            where = file.where(file.exprs[ref].line)
+            found[cls] = TopModel(cls, where, fn.name if fn else "", parts)
+            self._unconfigured.add(cls)
+        for cls in dict.fromkeys(ran[m.where.path] for m in found.values()):
+            chosen = out[cls]  # the one that runs: the branch the defaults take
+            if chosen.parts[:1] and chosen.parts[0][0] == "selected by":
+                continue
+            others = [
+                f"{a.cls.rpartition('.')[2]} ({a.where})"
+                for a in found.values()
+                if ran[a.where.path] == cls
+            ]
+            how = f"the branch the defaults take; the others build {', '.join(others)}"
+            out[cls] = replace(chosen, parts=(("selected by", how), *chosen.parts))
+        return list(found.values())
 
     def _class_builder(self, dotted: str) -> str | None:
         """The repository's model class a script builds through a class-level builder it
@@ -2805,8 +2960,6 @@ class _Builders:
             or not (node.children or node.layers)
         ):
             return
-        if self.unchosen is not None and self.unchosen(file.path, file.exprs[ref].line):
-            return  # co-tracker's ``if args.model_name == "cotracker": CoTracker2(...)``
         fn = file.function(fid)
         # no "selected by": the construction at ``where`` says it all (no builder, no name)
         parts = tuple(self.parts_of(cls))
@@ -3160,8 +3313,15 @@ class _Builders:
         """When no builder injects parts and no registry picks the model: each root module
         (built by no other module, not a loss) that a function constructs, with its parts;
         a model's own ``__init__`` never counts, nor files counted apart unless ``apart``
-        (then only classes defined in the files that are ported)."""
-        parents = {child for m in self.classes.values() for child in m.children}
+        (then only classes defined in the files that are ported). A class only classes of
+        files counted apart build is a root (litgpt's LoRA ``GPT``, built by a tutorial's
+        ``LitLLM`` and by ``finetune/lora.py``)."""
+        parents = {
+            child
+            for m in self.classes.values()
+            if apart or not self.skip(m.where.path)
+            for child in m.children
+        }
         #: files defining module classes: a leaf module one of them builds (DPT's
         #: ``get_readout_oper`` building a ``ProjectReadout``) is a piece, not a model
         libraries = {m.where.path for m in self.classes.values()}
@@ -3402,6 +3562,17 @@ def _within(parts: list[tuple[str, str]], limit: int) -> list[tuple[str, str]]:
             if piece and piece not in rest:
                 rest.append(piece)
     return [*merged[: limit - 1], (ALSO_BUILDS, ", ".join(rest))]
+
+
+def _only_if(off: str) -> str:
+    """What leaves a construction out (:func:`~apiscan.review.work.string_choices`'
+    ``main() only if args.x == 'a'``, ``build()`` of a function the defaults never run)
+    as a clause: ``only if args.x == 'a'``, ``in build(), which the defaults do not run``."""
+    if off.startswith("only if "):
+        return off
+    if " only if " in off:
+        return "only if " + off.partition(" only if ")[2]
+    return f"in {off}, which the defaults do not run"
 
 
 def _wraps_one(model: TopModel) -> bool:

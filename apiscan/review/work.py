@@ -1427,9 +1427,18 @@ def work_items(
     dead_spans: dict[str, list[tuple[int, int]]] = {}
     modules = {fa.path: fa.modules for fa in analyses}
     swapped = {target for fa in analyses for target in _unused_imports(fa)}
-    for (path, name), span in uncalled_functions(analyses, result).items():
+    uncalled_defs = uncalled_functions(analyses, result)
+    for (path, name), span in uncalled_defs.items():
         if any(f"{m}.{name}" in swapped for m in modules.get(path, ())):
             dead_spans.setdefault(path, []).append(span)
+    # the functions nothing calls, builds or names, a config file's words included (the
+    # review's "not reached": semantic-segmentation's ``resnet18``, beside the ``resnet50``
+    # its config.json names): the weights they would download are never downloaded
+    configured = config_names(root, (name for _, name in uncalled_defs))
+    unreached_spans: dict[str, list[tuple[int, int, str]]] = {}
+    for (path, name), (first, last) in uncalled_defs.items():
+        if name not in configured:
+            unreached_spans.setdefault(path, []).append((first, last, name))
     # a method named for loading pretrained weights that no ported file calls is dead code
     # (YOLOX's YOLOFPN.load_pretrained_model; minGPT's GPT.from_pretrained, called only by
     # a notebook and a test): it loads nothing, neither a backbone's weights nor a checkpoint
@@ -1460,6 +1469,15 @@ def work_items(
         for a, z, qual in off_spans.get(where.path, ()):
             if a <= where.line <= z:
                 return f"only if {qual} runs, off by default"
+        return ""
+
+    def not_reached(where: Where) -> str:
+        """Why weights downloaded at ``where`` never are: the function around it is one
+        nothing calls, builds or names (a backbone builder beside the one the config
+        names)."""
+        for a, z, name in unreached_spans.get(where.path, ()):
+            if a <= where.line <= z:
+                return f"{name}, not reached: nothing calls, builds or names it"
         return ""
 
     for fa, facts in with_facts(analyses):
@@ -1518,8 +1536,10 @@ def work_items(
                 (unselected(w) if unselected is not None else "")
                 or unchosen(w.path, w.line)
                 or never_run(w)
+                or not_reached(w)
             ),
             others,
+            _url_loaders(analyses),
         )
     )
     if others:  # noted on the selected model's first backbone item
@@ -2672,6 +2692,8 @@ def _string_choices(
     ``_make_encoder(backbone, features, False, ...)``), None when that cannot be told."""
     # path, line, function, call, the tests around it
     calls: list[tuple[str, int, str, object, tuple[tuple[Expr, bool], ...]]] = []
+    #: path, line, function, the tests around it: the assignments under ``if`` tests
+    stores: list[tuple[str, int, str, tuple[tuple[Expr, bool], ...]]] = []
     #: id of each test -> the names it reads (:func:`_choice_key`), read once: most tests
     #: read none the running calls give a value (the tests live as long as ``calls``)
     reads: dict[int, frozenset[str]] = {}
@@ -2717,6 +2739,27 @@ def _string_choices(
                 outer = values.defs[outer.owner]
             name = outer.name if outer is not None and outer.owner < 0 else ""
             calls.append((fa.path, call.expr.line, name, call, inner))
+        # the assignments under the same tests (stylegan3's ``if opts.cfg == 'stylegan2':
+        # c.G_kwargs.class_name = '...networks_stylegan2.Generator' else: ...``): a class
+        # named by its dotted path is picked where no call sits
+        scoped = [(-1, a) for a in values.assigns]
+        scoped += [(d.function, a) for d in values.defs if d.function >= 0 for a in d.assigns]
+        for function, a in scoped:
+            inner = tuple(
+                (i.test, 0 < i.body_end < a.line) for i in a.ifs if i.function == function
+            )
+            if not inner or first <= a.line <= last:
+                continue
+            for test, _ in inner:
+                if id(test) not in reads:
+                    reads[id(test)] = frozenset(
+                        k for e in test.walk() if (k := _choice_key(e)) is not None
+                    )
+            outer = values.defs[function] if function >= 0 else None
+            if outer is not None and outer.owner >= 0:  # a method: its class's
+                outer = values.defs[outer.owner]
+            name = outer.name if outer is not None and outer.owner < 0 else ""
+            stores.append((fa.path, a.line, name, inner))
     unique = {n for n, paths in functions.items() if len(paths) == 1}
     #: a module-level function's positional parameter names (a class's are its __init__'s,
     #: less ``self``), and the literal defaults of its parameters (CRAFT's
@@ -2776,12 +2819,26 @@ def _string_choices(
         if new_calls == off_calls and new_functions == off_functions:
             break
         off_calls, off_functions = new_calls, new_functions
+    # the assignments the chosen values leave out, as the calls beside them
+    for path, line, _, tests_around in stores if fixed else ():
+        for test, in_else in tests_around:
+            if reads[id(test)].isdisjoint(fixed):
+                continue
+            if outcomes(test, _choice_key, fixed) == {in_else}:
+                off_calls.add((path, line))
+                break
     tests = {
         (path, line): ("not " if around[0][1] else "") + around[0][0].shown()
         for path, line, _, _, around in calls
         if around
     }
-    where_fn = {(path, line): fn for path, line, fn, _, _ in calls}
+    tests.update(
+        ((path, line), ("not " if around[0][1] else "") + around[0][0].shown())
+        for path, line, _, around in stores
+        if (path, line) not in tests
+    )
+    where_fn = {(path, line): fn for path, line, fn, _ in stores}
+    where_fn.update({(path, line): fn for path, line, fn, _, _ in calls})
 
     def unchosen(path: str, line: int) -> str:
         if (path, line) in off_calls:
@@ -2884,13 +2941,17 @@ def _noted_alternatives(
             if (m := {x for x in models if kind(x) == which})
         )
 
+    # said apart from the item's own text, so that the alternatives' weights and
+    # architectures never read as this item's (faster-rcnn's VGG-16 beside the ResNet
+    # downloads of ``--net res101``)
     note = ""
-    if shown := listed("model"):
-        note += f"; not counted, built only by models the config does not select: {shown}"
-    if shown := listed("branch"):  # MiDaS's other model types' backbones
-        note += f"; not counted, built only in branches the defaults do not take: {shown}"
-    if shown := listed("optional"):  # a teacher built only with distillation switched on
-        note += f"; not counted, optional (a branch the defaults do not take): {shown}"
+    for which, how in (
+        ("model", "built only by models the config does not select"),
+        ("branch", "built only in branches the defaults do not take"),  # MiDaS's model types
+        ("optional", "optional (a branch the defaults do not take)"),  # a distillation teacher
+    ):
+        if shown := listed(which):
+            note += f"; alternatives beside it (not counted, {how}: {shown})"
     for group in (items, checkpoints):
         for n, item in enumerate(group):
             if item.kind == "pretrained-backbone":
@@ -4928,17 +4989,56 @@ def _pickled_modules(
     )
 
 
+def _url_loaders(
+    analyses: Sequence[FileAnalysis],
+) -> dict[tuple[str, str], list[tuple[Where, str]]]:
+    """(path, name) of each module-level function of the repository that callers hand a
+    released backbone's URL (semantic-segmentation's own ``load_url(url, model_dir)``,
+    downloading the file and returning ``torch.load(cached_file)``, called as
+    ``load_url(model_urls['resnet50'], model_dir=root)``) -> each call's place and text
+    (the text "" for a call handing it anything else, a path to resume from): the
+    ``torch.load`` inside loads those weights, a checkpoint only for the other calls."""
+    defs: dict[str, tuple[str, str]] = {}
+    for fa in analyses:
+        for fn in fa.functions:
+            if not fn.cls and "." not in fn.qualname:
+                for module in fa.modules:
+                    defs.setdefault(f"{module}.{fn.qualname}", (fa.path, fn.qualname))
+    out: dict[tuple[str, str], list[tuple[Where, str]]] = {}
+    for fa, facts in with_facts(analyses):
+        if facts.values is None:
+            continue
+        resolved = {
+            (c.line, c.callee.rpartition(".")[2]): c.callee for c in fa.calls if c.role == "call"
+        }
+        for call in facts.values.calls:
+            expr = call.expr
+            last = expr.callee().rpartition(".")[2]
+            target = defs.get(resolved.get((expr.line, last), ""))
+            if target is None or not expr.args:
+                continue
+            url = expr.args[0].text
+            released = _BACKBONE_URL.search(url) and not _CHECKPOINT_WORDS.search(url)
+            # another call (a path the user gives) loads a checkpoint: shown as ""
+            shown = f"{last}({shorten(url, 40)})" if released else ""
+            out.setdefault(target, []).append((Where(fa.path, expr.line), shown))
+    return {k: sites for k, sites in out.items() if any(shown for _, shown in sites)}
+
+
 def _checkpoints(
     findings: Sequence[ApiFinding],
     methods: frozenset[tuple[str, str]] = frozenset(),
     unselected: Callable[[Where], str] = lambda where: "",
     others: dict[str, list[str]] | None = None,
+    loaders: Mapping[tuple[str, str], Sequence[tuple[Where, str]]] | None = None,
 ) -> Iterable[WorkItem]:
     """One item for the weights downloaded by URL at construction (``model_zoo.load_url(
     model_urls['resnet50'])`` into the repository's own ResNet: the ImageNet initialisation
     of a backbone it defines itself), and one for all the other checkpoint loading: one format
     to convert, however many calls. A download where ``unselected`` says why it does not run
-    (a model or builder the configuration does not select) is collected in ``others``."""
+    (a model or builder the configuration does not select) is collected in ``others``.
+    ``loaders``: the repository's own download functions (:func:`_url_loaders`): the
+    ``torch.load`` in one is such a download, placed at the calls handing it the URL."""
     calls = sorted(
         (
             f
@@ -4950,7 +5050,24 @@ def _checkpoints(
         key=lambda f: f.sort_key(),
     )
     downloads = []
+    inside: list[ApiFinding] = []  # the loads in a repository download function
+    loaded: list[ApiFinding] = []  # ... that load no checkpoint (every call hands a URL)
+    handed: list[tuple[Where, str]] = []  # the calls handing those a URL, where they run
     for f in calls:
+        sites = (loaders or {}).get((f.path, f.function))
+        if sites and f.api == "torch.load":
+            inside.append(f)
+            if all(shown for _, shown in sites):  # else a checkpoint loader as well
+                loaded.append(f)
+            for where, shown in sites:
+                if not shown:
+                    continue
+                if off := unselected(where):
+                    if others is not None:
+                        others.setdefault(f"weights downloaded at {where}", []).append(off)
+                else:
+                    handed.append((where, shown))
+            continue
         if not _pretrained_download(f, methods):
             continue
         where = Where(f.path, f.span.line, f.cell)
@@ -4959,6 +5076,26 @@ def _checkpoints(
                 others.setdefault(f"weights downloaded at {where}", []).append(off)
             continue
         downloads.append(f)
+    if handed:
+        where = tuple(dict.fromkeys([*(w for w, _ in handed), *_places(inside)]))
+        yield WorkItem(
+            kind="pretrained-backbone",
+            what=(
+                "pretrained weights downloaded by URL: "
+                + ", ".join(dict.fromkeys([s for _, s in handed] + [f.api for f in downloads]))
+            ),
+            where=tuple(dict.fromkeys([*where, *_places(downloads)])),
+            why=(
+                "weights released for PyTorch (ImageNet backbones) are loaded into the "
+                "repository's own architecture when it is built (downloaded by its own "
+                "function, then torch.load): convert them once to a MindSpore checkpoint "
+                "(parameter names, BatchNorm gamma/beta/moving statistics) and load them "
+                "with load_param_into_net; check the converted network's outputs against "
+                "PyTorch's"
+            ),
+            uses=len(handed) + len(downloads),
+        )
+        downloads = []
     if downloads:
         args = downloads[0].args
         first = (args.positional[:1] or (args.keyword("url") or "",))[0] if args else ""
@@ -4985,7 +5122,7 @@ def _checkpoints(
             ),
             uses=len(downloads),
         )
-    found = [f for f in calls if not _pretrained_download(f, methods)]
+    found = [f for f in calls if not _pretrained_download(f, methods) and f not in loaded]
     if not found:
         return
     yield WorkItem(

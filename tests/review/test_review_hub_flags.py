@@ -35,8 +35,8 @@ def test_the_branch_a_flags_default_leaves_out_is_only_noted(review) -> None:
     # and passed by no call; the local vendored copy is ported with the network
     (item,) = [i for i in review.work if i.kind == "pretrained-backbone"]
     assert item.why.endswith(
-        "not counted, optional (a branch the defaults do not take): torch.hub.load (only if "
-        "not localhub, off by default)"
+        "; alternatives beside it (not counted, optional (a branch the defaults do not take): "
+        "torch.hub.load (only if not localhub, off by default))"
     )
     assert not any("acme/vit" in i.what for i in review.work)
 

@@ -184,7 +184,10 @@ def test_only_the_configured_models_backbone_is_a_work_item(tmp_path: Path) -> N
     # by models/__init__.py, is an alternative the lead may choose, noted and not counted
     assert [i.what.partition("(")[0] for i in backbones] == ["torchvision.models.resnet50"]
     assert backbones[0].where[0].path == "models/pspnet.py"
-    assert "not counted, built only by models the config does not select" in backbones[0].why
+    assert (
+        "; alternatives beside it (not counted, built only by models the config does not select"
+        in backbones[0].why
+    )
     assert "torchvision.models.vgg16 (FCN8" in backbones[0].why
 
 
