@@ -1729,7 +1729,23 @@ class _Values:
         is a literal or a call fed literals."""
         text = expr.text
         container, index = expr.parts[0], expr.parts[1]
-        for keyed in (self.repo.darknet, self.repo.hyp):
+        hyp = self.repo.hyp
+        if hyp is not None and index.kind == "Constant" and isinstance(index.value, str):
+            # a YAML hyperparameter file (the one the script in ``f`` loads, where each
+            # training script loads its own; either's value in a helper both call)
+            read = hyp.read_in(f.path, container.text, index.value)
+            changed = hyp.changed.get(index.value)
+            steps = tuple(
+                f"{text}: {setting.text} in {setting.loc()}, {why}"
+                # ``hyp["box"] *= 3 / nl``: the file's value is scaled
+                + (f"; changed in place at {changed}" if changed else "")
+                for setting, why in read
+            )
+            if len(read) == 1:
+                return _Val(read[0][0].text, True, steps)
+            if read:
+                return _Val(" or ".join(s.text for s, _ in read), False, steps)
+        for keyed in (self.repo.darknet,):
             setting = (
                 keyed.read(container.text, index.value)
                 if keyed is not None and index.kind == "Constant" and isinstance(index.value, str)
@@ -1737,12 +1753,6 @@ class _Values:
             )
             if setting is None or keyed is None:
                 continue
-            if not keyed.section:  # a YAML hyperparameter file
-                step = f"{text}: {setting.text} in {setting.loc()}, {keyed.chosen_by}"
-                changed = keyed.changed.get(index.value)
-                if changed:  # ``hyp["box"] *= 3 / nl``: the file's value is scaled
-                    step += f"; changed in place at {changed}"
-                return _Val(setting.text, True, (step,))
             where = f"{setting.path} [net]" + (f" at line {setting.line}" if setting.line else "")
             step = "set" if setting.line else "not set: .get gives None"
             return _Val(setting.text, True, (f"{text}: {step} in {where}",))
@@ -1901,6 +1911,10 @@ class _Values:
             if bound and not found:
                 # a local the function assigns only after this use: no value reaches it
                 return _Val(name, False)
+            if not found and name in d.loop_names:
+                zipped = self._zipped(f, fn, expr, depth)
+                if zipped is not None:
+                    return zipped
         if not found:
             assigns = f.top_assigns(-1)
             if fn < 0:  # a module-level use sees the module's assignments made before it,
@@ -1917,6 +1931,64 @@ class _Values:
         if len(found) == 1:
             return found[0]
         return _Val(" | ".join(v.show() for v in found), all(v.literal for v in found))
+
+    def _zipped(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val | None:
+        """A name a loop binds from ``zip`` (RAM's ``for dataset, sampler, bs, n_worker ...
+        in zip(datasets, samplers, batch_size, num_workers, ...)``): the elements of the
+        list zipped in its place, followed to where the list is written (a parameter to
+        what its callers pass, ``batch_size=[config['batch_size']]``), one value when they
+        agree; None when the loop is no such ``zip`` or a list is not written out."""
+        name = expr.name
+        for loop in f.values.loops:
+            if loop.function != fn or name not in loop.names or loop.line > expr.line:
+                continue
+            it = loop.iter
+            if not (it.kind == "Call" and it.func.text == "zip" and not it.keywords):
+                continue
+            if len(it.args) != len(loop.names) or any(a.kind == "Starred" for a in it.args):
+                continue
+            items = self._listed(f, fn, it.args[loop.names.index(name)], expr.line, depth + 1)
+            merged = _merge(items) if items else None
+            if merged is not None:
+                return merged.then(f"{name}: an element of {it.args[loop.names.index(name)].text}")
+        return None
+
+    def _listed(
+        self, f: _File, fn: int, expr: Expr, line: int, depth: int
+    ) -> list[tuple[_Val, str]] | None:
+        """(value, place) of each element of the list ``expr`` read at ``line`` of def
+        ``fn``: a list or tuple written there, a local assigned one before, or a parameter
+        each caller passes one for; None when any is something else."""
+        if depth >= MAX_DEPTH:
+            return None
+        if expr.kind in ("List", "Tuple"):
+            if not expr.parts or any(e.kind == "Starred" for e in expr.parts):
+                return None
+            return [(self.resolve(f, fn, e, depth + 1), f.loc(e.line)) for e in expr.parts]
+        if expr.kind != "Name" or fn < 0:
+            return None
+        d = f.defs[fn]
+        bound = [a for a in d.assigns if a.target.kind == "Name" and a.target.name == expr.name]
+        if bound:
+            before = [a for a in bound if a.line < line]
+            if len(before) != 1 or len(bound) != 1:
+                return None
+            return self._listed(f, fn, before[0].value, before[0].line, depth + 1)
+        if expr.name not in dict(d.params):
+            return None
+        out: list[tuple[_Val, str]] = []
+        sites = self.call_sites(f, fn)
+        if not 0 < len(sites) <= MAX_SITES:
+            return None
+        for caller, call in sites:
+            passed = _bind_def(d, call.expr).get(expr.name)
+            if passed is None:
+                return None
+            items = self._listed(caller, call.function, passed, call.expr.line, depth + 1)
+            if items is None:
+                return None
+            out += items
+        return out
 
     def _assignments(
         self, f: _File, fn: int, name: str, assigns: Sequence[AssignValues], depth: int
