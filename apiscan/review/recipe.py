@@ -176,6 +176,8 @@ _LIST_FILLS = frozenset({"append", "extend", "insert"})
 _END = 1 << 30
 #: A parameter is followed into each of its call sites when it has at most this many.
 MAX_SITES = 3
+#: ... or at most this many when each passes a literal for it.
+_LITERAL_SITES = 12
 
 # ------------------------------------------------------------------- what the findings mean
 _OPTIMIZER = re.compile(r"torch\.optim\.(?!Optimizer$)[A-Z]\w*")
@@ -454,6 +456,13 @@ _LENGTH_HELP = re.compile(
     r"|\btraining (iterations|iters|steps|epochs)\b",
     re.IGNORECASE,
 )
+#: An option naming how often something happens during the run (logging, saving,
+#: evaluating), whatever its help says of iterations.
+_CADENCE = re.compile(
+    r"(^|_)(interval|freq|frequency|every|period)$"
+    r"|^(disp|display|log|print|save|ckpt|checkpoint|snapshot|eval|val|vis)_",
+    re.IGNORECASE,
+)
 #: A row's note naming the def it constructs or calls (``defined at core/utils/augmentor.py:15``)
 _DEFINED_AT = re.compile(r"\bdefined at (\S+?:\d+)\b")
 #: What a loss's weight is called beside it (``instance_loss`` → ``instance_loss_weight``).
@@ -520,7 +529,8 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("ema", r"(use_|model_)?ema(_decay|_rate|_momentum)?"),
         (
             "amp",
-            r"(use_)?(fp16|amp|mixed_precision|bf16|half)"
+            # waveglow's fp16_run
+            r"(use_)?(fp16|amp|mixed_precision|bf16|half)(_run)?"
             # the loss scale of a hand-written fp16 trainer (guided-diffusion's growth rate)
             r"|(fp16_|loss_)?scale_growth\w*|(init(ial)?_)?loss_scale\w*",
         ),
@@ -1105,6 +1115,11 @@ class _Repo:
             option = _argparse_option(f, call)
             if option is not None:
                 self.argparse.setdefault(option[0], []).append(option[1])
+        # ``cfg = __C``: the names a module's config object is also read by
+        aliases: dict[str, set[str]] = {}
+        for stmt in f.top_assigns(-1):
+            if stmt.target.kind == "Name" and stmt.value.kind == "Name":
+                aliases.setdefault(stmt.value.name, set()).add(stmt.target.name)
         for stmt in f.top_assigns(-1):
             target = stmt.target
             if target.kind == "Name":
@@ -1115,6 +1130,11 @@ class _Repo:
                 chain = _unparsed(target).split(".")
                 if len(chain) >= 3:
                     self.config_chains.setdefault(".".join(chain[-2:]), []).append((f, stmt))
+                elif len(chain) == 2 and chain[1].isupper():
+                    # a top-level key (``__C.RNG_SEED = 3``), keyed by each name the
+                    # object is read by (``cfg.RNG_SEED`` after ``cfg = __C``)
+                    for name in {chain[0], *aliases.get(chain[0], ())}:
+                        self.config_chains.setdefault(f"{name}.{chain[1]}", []).append((f, stmt))
 
     def _config_instance(self, f: _File, value: Expr) -> None:
         """``opt = Config()`` at module level, ``Config`` a class of the file: the literals
@@ -1451,8 +1471,10 @@ class _Values:
                 if found is not None:
                     return found
             head = receiver.partition(".")[0]
-            # a yacs section's key, upper case or not (``cfg.TRAIN.lr_encoder``)
-            if head in _CONFIG_RECEIVERS and last.isupper():
+            # a yacs section's key, upper case or not (``cfg.TRAIN.lr_encoder``), or an
+            # upper-case key at the top (``cfg.RNG_SEED``)
+            top = expr.target.kind == "Name" and expr.name.isupper()
+            if head in _CONFIG_RECEIVERS and (last.isupper() or top):
                 sets = self.repo.config_chains.get(f"{last}.{expr.name}", [])
                 found_sets = [
                     (
@@ -1680,6 +1702,8 @@ class _Values:
         if self.repo.yaml is None:
             return None
         keys = yacs_key([*expr.target.full().split("."), expr.name])
+        if not keys and expr.target.kind == "Name" and expr.name.isupper():
+            keys = [expr.name]  # a key at the top of the YAML (``POOLING_MODE: align``)
         return self.repo.yaml.step(".".join(keys), expr.text) if keys else None
 
     # -- compound values
@@ -2056,7 +2080,13 @@ class _Values:
             )
         ]
         sites = trained or sites
-        if 0 < len(sites) <= MAX_SITES:
+        # a helper called once per layer with the numbers written out (faster-rcnn's
+        # five ``normal_init(layer, 0, 0.01, ...)``): each literal is read at no cost
+        written = len(sites) <= _LITERAL_SITES and all(
+            (passed := _bind_def(d, call.expr).get(name)) is not None and passed.literal
+            for _, call in sites
+        )
+        if 0 < len(sites) <= MAX_SITES or (sites and written):
             found: list[tuple[_Val, str]] = []
             for caller, call in sites:
                 passed = _bind_def(d, call.expr).get(name)
@@ -2182,7 +2212,30 @@ class _Values:
                     break
         if not d.is_class and d.name == "__call__" and d.owner >= 0:
             out += self.instance_calls(f, d.owner)
+        if not out and not d.is_class and d.owner < 0:
+            out = self._enclosed_calls(f, index)
         return out or self.star_call_sites(f.module, name)
+
+    @staticmethod
+    def _enclosed_calls(f: _File, index: int) -> list[tuple[_File, CallValues]]:
+        """The calls of a function defined inside another (faster-rcnn's ``normal_init``
+        in ``_init_weights``, called there with each layer's mean and deviation): calls by
+        its name in the body of the innermost function around it, its own body aside."""
+        d = f.defs[index]
+        around = [
+            e for e in f.defs if not e.is_class and e.line < d.line and d.end_line <= e.end_line
+        ]
+        if not around:
+            return []
+        outer = max(around, key=lambda e: e.line)
+        return [
+            (f, c)
+            for c in f.values.calls
+            if c.expr.func.kind == "Name"
+            and c.expr.func.name == d.name
+            and outer.line <= c.expr.line <= outer.end_line
+            and not d.line <= c.expr.line <= d.end_line
+        ]
 
     def instance_calls(self, f: _File, cls: int) -> list[tuple[_File, CallValues]]:
         """Calls of instances of class ``cls`` (its ``__call__`` runs): the name an instance
@@ -2722,7 +2775,21 @@ def _merge(found: list[tuple[_Val, str]]) -> _Val | None:
         if len(found) > 4:
             others.append(f"{len(found) - 4} more")
         return first.then(f"same at {', '.join(others)}") if others else first
-    distinct = list({v.show(): v for v, _ in found}.values())  # first place of each value
+    # the first place of each value, with how many more places give it (five layers
+    # initialised by one helper with 0.01 and one with 0.001 are two values, not five)
+    places: dict[str, list[tuple[_Val, str]]] = {}
+    for v, at in found:
+        places.setdefault(v.text, []).append((v, at))
+    distinct: list[_Val] = []
+    for same in places.values():
+        first_value = same[0][0]
+        if len({v.show() for v, _ in same}) > 1:
+            others = ", ".join(place for _, place in same[1:4])
+            more = f" and {len(same) - 4} more" if len(same) > 4 else ""
+            first_value = first_value._replace(
+                trail=(*first_value.trail, f"same at {others}{more}")
+            )
+        distinct.append(first_value)
     shown = distinct[:3]
     more = f" | … {len(distinct) - 3} more" if len(distinct) > 3 else ""
     return _Val(" | ".join(v.show() for v in shown) + more, all(v.literal for v in shown))
@@ -3060,6 +3127,7 @@ class _Recipe:
         self._cudnn()
         self._repo_instances()
         self._settings()
+        self._unpacked_settings()
         self._launchers()
         self._accumulation()
         self._registry_choices()
@@ -7832,7 +7900,62 @@ class _Recipe:
             )
             if not values:
                 return
+        values = self._init_arguments(fa.path, first, last, values)
         self.add("init", qual, place(fa, first), values, "repo initialisation routine")
+
+    def _init_arguments(
+        self, path: str, first: int, last: int, values: tuple[tuple[str, str], ...]
+    ) -> tuple[tuple[str, str], ...]:
+        """An initialisation routine's calls (``m.weight.data.normal_(mean, stddev)``) with
+        each argument that is a parameter of the routine read where the routine is called
+        (``0, 0.01 | 0.001``, the distinct values its callers pass, when each is a value
+        the recipe follows to a literal): a helper's parameter names say nothing of the
+        values the layers are given."""
+        f = self.files.get(path)
+        if f is None:
+            return values
+        out: list[tuple[str, str]] = []
+        for key, text in values:
+            calls = [
+                c
+                for c in f.values.calls
+                if first <= c.expr.line <= last and c.expr.func.text == key and c.expr.args
+            ]
+            if len(calls) != 1 or calls[0].function < 0 or calls[0].expr.keywords:
+                out.append((key, text))
+                continue
+            fn = calls[0].function
+            d = f.defs[fn]
+            params = dict(d.params)
+            sites = self.values.call_sites(f, fn)
+            shown: list[str] = []
+            places: dict[str, None] = {}
+            for arg in calls[0].expr.args:
+                if arg.kind != "Name" or arg.name not in params or not sites:
+                    shown.append(arg.text)
+                    continue
+                found: dict[str, None] = {}
+                for caller, call in sites[:_LITERAL_SITES]:
+                    passed = _bind_def(d, call.expr).get(arg.name)
+                    value = (
+                        self.values.resolve(caller, call.function, passed, 1)
+                        if passed is not None
+                        else None
+                    )
+                    if value is None or not value.literal:
+                        found = {}
+                        break
+                    found[value.text] = None
+                    places[caller.loc(call.expr.line)] = None
+                shown.append(" | ".join(found) if found else arg.text)
+            if shown == [a.text for a in calls[0].expr.args]:
+                out.append((key, text))
+                continue
+            where = list(places)
+            more = f" and {len(where) - 4} more" if len(where) > 4 else ""
+            called = f"{d.name}() called at {', '.join(where[:4])}{more}"
+            out.append((key, f"{', '.join(shown)} ({called})"))
+        return tuple(out)
 
     def _cudnn(self) -> None:
         """``cudnn.deterministic = True`` / ``cudnn.benchmark``: reproducibility switches
@@ -7845,6 +7968,49 @@ class _Recipe:
                     "seed", name, place(fa, line), [("value", value)], _CUDNN_NOTES.get(name, "")
                 )
 
+    def _unpacked_settings(self) -> None:
+        """The training length and precision a config file's section gives the parameters
+        of the function it is passed to in ``**section`` (waveglow's ``train(num_gpus, rank,
+        group_name, **train_config)`` with ``epochs: 100000`` and ``fp16_run: true`` in
+        ``train_config``): no option declares them, and no torch call shows the epoch loop
+        (``range(epoch_offset, epochs)``) or a precision switch as a bool. Other settings so
+        passed show where the calls they feed are (the optimizer's ``lr``)."""
+        hparams = self.repo.hparams
+        if hparams is None or hparams.chosen is None:
+            return
+        shown: set[str] = set()
+        for path, file in sorted(self.files.items()):
+            if is_test_path(path) or self.apart(path):
+                continue
+            for call in file.values.calls:
+                stars = [k.target for k in call.expr.keywords if not k.name]
+                target = self.values.repo_function(file, call.expr) if stars else None
+                if target is None:
+                    continue
+                t_file, t_fn = target
+                d = t_file.defs[t_fn]
+                for star in stars:
+                    keys = self.values._loaded_keys(file, call.function, star, call.expr.line)
+                    if not keys:
+                        continue
+                    for param, _ in d.params:
+                        category = _setting_category(param)
+                        key = ".".join((*keys, param))
+                        if category not in ("epochs", "amp") or key in shown:
+                            continue
+                        found = hparams.value(key)
+                        if found is None:
+                            continue
+                        text, setting, _ = found
+                        shown.add(key)
+                        why = (
+                            f"parameter {param} of {d.qual}(), passed in **{star.text} at "
+                            f"{file.loc(call.expr.line)}; read from {hparams.chosen}, "
+                            f"{hparams.chosen_by}"
+                        )
+                        place = Where(setting.path, setting.line)
+                        self.add(category, f"config {key}", place, [("value", text)], why)
+
     # -- settings: argparse options, config attributes, module constants
     def _settings(self) -> None:
         for dest, options in self.repo.argparse.items():
@@ -7852,7 +8018,13 @@ class _Recipe:
             if category is None and any(_AUG_HELP.search(_help(o)) for o in options):
                 # CenterNet's --scale / --shift: "apply scale augmentation" says what it is
                 category = "augmentation"
-            if category is None and any(_LENGTH_HELP.search(_help(o)) for o in options):
+            if (
+                category is None
+                and not _CADENCE.search(dest)
+                and any(_LENGTH_HELP.search(_help(o)) for o in options)
+            ):
+                # faster-rcnn's --disp_interval, "number of iterations to display": how
+                # often the run logs or saves, not how long it trains
                 category = "epochs"
             if category is None:
                 # T2T-ViT's --reprob, --aa, --scale: passed as re_prob=, auto_augment=,
