@@ -247,6 +247,30 @@ def argparse_option(expr: Expr) -> ArgOption | None:
     return ArgOption(dest, option, keywords.get("default"), str(shown), required)
 
 
+def click_option(expr: Expr) -> ArgOption | None:
+    """``@click.option('--batch-gpu', type=int, default=4)`` → the option ``batch_gpu``, read
+    as an argparse one is (:func:`argparse_option`): the name is a bare word among the
+    declarations if one is given, else the longest flag's; ``is_flag=True`` is a switch off
+    by default; ``required=True`` makes the command line give it. None for any other call."""
+    if not (expr.kind == "Call" and expr.func.kind == "Attribute"):
+        return None
+    if expr.func.name != "option" or expr.func.target.text != "click":
+        return None
+    names = [a.value for a in expr.args if a.kind == "Constant" and isinstance(a.value, str)]
+    flags = [n for n in names if n.startswith("-")]
+    if not flags:
+        return None
+    bare = [n for n in names if n.isidentifier()]
+    option = max(flags, key=len)
+    dest = bare[0] if bare else option.lstrip("-").split("/")[0].replace("-", "_")
+    keywords = {k.name: k.target for k in expr.keywords if k.name}
+    switch = keywords.get("is_flag")
+    action = "store_true" if switch is not None and switch.value is True else ""
+    flag = keywords.get("required")
+    required = flag is not None and flag.kind == "Constant" and flag.value is True
+    return ArgOption(dest.lower(), option, keywords.get("default"), action, required)
+
+
 @dataclass(frozen=True, slots=True)
 class AssignValues:
     """``target = value`` (``target: T = value`` too); a chained ``a = b = value`` is one

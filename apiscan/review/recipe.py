@@ -67,6 +67,7 @@ from apiscan.extract.values import (
     LoopValues,
     UpdateValues,
     argparse_option,
+    click_option,
     field_default,
     is_numeric,
 )
@@ -1263,7 +1264,11 @@ def _launched_value(option: _ArgOption, words: tuple[str, ...]) -> tuple[str, bo
     if any("$" in w or "`" in w for w in words):
         return " ".join(words), False
     kind = next((k.target for k in option.call.expr.keywords if k.name == "type"), None)
-    numeric = kind is not None and kind.kind == "Name" and kind.name in ("int", "float")
+    numeric = kind is not None and (
+        (kind.kind == "Name" and kind.name in ("int", "float"))
+        # click's ``type=click.IntRange(min=1)``, ``click.FLOAT``
+        or bool(re.fullmatch(r"click\.(IntRange|FloatRange|INT|FLOAT)(\(.*\))?", kind.text))
+    )
     texts = [w if (numeric or kind is None) and NUMBER.match(w) else repr(w) for w in words]
     nargs = next((k.target for k in option.call.expr.keywords if k.name == "nargs"), None)
     listed = nargs is not None and (nargs.kind != "Constant" or nargs.value != "?")
@@ -1302,7 +1307,7 @@ def _unparsed(expr: Expr) -> str:
 def _argparse_option(f: _File, call: CallValues) -> tuple[str, _ArgOption] | None:
     """``parser.add_argument("-b", "--batch-size", default=64)`` → ("batch_size", option),
     read by the one reading of an argparse declaration (:func:`argparse_option`)."""
-    option = argparse_option(call.expr)
+    option = argparse_option(call.expr) or click_option(call.expr)
     if option is None:
         return None
     return option.dest, _ArgOption(
@@ -1550,13 +1555,42 @@ class _Values:
             else self._expr_origins(f, fn, held, expr.line, depth)
         )
         for origin, origin_fn, call in origins:
-            value = self._returned_entry(origin, origin_fn, call, expr.name, depth, True)
+            value = self._constructed_entry(
+                origin, origin_fn, call, expr.name, depth
+            ) or self._returned_entry(origin, origin_fn, call, expr.name, depth, True)
             if value is not None:  # a default the builder sets, replaced after it
                 value = self._overridden(origin, origin_fn, call, expr.name, depth) or value
             at = origin.loc(call.line)
             if value is not None and at not in found:
                 found[at] = value.then(f"{_unparsed(expr)}: built by {call.func.text}() at {at}")
         return _merge([(v, at) for at, v in found.items()])
+
+    def _constructed_entry(
+        self, f: _File, fn: int, call: Expr, key: str, depth: int
+    ) -> _Val | None:
+        """``key`` of a repository config class's instance ``call`` builds (a dataclass,
+        ``TrainArgs(global_batch_size=16, epochs=5)``): the keyword of that name, else the
+        field default the class body writes (``micro_batch_size: int = 4``); None when
+        ``call`` builds no repository class or neither sets ``key``."""
+        if call.kind != "Call" or call.func.kind not in ("Name", "Attribute"):
+            return None
+        built = self.repo_function(f, call, classes=True)
+        if built is None or not built[0].defs[built[1]].is_class:
+            return None  # ``build(lr=0.5)`` returning another object: not its entries
+        for keyword in call.keywords:
+            if keyword.name == key:
+                return self.resolve(f, fn, keyword.target, depth + 1)
+        cls_file, index = built
+        fields = [
+            a
+            for a in cls_file.top_assigns(index)
+            if a.target.kind == "Name" and a.target.name == key
+        ]
+        if not fields or any(not k.name for k in call.keywords) or call.args:
+            return None
+        value = field_default(fields[-1].value)
+        shown = self.resolve(cls_file, cls_file.defs[index].function, value, depth + 1)
+        return shown.then(f"{key}: field default at {cls_file.loc(fields[-1].line)}")
 
     def _overridden(self, f: _File, fn: int, call: Expr, key: str, depth: int) -> _Val | None:
         """The value the code that builds a config with ``call`` sets its attribute ``key``
@@ -1614,10 +1648,16 @@ class _Values:
         if fn < 0 or name not in dict(f.defs[fn].params):
             return []
         out: list[tuple[_File, int, Expr]] = []
-        for caller, call in self.call_sites(f, fn)[:MAX_SITES]:
+        sites = self.call_sites(f, fn)
+        for caller, call in sites[:MAX_SITES]:
             passed = _bind_def(f.defs[fn], call.expr).get(name)
             if passed is not None:
                 out += self._expr_origins(caller, call.function, passed, call.expr.line, depth)
+        default = dict(f.defs[fn].params)[name]
+        if not sites and default is not None and default.kind == "Call":
+            # an entry a command line calls with its defaults (litgpt's ``setup(train:
+            # TrainArgs = TrainArgs(global_batch_size=16, ...))``): the default builds it
+            out.append((f, fn, default))
         return out
 
     def _expr_origins(
@@ -2119,6 +2159,16 @@ class _Values:
         ``train(num_gpus, rank, **train_config)``): the chosen file's
         ``train_config.learning_rate``. None when no ``**`` argument is such a section or
         the file does not set the key (the parameter's default may then apply)."""
+        for keyword in call.expr.keywords:
+            if keyword.name or keyword.target.kind != "Name":
+                continue
+            # a settings object filled by attribute (stylegan3's ``c.num_gpus = opts.gpus``
+            # in ``main``, ``c`` handed on to ``training_loop(rank=rank, **c)``)
+            written = self._attribute_written(
+                f, call.function, keyword.target.name, name, call.expr.line, 1
+            )
+            if written is not None:
+                return written
         if self.repo.hparams is None or self.repo.hparams.chosen is None:
             return None
         for keyword in call.expr.keywords:
@@ -2132,6 +2182,50 @@ class _Values:
             if found is not None and found[0]:
                 return _Val(found[0], True, (found[1],))
         return None
+
+    def _attribute_written(
+        self, f: _File, fn: int, name: str, key: str, line: int, depth: int
+    ) -> _Val | None:
+        """What the object the name ``name`` holds at ``line`` of def ``fn`` has as its
+        attribute ``key``: the last ``name.key = value`` of that function before the line,
+        else, ``name`` a parameter, what the object each caller passes has (a few calls
+        up); None when nothing writes it."""
+        if fn < 0 or depth >= MAX_DEPTH:
+            return None
+        d = f.defs[fn]
+        writes = [
+            a
+            for a in d.assigns
+            if a.line < line
+            and a.target.kind == "Attribute"
+            and a.target.name == key
+            and a.target.target.kind == "Name"
+            and a.target.target.name == name
+            and self.runs(f, fn, a.line)
+        ]
+        if writes:
+            last = max(writes, key=lambda a: a.line)
+            value = self.resolve(f, fn, last.value, depth + 1)
+            return value.then(f"{name}.{key} set at {f.loc(last.line)}")
+        if name not in dict(d.params) or any(
+            a.target.kind == "Name" and a.target.name == name for a in d.assigns
+        ):
+            return None
+        sites = self.call_sites(f, fn)
+        if not 0 < len(sites) <= MAX_SITES:
+            return None
+        found: list[tuple[_Val, str]] = []
+        for caller, call in sites:
+            passed = _bind_def(d, call.expr).get(name)
+            if passed is None or passed.kind != "Name":
+                return None
+            value = self._attribute_written(
+                caller, call.function, passed.name, key, call.expr.line, depth + 1
+            )
+            if value is None:
+                return None
+            found.append((value, caller.loc(call.expr.line)))
+        return _merge(found)
 
     def _loaded_keys(self, f: _File, fn: int, expr: Expr, before: int) -> tuple[str, ...]:
         """The keys ``expr`` reads from a config file the code loads (``config["train"]``
@@ -3280,7 +3374,9 @@ class _Recipe:
         if isinstance(verdict, bool):
             side = body if verdict else orelse
             told = self.values.describe(file, fn, test)
-            picked = self.values.describe(file, fn, side)
+            picked = self._picked_value(file, fn, side)  # a nested ``a if t else b`` too
+            if told == test.text:  # a comparison: what it comes to
+                return f"{picked} ({test.text}: {verdict})"
             return f"{picked} ({test.text} = {told})"
         return value.text
 
@@ -5068,6 +5164,7 @@ class _Recipe:
                         for kw in call.expr.keywords
                         if kw.name and kw.name != "class_name"
                     ]
+                    values += self._set_after(file, call)
                     stored = f"stored as {call.stored.text}, " if call.stored is not None else ""
                     self.add(
                         category,
@@ -5076,6 +5173,46 @@ class _Recipe:
                         values,
                         f"{stored}built by name (class_name={name!r}){note}",
                     )
+
+    def _set_after(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
+        """The entries the function that builds a settings dict sets on it afterwards by
+        attribute (stylegan3's ``c.G_opt_kwargs = dnnlib.EasyDict(class_name=..., betas=...)``
+        then ``c.G_opt_kwargs.lr = ...`` and ``c.D_opt_kwargs.lr = opts.dlr``): settings of
+        the object built by name like the keywords beside the name, the last write of each
+        (with the line it is set at)."""
+        stored = call.stored
+        if stored is None:
+            return []
+        scope = file.defs[call.function].assigns if call.function >= 0 else file.values.assigns
+        last: dict[str, AssignValues] = {}
+        for a in sorted(scope, key=lambda a: a.line):
+            target = a.target
+            if (
+                a.line > call.expr.line
+                and target.kind == "Attribute"
+                and target.target.text == stored.text
+                and target.name != "class_name"
+                # not under ``if opts.resume is not None:`` with no resume given
+                and self.values.runs(file, call.function, a.line)
+            ):
+                last[target.name] = a
+        out = []
+        for key, a in last.items():
+            where = f"set at {file.loc(a.line)}"
+            tests = [
+                b.test.text
+                for b in (file.defs[call.function].branches if call.function >= 0 else ())
+                if b.line < a.line <= b.end_line
+            ]
+            if tests and not self.values.taken(file, call.function, a.line):
+                where += f", under if {tests[-1]}"  # which side runs is not known
+            shown = (
+                self._picked_value(file, call.function, a.value)
+                if a.value.kind == "IfExp"
+                else self._value(file, call.function, key, a.value)
+            )
+            out.append((key, f"{shown} ({where})"))
+        return out
 
     def _by_name_category(self, name: str) -> tuple[str | None, str, str]:
         """(category, row name, note tail) of the class a dotted ``class_name`` names: a
@@ -8084,6 +8221,7 @@ class _Recipe:
         configs = {
             cls for cls, found in candidates.items() if any(a.attr in read for _, a in found)
         }
+        overrides = self._parameter_default_overrides({c.rpartition(".")[2] for c in configs})
         for cls, found in candidates.items():
             if not configs & set(self.values._lineage(cls)):
                 # a visualiser's world_size: read by its own methods only; a configuration
@@ -8094,8 +8232,19 @@ class _Recipe:
                     # RAFT's Logger.total_steps = 0 in __init__: a counter starting, no
                     # length (fairseq's dataclass field max_epoch = 0 is "no limit": it stays)
                     continue
-                name = f"{cls.rpartition('.')[2]}.{a.attr}"
-                self.add(category, name, a.file.where(a.line), [("value", a.value.text)])
+                short = cls.rpartition(".")[2]
+                name = f"{short}.{a.attr}"
+                values = [("value", a.value.text)]
+                passed = overrides.get(short, {}).get(a.attr, {})
+                if passed:
+                    # each value once, the most common first, with the entries giving it
+                    ranked = sorted(passed.items(), key=lambda item: -len(item[1]))
+                    shown = []
+                    for value, places in ranked[:4]:
+                        more = f" and {len(places) - 3} more" if len(places) > 3 else ""
+                        shown.append(f"{value} ({', '.join(places[:3])}{more})")
+                    values.append(("entry defaults", "; ".join(shown)))
+                self.add(category, name, a.file.where(a.line), values)
         self._dataset_config_settings()
         for constant, stmt, f in self.repo.constants:
             category = _setting_category(constant)
@@ -8105,6 +8254,40 @@ class _Recipe:
                 continue
             if category and stmt.value.literal and not _empty_collection(stmt.value):
                 self.add(category, constant, f.where(stmt.line), [("value", stmt.value.text)])
+
+    def _parameter_default_overrides(
+        self, classes: set[str]
+    ) -> dict[str, dict[str, dict[str, list[str]]]]:
+        """class name -> field -> value -> the entry functions whose parameter default sets
+        it to that value,
+        where a function's parameter defaults to an instance of the config class built with
+        that keyword (litgpt's ``setup(..., train: TrainArgs = TrainArgs(global_batch_size=16,
+        micro_batch_size=1, epochs=5, ...))``): the values a run of that entry uses with
+        its defaults, over the class's own field defaults (``global_batch_size: int = 64``).
+        Each entry as ``setup() at litgpt/finetune/lora.py:66``."""
+        out: dict[str, dict[str, dict[str, list[str]]]] = {}
+        if not classes:
+            return out
+        for path, file in sorted(self.files.items()):
+            if is_test_path(path) or self.apart(path):
+                continue
+            for index, d in enumerate(file.defs):
+                if d.is_class:
+                    continue
+                for _, default in d.params:
+                    if default is None or default.kind != "Call":
+                        continue
+                    short = default.func.text.rpartition(".")[2]
+                    if short not in classes:
+                        continue
+                    for keyword in default.keywords:
+                        if not keyword.name:
+                            continue
+                        value = self.values.describe(file, index, keyword.target)
+                        at = file.loc(keyword.target.line)
+                        fields = out.setdefault(short, {}).setdefault(keyword.name, {})
+                        fields.setdefault(value, []).append(f"{d.qual}() at {at}")
+        return out
 
     def _lr_rule(self, option: _ArgOption, dest: str) -> str:
         """What an optimizer option switches in its own script: the learning rate the

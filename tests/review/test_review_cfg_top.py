@@ -32,8 +32,11 @@ def test_a_top_level_key_is_read_through_the_alias(items: tuple[RecipeItem, ...]
     assert values(items, "seed", "numpy.random.seed") == {
         "seed": "3 (cfg.RNG_SEED: default at lib/config.py:11)"
     }
-    # an upper-case attribute of another object is not the config's key
-    assert values(items, "seed", "torch.manual_seed") == {"seed": "opts.RNG_SEED"}
+    # an upper-case attribute of another object is not the config's key: its own class's
+    assert values(items, "seed", "torch.manual_seed") == {
+        "seed": "7 (opts.RNG_SEED: built by Options() at train.py:22; RNG_SEED: field "
+        "default at train.py:11)"
+    }
     # section keys read as before
     assert values(items, "optimizer", "torch.optim.SGD")["momentum"] == (
         "0.9 (cfg.TRAIN.MOMENTUM: default at lib/config.py:7)"
