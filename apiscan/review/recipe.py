@@ -1415,6 +1415,9 @@ class _Values:
         self._by_module: dict[str, _File] | None = None
         #: path -> the names whose dict the file changes in place (built on first use)
         self._changed: dict[str, frozenset[str]] = {}
+        #: (path, def, attribute chain) read as if the def wrote none (the value it holds
+        #: when a write in a branch does not run)
+        self._unwritten: set[tuple[str, int, str]] = set()
         #: whether an assignment (file, def, line) runs with the defaults; the recipe
         #: sets it (its branch evaluation), every assignment runs without it
         self.runs: Callable[[_File, int, int], bool] = lambda f, fn, line: True
@@ -1449,6 +1452,10 @@ class _Values:
             last = receiver.rpartition(".")[2]
             if receiver == "self":
                 return self._self_attr(f, fn, expr, depth)
+            if expr.target.kind == "Name" and fn >= 0:
+                written = self._written_before(f, fn, expr, depth)
+                if written is not None:
+                    return written
             if expr.target.kind == "Name" or _kept_attr(expr.target):
                 # what a config builder returns, before any option of the same name (also
                 # through an attribute the class keeps it in: ``self.cfg.hue``)
@@ -1505,6 +1512,48 @@ class _Values:
             if by_file is not None:
                 return _Val(by_file[0] or text, bool(by_file[0]), (by_file[1],))
         return _Val(text, False)
+
+    def _written_before(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val | None:
+        """``args.dist_backend`` read after the same function sets it (RAM's
+        ``init_distributed_mode``: ``args.dist_backend = 'nccl'`` and, under ``if 'WORLD_SIZE'
+        in os.environ:``, ``args.world_size = int(os.environ['WORLD_SIZE'])``, both before
+        ``init_process_group``): the value written, not the option's default; with the
+        default beside it when the write may not run. None when the function writes no
+        such attribute before the read."""
+        d = f.defs[fn]
+        bound = [
+            a
+            for a in d.assigns
+            if a.target.kind == "Attribute" and a.target.text == expr.text and not a.annotated
+        ]
+        key = (f.path, fn, expr.text)
+        if not bound or key in self._unwritten:
+            return None
+        reaching, hidden = _reaching(bound, expr, d.loop_spans)
+        reaching = [a for a in reaching if self.runs(f, fn, a.line)]
+        if not reaching or any(
+            # ``h.batch_size = int(h.batch_size / n)`` scales the given value; ``if args.lr
+            # is None: args.lr = ...`` fills an option left out: both read on the option
+            any(e.text == expr.text for e in a.value.walk())
+            or any(b.line < a.line <= b.end_line and expr.text in b.test.text for b in d.branches)
+            for a in reaching
+        ):
+            return None
+        found = [
+            (
+                self.resolve(f, fn, a.value, depth + 1).then(f"{expr.text} set at {f.loc(a.line)}"),
+                f.loc(a.line),
+            )
+            for a in sorted(reaching, key=lambda a: a.line)[:3]
+        ]
+        if not hidden:
+            # the write sits in a branch: what the name holds otherwise may reach too
+            self._unwritten.add(key)
+            try:
+                found.append((self.resolve(f, fn, expr, depth + 1), "otherwise"))
+            finally:
+                self._unwritten.discard(key)
+        return _merge(found)
 
     def _folded(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
         """Arithmetic on settings (simsiam's ``args.lr * args.batch_size / 256``): its number

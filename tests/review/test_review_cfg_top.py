@@ -34,12 +34,29 @@ def test_a_top_level_key_is_read_through_the_alias(items: tuple[RecipeItem, ...]
     }
     # an upper-case attribute of another object is not the config's key: its own class's
     assert values(items, "seed", "torch.manual_seed") == {
-        "seed": "7 (opts.RNG_SEED: built by Options() at train.py:22; RNG_SEED: field "
-        "default at train.py:11)"
+        "seed": "7 (opts.RNG_SEED: built by Options() at train.py:28; RNG_SEED: field "
+        "default at train.py:12)"
     }
     # section keys read as before
     assert values(items, "optimizer", "torch.optim.SGD")["momentum"] == (
         "0.9 (cfg.TRAIN.MOMENTUM: default at lib/config.py:7)"
+    )
+
+
+def test_an_option_the_function_overwrites_before_the_call(
+    items: tuple[RecipeItem, ...],
+) -> None:
+    group = values(items, "distributed", "torch.distributed.init_process_group")
+    # written unconditionally before the call: the option's 'gloo' never reaches it
+    assert group["backend"] == "'nccl' (args.dist_backend set at lib/dist.py:9)"
+    # written under an ``if``: the option's default when it does not run
+    assert group["world_size"] == (
+        "int(os.environ['WORLD_SIZE']) (args.world_size set at lib/dist.py:8) | 1 "
+        "(args.world_size: default of argparse --world_size at train.py:21)"
+    )
+    # a write after the call is not what the call was given
+    assert group["init_method"] == (
+        "'env://' (args.dist_url: default of argparse --dist_url at train.py:23)"
     )
 
 
