@@ -3271,6 +3271,7 @@ class _Recipe:
         self._repo_instances()
         self._settings()
         self._unpacked_settings()
+        self._optimizer_named_defaults()
         self._launchers()
         self._accumulation()
         self._registry_choices()
@@ -8153,6 +8154,38 @@ class _Recipe:
                 self.add(
                     "seed", name, place(fa, line), [("value", value)], _CUDNN_NOTES.get(name, "")
                 )
+
+    def _optimizer_named_defaults(self) -> None:
+        """The torch optimizer an entry function's parameter names by default as a string
+        (litgpt's ``setup(..., optimizer: str | dict = "AdamW")``, the class built by name
+        from ``torch.optim``): a row for it, its settings the torch defaults unless a
+        caller passes others. Only a name of the torch index's optimizers."""
+        api = self.hierarchy.classes.api
+        for path, file in sorted(self.files.items()):
+            if is_test_path(path) or self.apart(path):
+                continue
+            for d in file.defs:
+                if d.is_class:
+                    continue
+                for param, default in d.params:
+                    if (
+                        default is None
+                        or default.kind != "Constant"
+                        or not isinstance(default.value, str)
+                        or _setting_category(param) != "optimizer"
+                    ):
+                        continue
+                    name = default.value
+                    dotted = name if "." in name else f"torch.optim.{name}"
+                    if not _OPTIMIZER.fullmatch(dotted) or api.canonical(dotted) is None:
+                        continue
+                    note = (
+                        f"built by name, the default of parameter {param} of {d.qual}(); "
+                        "settings not passed are torch's defaults"
+                    )
+                    self.add(
+                        "optimizer", dotted, file.where(default.line), [(param, repr(name))], note
+                    )
 
     def _unpacked_settings(self) -> None:
         """The training length and precision a config file's section gives the parameters

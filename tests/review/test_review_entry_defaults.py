@@ -32,7 +32,7 @@ def test_each_entry_s_default_is_shown_beside_the_field_default(
 ) -> None:
     assert values(items, "TrainArgs.global_batch_size") == {
         "value": "64",
-        "entry defaults": "16 (setup() at pkg/finetune.py:8); 512 (setup() at pkg/pretrain.py:6)",
+        "entry defaults": "16 (setup() at pkg/finetune.py:8); 512 (setup() at pkg/pretrain.py:7)",
     }
     assert values(items, "TrainArgs.epochs") == {
         "value": "None",
@@ -40,7 +40,7 @@ def test_each_entry_s_default_is_shown_beside_the_field_default(
     }
     # no entry sets the warm-up of the fine-tuning: only the pre-training's default shows
     assert values(items, "TrainArgs.lr_warmup_steps")["entry defaults"] == (
-        "2000 (setup() at pkg/pretrain.py:6)"
+        "2000 (setup() at pkg/pretrain.py:7)"
     )
     # a field no entry overrides keeps the plain row
     rows = [i for i in items if i.name == "TrainArgs.max_norm"]
@@ -54,8 +54,17 @@ def test_reads_of_the_default_instance_follow_it(items: tuple[RecipeItem, ...]) 
         "128 (= train.global_batch_size // train.micro_batch_size with "
         "train.global_batch_size = 512, train.micro_batch_size = 4)"
     )
-    # a plain parameter default stays what it was
-    adamw = {i.where.path: dict(i.values) for i in items if i.name == "torch.optim.AdamW"}
-    assert adamw["pkg/finetune.py"]["lr"] == (
-        "3e-4 (default of parameter lr of setup() at pkg/finetune.py:6)"
+
+
+def test_an_optimizer_named_by_a_string_default(items: tuple[RecipeItem, ...]) -> None:
+    adamw = {i.where.path: i for i in items if i.name == "torch.optim.AdamW"}
+    named = adamw["pkg/finetune.py"]
+    assert (named.where.line, dict(named.values)) == (9, {"optimizer": "'AdamW'"})
+    assert named.note == (
+        "built by name, the default of parameter optimizer of setup(); settings not passed "
+        "are torch's defaults"
     )
+    # the constructed one keeps its own row; "Fancy" is no torch optimizer, and a string
+    # default of another setting (``scheduler="fancy"``) is none
+    assert dict(adamw["pkg/pretrain.py"].values)["lr"] == "4e-4"
+    assert [i.name for i in items if i.category == "optimizer"] == ["torch.optim.AdamW"] * 2
