@@ -21,7 +21,11 @@ Where it reads from:
   :func:`~apiscan.review.commands.launches`).
 - A config held in a dict-like object is read key by key, the last writer winning: an
   ``EasyDict`` passed as ``**kwargs``, updated with ``vars(parser.parse_args())`` and
-  returned wrapped (``edict(cfg)``).
+  returned wrapped (``edict(cfg)``); a settings object filled by attribute and handed on
+  in ``**c``; a YAML each training script loads into a dict (the file its documented
+  command passes); a global config object's keys (``cfg.RNG_SEED`` after ``cfg = __C``);
+  the instance an entry function's parameter default builds (``train: TrainArgs =
+  TrainArgs(global_batch_size=16)``); click options like argparse ones.
 - What a training step writes by hand: the settings a loss is multiplied by (in an
   expression, in place with ``*=``, or inside the loss's own returns; a config dict's entry
   followed to its literal) and the interval of a lazily applied penalty, an LR written into
