@@ -730,6 +730,15 @@ class DarknetSettings:
     scripts: dict[str, str] = field(default_factory=dict)
     #: YAML -> its keys and why it is the one read (per script, with :attr:`scripts`)
     files: dict[str, tuple[dict[str, Setting], str]] = field(default_factory=dict)
+    #: the keys the code reads by key from the loaded dict (``config['max_epoch']``)
+    subscript_keys: frozenset[str] = frozenset()
+
+    def each_file(self) -> list[tuple[dict[str, Setting], str]]:
+        """(keys, why that file) of each YAML read: one per training script that loads its
+        own, else the one file."""
+        if self.files:
+            return [self.files[p] for p in sorted(self.files)]
+        return [(self.values, self.chosen_by)]
 
     def read(self, receiver: str, key: str) -> Setting | None:
         """The setting ``receiver[key]`` reads (the receiver by its last name), if any."""
@@ -980,6 +989,7 @@ def hyp_settings(
         return None
     changed = {k: v for k, v in changed.items() if k in values}
     read = frozenset(k for name in by_name for k in attributes[name])
+    subscripted = frozenset(k for name in receivers for k in keys[name])
     per_file = {p: (v, named[p]) for p, v in flat_files.items()} if scripts else {}
     return DarknetSettings(
         values if not scripts else _agreed(flat_files),
@@ -991,6 +1001,7 @@ def hyp_settings(
         read,
         scripts,
         per_file,
+        subscripted,
     )
 
 

@@ -728,6 +728,18 @@ def _object_length(repo: _Repo) -> tuple[RecipeItem, ...]:
         why = f"read by attribute; {hyp.chosen_by}"
         place = Where(setting.path, setting.line)
         rows.append(RecipeItem("epochs", f"config {key}", place, (("value", setting.text),), why))
+    # read by key (RAM's ``range(start_epoch, config['max_epoch'])``): each file's value
+    for key in sorted(hyp.subscript_keys - hyp.attribute_keys):
+        if key in repo.argparse or _setting_category(key) != "epochs":
+            continue
+        for values, chosen_by in hyp.each_file():
+            setting = values.get(key)
+            if setting is None:
+                continue
+            why = f"read by key; {chosen_by}"
+            place = Where(setting.path, setting.line)
+            value = (("value", setting.text),)
+            rows.append(RecipeItem("epochs", f"config {key}", place, value, why))
     return tuple(rows)
 
 

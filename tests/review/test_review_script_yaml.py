@@ -60,6 +60,29 @@ def test_each_script_reads_the_yaml_its_command_passes() -> None:
     assert adamw["finetune.py"]["weight_decay"].startswith("0.05 (config['weight_decay']")
 
 
+def test_the_length_each_script_reads_by_key_is_a_row() -> None:
+    items = recipe_of(FIXTURE)
+    lengths = sorted(
+        (i.where.path, i.where.line, dict(i.values)["value"], i.note)
+        for i in items
+        if i.category == "epochs"
+    )
+    assert lengths == [
+        (
+            "tagger/configs/finetune.yaml",
+            6,
+            "2",
+            "read by key; --config of the training command at README.md:12",
+        ),
+        (
+            "tagger/configs/pretrain.yaml",
+            9,
+            "5",
+            "read by key; --config of the training command at README.md:6",
+        ),
+    ]
+
+
 def test_a_helper_both_scripts_call_shows_each_value() -> None:
     items = recipe_of(FIXTURE)
     (loader,) = rows(items, "dataloader", "torch.utils.data.DataLoader")
@@ -86,6 +109,7 @@ def test_without_a_command_the_reads_stay_as_written(tmp_path: Path) -> None:
     items = recipe_of(root)
     adamw = by_path(items, "optimizer", "torch.optim.AdamW")
     assert adamw["pretrain.py"]["lr"] == "config['init_lr']"
+    assert not [i for i in items if i.category == "epochs"]
     # the zip is still followed to what the callers write
     (loader,) = rows(items, "dataloader", "torch.utils.data.DataLoader")
     assert loader["batch_size"] == (
