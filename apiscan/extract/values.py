@@ -219,11 +219,11 @@ def argparse_option(expr: Expr) -> ArgOption | None:
     None for any other call: the one reading of an argparse declaration (the recipe's
     settings, the inference path's numbers and the model tree's default architecture).
     A click option declared as a decorator (``@click.option('--cfg', type=click.Choice([
-    ...]), required=True)``, stylegan3's train.py) is read the same way (:func:`_click_option`)."""
+    ...]), required=True)``, stylegan3's train.py) is read the same way (:func:`click_option`)."""
     if not (expr.kind == "Call" and expr.func.kind == "Attribute"):
         return None
     if expr.func.name == "option" and expr.func.text == "click.option":
-        return _click_option(expr)
+        return click_option(expr)
     if expr.func.name != "add_argument":
         return None
     names = [a.value for a in expr.args if a.kind == "Constant" and isinstance(a.value, str)]
@@ -251,25 +251,27 @@ def argparse_option(expr: Expr) -> ArgOption | None:
     return ArgOption(dest, option, keywords.get("default"), str(shown), required)
 
 
-def _click_option(expr: Expr) -> ArgOption | None:
-    """A ``click.option(...)`` declaration as an option: its name is the bare identifier
-    among the declarations (``click.option('-n', '--dry-run', 'dry')``: ``dry``), else the
-    longest flag with its dashes made underscores, as click names the keyword argument the
-    command receives (``--dry-run`` → ``dry_run``); ``is_flag=True`` stores True, as
-    argparse's ``store_true`` does. Required when ``required=True`` says so."""
+def click_option(expr: Expr) -> ArgOption | None:
+    """A ``click.option(...)`` declaration as an option, read as an argparse one is
+    (:func:`argparse_option` hands it here): its name is the bare identifier among the
+    declarations (``click.option('-n', '--dry-run', 'dry')``: ``dry``), else the longest
+    flag's (before a ``/--no-x`` twin) with its dashes made underscores and lower-cased, as
+    click names the keyword argument the command receives (``--dry-run`` → ``dry_run``);
+    ``is_flag=True`` stores True, as argparse's ``store_true`` does. Required when
+    ``required=True`` says so."""
     names = [a.value for a in expr.args if a.kind == "Constant" and isinstance(a.value, str)]
     flags = [n for n in names if n.startswith("-")]
     if not flags:
         return None
     bare = [n for n in names if n.isidentifier()]
     option = max(flags, key=len)
-    dest = bare[0] if bare else option.lstrip("-").replace("-", "_")
+    dest = bare[0] if bare else option.lstrip("-").split("/")[0].replace("-", "_")
     keywords = {k.name: k.target for k in expr.keywords if k.name}
     flag = keywords.get("is_flag")
     action = "store_true" if flag is not None and flag.kind == "Constant" and flag.value else ""
     needed = keywords.get("required")
     required = needed is not None and not (needed.kind == "Constant" and not needed.value)
-    return ArgOption(dest, option, keywords.get("default"), action, required)
+    return ArgOption(dest.lower(), option, keywords.get("default"), action, required)
 
 
 @dataclass(frozen=True, slots=True)

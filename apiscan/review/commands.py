@@ -68,6 +68,38 @@ def commanded_config(root: Path, configs: set[str]) -> tuple[str, str] | None:
     return named[0][0], named[0][1]
 
 
+def script_config(root: Path, script: str, flag: str) -> tuple[str, str] | None:
+    """(the value the README's and the shell scripts' commands running ``script`` (a path
+    from the root) pass its option ``flag`` most often, where the first such command is),
+    or None (no command passes it, or a tie): the config file a script whose option
+    default names no file of the repository is documented to train with (RAM's
+    ``pretrain.py --config ram/configs/pretrain.yaml`` beside ``finetune.py --config
+    ram/configs/finetune.yaml``, each script its own)."""
+    counts: Counter[str] = Counter()
+    first: dict[str, str] = {}
+    for path, line, words in _commands(root, docs=False):
+        if not any(_names_script(w, script) for w in words):
+            continue
+        for word, value in itertools.zip_longest(words, words[1:], fillvalue=""):
+            name = value if word == flag else ""
+            if word.partition("=")[0] == flag and "=" in word:
+                name = word.partition("=")[2]
+            name = os.path.normpath(name.removeprefix("./")) if name else ""
+            if name:
+                counts[name] += 1
+                first.setdefault(name, f"{path}:{line}")
+    ranked = counts.most_common()
+    if not ranked or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
+        return None
+    return ranked[0][0], first[ranked[0][0]]
+
+
+def _names_script(word: str, script: str) -> bool:
+    """Whether a command's word runs ``script`` (root-relative): the same path, ``./``
+    or not."""
+    return word.endswith(".py") and os.path.normpath(word.removeprefix("./")) == script
+
+
 def commanded_configs(
     root: Path, configs: set[str], docs: bool = True
 ) -> list[tuple[str, str, int]]:

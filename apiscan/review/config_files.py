@@ -41,7 +41,12 @@ import yaml
 
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.values import Expr, FileValues
-from apiscan.review.commands import commanded_config, commanded_configs, files_below
+from apiscan.review.commands import (
+    commanded_config,
+    commanded_configs,
+    files_below,
+    script_config,
+)
 from apiscan.review.model import RecipeItem, Where
 from apiscan.review.sources import is_test_path, with_values
 
@@ -720,12 +725,44 @@ class DarknetSettings:
     objects: frozenset[str] = frozenset()
     #: the keys read from those objects by attribute
     attribute_keys: frozenset[str] = frozenset()
+    #: training script -> the YAML it loads, where each script has its own (RAM's
+    #: ``pretrain.py`` and ``finetune.py``); empty when one file serves them all
+    scripts: dict[str, str] = field(default_factory=dict)
+    #: YAML -> its keys and why it is the one read (per script, with :attr:`scripts`)
+    files: dict[str, tuple[dict[str, Setting], str]] = field(default_factory=dict)
+    #: the keys the code reads by key from the loaded dict (``config['max_epoch']``)
+    subscript_keys: frozenset[str] = frozenset()
+
+    def each_file(self) -> list[tuple[dict[str, Setting], str]]:
+        """(keys, why that file) of each YAML read: one per training script that loads its
+        own, else the one file."""
+        if self.files:
+            return [self.files[p] for p in sorted(self.files)]
+        return [(self.values, self.chosen_by)]
 
     def read(self, receiver: str, key: str) -> Setting | None:
         """The setting ``receiver[key]`` reads (the receiver by its last name), if any."""
         if receiver.rpartition(".")[2] not in self.receivers:
             return None
         return self.values.get(key)
+
+    def read_in(self, path: str, receiver: str, key: str) -> list[tuple[Setting, str]]:
+        """(setting, why that file) of each value ``receiver[key]`` read in the file
+        ``path`` may hold: the YAML of the script ``path`` is when each training script
+        loads its own, else one per distinct value across those YAMLs (a helper both
+        scripts hand their dict to reads either); the one file's otherwise."""
+        if receiver.rpartition(".")[2] not in self.receivers:
+            return []
+        if not self.scripts:
+            setting = self.values.get(key)
+            return [(setting, self.chosen_by)] if setting is not None else []
+        picked = [self.scripts[path]] if path in self.scripts else sorted(self.files)
+        found: dict[str, tuple[Setting, str]] = {}
+        for yaml_path in picked:
+            values, why = self.files[yaml_path]
+            if key in values:
+                found.setdefault(values[key].text, (values[key], why))
+        return list(found.values())
 
     def attribute(self, receiver: str, key: str) -> Setting | None:
         """The setting ``receiver.key`` reads, the receiver a name holding a loader's
@@ -800,28 +837,56 @@ def hyp_settings(
     (yolov5: ``--hyp`` defaulting to ``ROOT / "data/hyps/hyp.scratch-low.yaml"``, then
     ``hyp = yaml.safe_load(f)`` and ``hyp["lr0"]``), so the code's reads of them show the
     file's value. The file: the one YAML of flat scalar keys the training scripts' argparse
-    defaults name (a string in the default, whatever joins it to a folder); the dict: a
-    name assigned ``yaml.safe_load(...)`` (or ``load``/``full_load``) and subscripted with
-    two keys of the file at least. Entries the code changes after loading (``hyp["box"]
-    *= 3 / nl``) say so. None when no training script names one such file."""
+    defaults name (a string in the default, whatever joins it to a folder), or, when that
+    default names no file of the repository, the one the documented commands running the
+    script pass (:func:`~apiscan.review.commands.script_config`); the dict: a name assigned
+    ``yaml.safe_load(...)`` (or ``load``/``full_load``) and subscripted with two keys of the
+    file at least. A file's lists (RAM's ``train_file``) are data paths, not settings: its
+    scalar keys are read. Where each training script loads its own file (RAM's
+    ``pretrain.py`` and ``finetune.py``), each script's reads show its file's values.
+    Entries the code changes after loading (``hyp["box"] *= 3 / nl``) say so. None when no
+    training script names such a file, or several scripts share the flag and name
+    different files none of which is its own."""
     if root is None or not root.is_dir():
         return None
     files = with_values(analyses)
     if not _loads(files, "yaml"):
         return None
     named: dict[str, str] = {}
+    #: training script -> the YAML it loads
+    loads: dict[str, str] = {}
     for fa in files:
-        if (apart is not None and apart(fa.path)) or "train" not in PurePosixPath(fa.path).name:
+        if (apart is not None and apart(fa.path)) or not _TRAINING_SCRIPT.search(
+            PurePosixPath(fa.path).name
+        ):
             continue
         for call in fa.syntax.values.calls:  # type: ignore[union-attr]
             flag = _yaml_default(call.expr)
             if flag is None:
                 continue
-            for candidate in _candidates(fa.path, flag[1]):
-                if candidate.endswith((".yaml", ".yml")) and (root / candidate).is_file():
-                    by = f"the default of {flag[0]} at {fa.path}:{call.expr.line}"
-                    named.setdefault(candidate, by)
-                    break
+            found = next(
+                (
+                    c
+                    for c in _candidates(fa.path, flag[1])
+                    if c.endswith((".yaml", ".yml")) and (root / c).is_file()
+                ),
+                None,
+            )
+            by = f"the default of {flag[0]} at {fa.path}:{call.expr.line}"
+            if found is None:
+                # the default names no file here (``./configs/pretrain.yaml`` beside a
+                # ``ram/configs/``): the file the commands running this script pass
+                commanded = script_config(root, fa.path, flag[0])
+                if (
+                    commanded is not None
+                    and commanded[0].endswith((".yaml", ".yml"))
+                    and (root / commanded[0]).is_file()
+                ):
+                    found = commanded[0]
+                    by = f"{flag[0]} of the training command at {commanded[1]}"
+            if found is not None:
+                named.setdefault(found, by)
+                loads.setdefault(fa.path, found)
     flat_files: dict[str, dict[str, Setting]] = {}
     sectioned: dict[str, dict[str, Setting]] = {}
     nodes: dict[str, yaml.Node | Exception | None] = {}
@@ -831,10 +896,12 @@ def hyp_settings(
         except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError, RecursionError):
             continue
         if isinstance(node, yaml.MappingNode) and all(
-            isinstance(v, yaml.ScalarNode) for _, v in node.value
+            isinstance(v, yaml.ScalarNode | yaml.SequenceNode) for _, v in node.value
         ):
             flat_files[path] = {
-                str(k.value): Setting(_shown(v), path, v.start_mark.line + 1) for k, v in node.value
+                str(k.value): Setting(_shown(v), path, v.start_mark.line + 1)
+                for k, v in node.value
+                if isinstance(v, yaml.ScalarNode)
             }
         elif isinstance(node, yaml.MappingNode):
             sectioned[path] = _one_section_deep(path, node)
@@ -858,9 +925,16 @@ def hyp_settings(
         flat_files = sectioned  # a file of sections, whose keys a loader hands on flattened
     else:
         objects = set()
-    if len(flat_files) != 1:
+    scripts: dict[str, str] = {}
+    if len(flat_files) > 1 and not objects:
+        # several files, each the one its own script loads: each script reads its own
+        scripts = {script: path for script, path in loads.items() if path in flat_files}
+        if set(scripts.values()) != set(flat_files):
+            return None  # a file no script owns: none is "the" one
+    elif len(flat_files) != 1:
         return None  # none, or several hyperparameter files named: none is "the" one
-    ((path, values),) = flat_files.items()
+    path = min(flat_files)
+    values = {k: v for fv in flat_files.values() for k, v in fv.items()}
     loaded: set[str] = set(objects)
     for a in assigns:
         func = a.value.func.text if a.value.kind == "Call" else ""
@@ -915,7 +989,31 @@ def hyp_settings(
         return None
     changed = {k: v for k, v in changed.items() if k in values}
     read = frozenset(k for name in by_name for k in attributes[name])
-    return DarknetSettings(values, receivers, "", named[path], changed, by_name, read)
+    subscripted = frozenset(k for name in receivers for k in keys[name])
+    per_file = {p: (v, named[p]) for p, v in flat_files.items()} if scripts else {}
+    return DarknetSettings(
+        values if not scripts else _agreed(flat_files),
+        receivers,
+        "",
+        named[path],
+        changed,
+        by_name,
+        read,
+        scripts,
+        per_file,
+        subscripted,
+    )
+
+
+def _agreed(files: dict[str, dict[str, Setting]]) -> dict[str, Setting]:
+    """The keys every one of ``files`` sets to the same text (the first file's setting):
+    what a read gives whichever file is loaded."""
+    first, *rest = (files[p] for p in sorted(files))
+    return {k: v for k, v in first.items() if all(k in o and o[k].text == v.text for o in rest)}
+
+
+#: A training script's file name: a training run or a fine-tuning one.
+_TRAINING_SCRIPT = re.compile(r"train|finetun|fine_tun")
 
 
 def _one_section_deep(path: str, node: yaml.MappingNode) -> dict[str, Setting]:

@@ -21,7 +21,11 @@ Where it reads from:
   :func:`~apiscan.review.commands.launches`).
 - A config held in a dict-like object is read key by key, the last writer winning: an
   ``EasyDict`` passed as ``**kwargs``, updated with ``vars(parser.parse_args())`` and
-  returned wrapped (``edict(cfg)``).
+  returned wrapped (``edict(cfg)``); a settings object filled by attribute and handed on
+  in ``**c``; a YAML each training script loads into a dict (the file its documented
+  command passes); a global config object's keys (``cfg.RNG_SEED`` after ``cfg = __C``);
+  the instance an entry function's parameter default builds (``train: TrainArgs =
+  TrainArgs(global_batch_size=16)``); click options like argparse ones.
 - What a training step writes by hand: the settings a loss is multiplied by (in an
   expression, in place with ``*=``, or inside the loss's own returns; a config dict's entry
   followed to its literal) and the interval of a lazily applied penalty, an LR written into
@@ -178,6 +182,8 @@ _LIST_FILLS = frozenset({"append", "extend", "insert"})
 _END = 1 << 30
 #: A parameter is followed into each of its call sites when it has at most this many.
 MAX_SITES = 3
+#: ... or at most this many when each passes a literal for it.
+_LITERAL_SITES = 12
 
 # ------------------------------------------------------------------- what the findings mean
 _OPTIMIZER = re.compile(r"torch\.optim\.(?!Optimizer$)[A-Z]\w*")
@@ -456,6 +462,13 @@ _LENGTH_HELP = re.compile(
     r"|\btraining (iterations|iters|steps|epochs)\b",
     re.IGNORECASE,
 )
+#: An option naming how often something happens during the run (logging, saving,
+#: evaluating), whatever its help says of iterations.
+_CADENCE = re.compile(
+    r"(^|_)(interval|freq|frequency|every|period)$"
+    r"|^(disp|display|log|print|save|ckpt|checkpoint|snapshot|eval|val|vis)_",
+    re.IGNORECASE,
+)
 #: A row's note naming the def it constructs or calls (``defined at core/utils/augmentor.py:15``)
 _DEFINED_AT = re.compile(r"\bdefined at (\S+?:\d+)\b")
 #: What a loss's weight is called beside it (``instance_loss`` → ``instance_loss_weight``).
@@ -522,7 +535,8 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("ema", r"(use_|model_)?ema(_decay|_rate|_momentum)?"),
         (
             "amp",
-            r"(use_)?(fp16|amp|mixed_precision|bf16|half)"
+            # waveglow's fp16_run
+            r"(use_)?(fp16|amp|mixed_precision|bf16|half)(_run)?"
             # the loss scale of a hand-written fp16 trainer (guided-diffusion's growth rate)
             r"|(fp16_|loss_)?scale_growth\w*|(init(ial)?_)?loss_scale\w*",
         ),
@@ -715,6 +729,18 @@ def _object_length(repo: _Repo) -> tuple[RecipeItem, ...]:
         why = f"read by attribute; {hyp.chosen_by}"
         place = Where(setting.path, setting.line)
         rows.append(RecipeItem("epochs", f"config {key}", place, (("value", setting.text),), why))
+    # read by key (RAM's ``range(start_epoch, config['max_epoch'])``): each file's value
+    for key in sorted(hyp.subscript_keys - hyp.attribute_keys):
+        if key in repo.argparse or _setting_category(key) != "epochs":
+            continue
+        for values, chosen_by in hyp.each_file():
+            setting = values.get(key)
+            if setting is None:
+                continue
+            why = f"read by key; {chosen_by}"
+            place = Where(setting.path, setting.line)
+            value = (("value", setting.text),)
+            rows.append(RecipeItem("epochs", f"config {key}", place, value, why))
     return tuple(rows)
 
 
@@ -1107,6 +1133,11 @@ class _Repo:
             option = _argparse_option(f, call)
             if option is not None:
                 self.argparse.setdefault(option[0], []).append(option[1])
+        # ``cfg = __C``: the names a module's config object is also read by
+        aliases: dict[str, set[str]] = {}
+        for stmt in f.top_assigns(-1):
+            if stmt.target.kind == "Name" and stmt.value.kind == "Name":
+                aliases.setdefault(stmt.value.name, set()).add(stmt.target.name)
         for stmt in f.top_assigns(-1):
             target = stmt.target
             if target.kind == "Name":
@@ -1117,6 +1148,11 @@ class _Repo:
                 chain = _unparsed(target).split(".")
                 if len(chain) >= 3:
                     self.config_chains.setdefault(".".join(chain[-2:]), []).append((f, stmt))
+                elif len(chain) == 2 and chain[1].isupper():
+                    # a top-level key (``__C.RNG_SEED = 3``), keyed by each name the
+                    # object is read by (``cfg.RNG_SEED`` after ``cfg = __C``)
+                    for name in {chain[0], *aliases.get(chain[0], ())}:
+                        self.config_chains.setdefault(f"{name}.{chain[1]}", []).append((f, stmt))
 
     def _config_instance(self, f: _File, value: Expr) -> None:
         """``opt = Config()`` at module level, ``Config`` a class of the file: the literals
@@ -1245,7 +1281,11 @@ def _launched_value(option: _ArgOption, words: tuple[str, ...]) -> tuple[str, bo
     if any("$" in w or "`" in w for w in words):
         return " ".join(words), False
     kind = next((k.target for k in option.call.expr.keywords if k.name == "type"), None)
-    numeric = kind is not None and kind.kind == "Name" and kind.name in ("int", "float")
+    numeric = kind is not None and (
+        (kind.kind == "Name" and kind.name in ("int", "float"))
+        # click's ``type=click.IntRange(min=1)``, ``click.FLOAT``
+        or bool(re.fullmatch(r"click\.(IntRange|FloatRange|INT|FLOAT)(\(.*\))?", kind.text))
+    )
     texts = [w if (numeric or kind is None) and NUMBER.match(w) else repr(w) for w in words]
     nargs = next((k.target for k in option.call.expr.keywords if k.name == "nargs"), None)
     listed = nargs is not None and (nargs.kind != "Constant" or nargs.value != "?")
@@ -1392,6 +1432,9 @@ class _Values:
         self._by_module: dict[str, _File] | None = None
         #: path -> the names whose dict the file changes in place (built on first use)
         self._changed: dict[str, frozenset[str]] = {}
+        #: (path, def, attribute chain) read as if the def wrote none (the value it holds
+        #: when a write in a branch does not run)
+        self._unwritten: set[tuple[str, int, str]] = set()
         #: whether an assignment (file, def, line) runs with the defaults; the recipe
         #: sets it (its branch evaluation), every assignment runs without it
         self.runs: Callable[[_File, int, int], bool] = lambda f, fn, line: True
@@ -1426,6 +1469,10 @@ class _Values:
             last = receiver.rpartition(".")[2]
             if receiver == "self":
                 return self._self_attr(f, fn, expr, depth)
+            if expr.target.kind == "Name" and fn >= 0:
+                written = self._written_before(f, fn, expr, depth)
+                if written is not None:
+                    return written
             if expr.target.kind == "Name" or _kept_attr(expr.target):
                 # what a config builder returns, before any option of the same name (also
                 # through an attribute the class keeps it in: ``self.cfg.hue``)
@@ -1453,8 +1500,10 @@ class _Values:
                 if found is not None:
                     return found
             head = receiver.partition(".")[0]
-            # a yacs section's key, upper case or not (``cfg.TRAIN.lr_encoder``)
-            if head in _CONFIG_RECEIVERS and last.isupper():
+            # a yacs section's key, upper case or not (``cfg.TRAIN.lr_encoder``), or an
+            # upper-case key at the top (``cfg.RNG_SEED``)
+            top = expr.target.kind == "Name" and expr.name.isupper()
+            if head in _CONFIG_RECEIVERS and (last.isupper() or top):
                 sets = self.repo.config_chains.get(f"{last}.{expr.name}", [])
                 found_sets = [
                     (
@@ -1480,6 +1529,48 @@ class _Values:
             if by_file is not None:
                 return _Val(by_file[0] or text, bool(by_file[0]), (by_file[1],))
         return _Val(text, False)
+
+    def _written_before(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val | None:
+        """``args.dist_backend`` read after the same function sets it (RAM's
+        ``init_distributed_mode``: ``args.dist_backend = 'nccl'`` and, under ``if 'WORLD_SIZE'
+        in os.environ:``, ``args.world_size = int(os.environ['WORLD_SIZE'])``, both before
+        ``init_process_group``): the value written, not the option's default; with the
+        default beside it when the write may not run. None when the function writes no
+        such attribute before the read."""
+        d = f.defs[fn]
+        bound = [
+            a
+            for a in d.assigns
+            if a.target.kind == "Attribute" and a.target.text == expr.text and not a.annotated
+        ]
+        key = (f.path, fn, expr.text)
+        if not bound or key in self._unwritten:
+            return None
+        reaching, hidden = _reaching(bound, expr, d.loop_spans)
+        reaching = [a for a in reaching if self.runs(f, fn, a.line)]
+        if not reaching or any(
+            # ``h.batch_size = int(h.batch_size / n)`` scales the given value; ``if args.lr
+            # is None: args.lr = ...`` fills an option left out: both read on the option
+            any(e.text == expr.text for e in a.value.walk())
+            or any(b.line < a.line <= b.end_line and expr.text in b.test.text for b in d.branches)
+            for a in reaching
+        ):
+            return None
+        found = [
+            (
+                self.resolve(f, fn, a.value, depth + 1).then(f"{expr.text} set at {f.loc(a.line)}"),
+                f.loc(a.line),
+            )
+            for a in sorted(reaching, key=lambda a: a.line)[:3]
+        ]
+        if not hidden:
+            # the write sits in a branch: what the name holds otherwise may reach too
+            self._unwritten.add(key)
+            try:
+                found.append((self.resolve(f, fn, expr, depth + 1), "otherwise"))
+            finally:
+                self._unwritten.discard(key)
+        return _merge(found)
 
     def _folded(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
         """Arithmetic on settings (simsiam's ``args.lr * args.batch_size / 256``): its number
@@ -1530,13 +1621,42 @@ class _Values:
             else self._expr_origins(f, fn, held, expr.line, depth)
         )
         for origin, origin_fn, call in origins:
-            value = self._returned_entry(origin, origin_fn, call, expr.name, depth, True)
+            value = self._constructed_entry(
+                origin, origin_fn, call, expr.name, depth
+            ) or self._returned_entry(origin, origin_fn, call, expr.name, depth, True)
             if value is not None:  # a default the builder sets, replaced after it
                 value = self._overridden(origin, origin_fn, call, expr.name, depth) or value
             at = origin.loc(call.line)
             if value is not None and at not in found:
                 found[at] = value.then(f"{_unparsed(expr)}: built by {call.func.text}() at {at}")
         return _merge([(v, at) for at, v in found.items()])
+
+    def _constructed_entry(
+        self, f: _File, fn: int, call: Expr, key: str, depth: int
+    ) -> _Val | None:
+        """``key`` of a repository config class's instance ``call`` builds (a dataclass,
+        ``TrainArgs(global_batch_size=16, epochs=5)``): the keyword of that name, else the
+        field default the class body writes (``micro_batch_size: int = 4``); None when
+        ``call`` builds no repository class or neither sets ``key``."""
+        if call.kind != "Call" or call.func.kind not in ("Name", "Attribute"):
+            return None
+        built = self.repo_function(f, call, classes=True)
+        if built is None or not built[0].defs[built[1]].is_class:
+            return None  # ``build(lr=0.5)`` returning another object: not its entries
+        for keyword in call.keywords:
+            if keyword.name == key:
+                return self.resolve(f, fn, keyword.target, depth + 1)
+        cls_file, index = built
+        fields = [
+            a
+            for a in cls_file.top_assigns(index)
+            if a.target.kind == "Name" and a.target.name == key
+        ]
+        if not fields or any(not k.name for k in call.keywords) or call.args:
+            return None
+        value = field_default(fields[-1].value)
+        shown = self.resolve(cls_file, cls_file.defs[index].function, value, depth + 1)
+        return shown.then(f"{key}: field default at {cls_file.loc(fields[-1].line)}")
 
     def _overridden(self, f: _File, fn: int, call: Expr, key: str, depth: int) -> _Val | None:
         """The value the code that builds a config with ``call`` sets its attribute ``key``
@@ -1594,10 +1714,16 @@ class _Values:
         if fn < 0 or name not in dict(f.defs[fn].params):
             return []
         out: list[tuple[_File, int, Expr]] = []
-        for caller, call in self.call_sites(f, fn)[:MAX_SITES]:
+        sites = self.call_sites(f, fn)
+        for caller, call in sites[:MAX_SITES]:
             passed = _bind_def(f.defs[fn], call.expr).get(name)
             if passed is not None:
                 out += self._expr_origins(caller, call.function, passed, call.expr.line, depth)
+        default = dict(f.defs[fn].params)[name]
+        if not sites and default is not None and default.kind == "Call":
+            # an entry a command line calls with its defaults (litgpt's ``setup(train:
+            # TrainArgs = TrainArgs(global_batch_size=16, ...))``): the default builds it
+            out.append((f, fn, default))
         return out
 
     def _expr_origins(
@@ -1682,6 +1808,8 @@ class _Values:
         if self.repo.yaml is None:
             return None
         keys = yacs_key([*expr.target.full().split("."), expr.name])
+        if not keys and expr.target.kind == "Name" and expr.name.isupper():
+            keys = [expr.name]  # a key at the top of the YAML (``POOLING_MODE: align``)
         return self.repo.yaml.step(".".join(keys), expr.text) if keys else None
 
     # -- compound values
@@ -1731,7 +1859,23 @@ class _Values:
         is a literal or a call fed literals."""
         text = expr.text
         container, index = expr.parts[0], expr.parts[1]
-        for keyed in (self.repo.darknet, self.repo.hyp):
+        hyp = self.repo.hyp
+        if hyp is not None and index.kind == "Constant" and isinstance(index.value, str):
+            # a YAML hyperparameter file (the one the script in ``f`` loads, where each
+            # training script loads its own; either's value in a helper both call)
+            read = hyp.read_in(f.path, container.text, index.value)
+            changed = hyp.changed.get(index.value)
+            steps = tuple(
+                f"{text}: {setting.text} in {setting.loc()}, {why}"
+                # ``hyp["box"] *= 3 / nl``: the file's value is scaled
+                + (f"; changed in place at {changed}" if changed else "")
+                for setting, why in read
+            )
+            if len(read) == 1:
+                return _Val(read[0][0].text, True, steps)
+            if read:
+                return _Val(" or ".join(s.text for s, _ in read), False, steps)
+        for keyed in (self.repo.darknet,):
             setting = (
                 keyed.read(container.text, index.value)
                 if keyed is not None and index.kind == "Constant" and isinstance(index.value, str)
@@ -1739,12 +1883,6 @@ class _Values:
             )
             if setting is None or keyed is None:
                 continue
-            if not keyed.section:  # a YAML hyperparameter file
-                step = f"{text}: {setting.text} in {setting.loc()}, {keyed.chosen_by}"
-                changed = keyed.changed.get(index.value)
-                if changed:  # ``hyp["box"] *= 3 / nl``: the file's value is scaled
-                    step += f"; changed in place at {changed}"
-                return _Val(setting.text, True, (step,))
             where = f"{setting.path} [net]" + (f" at line {setting.line}" if setting.line else "")
             step = "set" if setting.line else "not set: .get gives None"
             return _Val(setting.text, True, (f"{text}: {step} in {where}",))
@@ -1903,6 +2041,10 @@ class _Values:
             if bound and not found:
                 # a local the function assigns only after this use: no value reaches it
                 return _Val(name, False)
+            if not found and name in d.loop_names:
+                zipped = self._zipped(f, fn, expr, depth)
+                if zipped is not None:
+                    return zipped
         if not found:
             assigns = f.top_assigns(-1)
             if fn < 0:  # a module-level use sees the module's assignments made before it,
@@ -1919,6 +2061,64 @@ class _Values:
         if len(found) == 1:
             return found[0]
         return _Val(" | ".join(v.show() for v in found), all(v.literal for v in found))
+
+    def _zipped(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val | None:
+        """A name a loop binds from ``zip`` (RAM's ``for dataset, sampler, bs, n_worker ...
+        in zip(datasets, samplers, batch_size, num_workers, ...)``): the elements of the
+        list zipped in its place, followed to where the list is written (a parameter to
+        what its callers pass, ``batch_size=[config['batch_size']]``), one value when they
+        agree; None when the loop is no such ``zip`` or a list is not written out."""
+        name = expr.name
+        for loop in f.values.loops:
+            if loop.function != fn or name not in loop.names or loop.line > expr.line:
+                continue
+            it = loop.iter
+            if not (it.kind == "Call" and it.func.text == "zip" and not it.keywords):
+                continue
+            if len(it.args) != len(loop.names) or any(a.kind == "Starred" for a in it.args):
+                continue
+            items = self._listed(f, fn, it.args[loop.names.index(name)], expr.line, depth + 1)
+            merged = _merge(items) if items else None
+            if merged is not None:
+                return merged.then(f"{name}: an element of {it.args[loop.names.index(name)].text}")
+        return None
+
+    def _listed(
+        self, f: _File, fn: int, expr: Expr, line: int, depth: int
+    ) -> list[tuple[_Val, str]] | None:
+        """(value, place) of each element of the list ``expr`` read at ``line`` of def
+        ``fn``: a list or tuple written there, a local assigned one before, or a parameter
+        each caller passes one for; None when any is something else."""
+        if depth >= MAX_DEPTH:
+            return None
+        if expr.kind in ("List", "Tuple"):
+            if not expr.parts or any(e.kind == "Starred" for e in expr.parts):
+                return None
+            return [(self.resolve(f, fn, e, depth + 1), f.loc(e.line)) for e in expr.parts]
+        if expr.kind != "Name" or fn < 0:
+            return None
+        d = f.defs[fn]
+        bound = [a for a in d.assigns if a.target.kind == "Name" and a.target.name == expr.name]
+        if bound:
+            before = [a for a in bound if a.line < line]
+            if len(before) != 1 or len(bound) != 1:
+                return None
+            return self._listed(f, fn, before[0].value, before[0].line, depth + 1)
+        if expr.name not in dict(d.params):
+            return None
+        out: list[tuple[_Val, str]] = []
+        sites = self.call_sites(f, fn)
+        if not 0 < len(sites) <= MAX_SITES:
+            return None
+        for caller, call in sites:
+            passed = _bind_def(d, call.expr).get(expr.name)
+            if passed is None:
+                return None
+            items = self._listed(caller, call.function, passed, call.expr.line, depth + 1)
+            if items is None:
+                return None
+            out += items
+        return out
 
     def _assignments(
         self, f: _File, fn: int, name: str, assigns: Sequence[AssignValues], depth: int
@@ -1986,7 +2186,13 @@ class _Values:
             )
         ]
         sites = trained or sites
-        if 0 < len(sites) <= MAX_SITES:
+        # a helper called once per layer with the numbers written out (faster-rcnn's
+        # five ``normal_init(layer, 0, 0.01, ...)``): each literal is read at no cost
+        written = len(sites) <= _LITERAL_SITES and all(
+            (passed := _bind_def(d, call.expr).get(name)) is not None and passed.literal
+            for _, call in sites
+        )
+        if 0 < len(sites) <= MAX_SITES or (sites and written):
             found: list[tuple[_Val, str]] = []
             for caller, call in sites:
                 passed = _bind_def(d, call.expr).get(name)
@@ -2019,6 +2225,16 @@ class _Values:
         ``train(num_gpus, rank, **train_config)``): the chosen file's
         ``train_config.learning_rate``. None when no ``**`` argument is such a section or
         the file does not set the key (the parameter's default may then apply)."""
+        for keyword in call.expr.keywords:
+            if keyword.name or keyword.target.kind != "Name":
+                continue
+            # a settings object filled by attribute (stylegan3's ``c.num_gpus = opts.gpus``
+            # in ``main``, ``c`` handed on to ``training_loop(rank=rank, **c)``)
+            written = self._attribute_written(
+                f, call.function, keyword.target.name, name, call.expr.line, 1
+            )
+            if written is not None:
+                return written
         if self.repo.hparams is None or self.repo.hparams.chosen is None:
             return None
         for keyword in call.expr.keywords:
@@ -2032,6 +2248,50 @@ class _Values:
             if found is not None and found[0]:
                 return _Val(found[0], True, (found[1],))
         return None
+
+    def _attribute_written(
+        self, f: _File, fn: int, name: str, key: str, line: int, depth: int
+    ) -> _Val | None:
+        """What the object the name ``name`` holds at ``line`` of def ``fn`` has as its
+        attribute ``key``: the last ``name.key = value`` of that function before the line,
+        else, ``name`` a parameter, what the object each caller passes has (a few calls
+        up); None when nothing writes it."""
+        if fn < 0 or depth >= MAX_DEPTH:
+            return None
+        d = f.defs[fn]
+        writes = [
+            a
+            for a in d.assigns
+            if a.line < line
+            and a.target.kind == "Attribute"
+            and a.target.name == key
+            and a.target.target.kind == "Name"
+            and a.target.target.name == name
+            and self.runs(f, fn, a.line)
+        ]
+        if writes:
+            last = max(writes, key=lambda a: a.line)
+            value = self.resolve(f, fn, last.value, depth + 1)
+            return value.then(f"{name}.{key} set at {f.loc(last.line)}")
+        if name not in dict(d.params) or any(
+            a.target.kind == "Name" and a.target.name == name for a in d.assigns
+        ):
+            return None
+        sites = self.call_sites(f, fn)
+        if not 0 < len(sites) <= MAX_SITES:
+            return None
+        found: list[tuple[_Val, str]] = []
+        for caller, call in sites:
+            passed = _bind_def(d, call.expr).get(name)
+            if passed is None or passed.kind != "Name":
+                return None
+            value = self._attribute_written(
+                caller, call.function, passed.name, key, call.expr.line, depth + 1
+            )
+            if value is None:
+                return None
+            found.append((value, caller.loc(call.expr.line)))
+        return _merge(found)
 
     def _loaded_keys(self, f: _File, fn: int, expr: Expr, before: int) -> tuple[str, ...]:
         """The keys ``expr`` reads from a config file the code loads (``config["train"]``
@@ -2112,7 +2372,30 @@ class _Values:
                     break
         if not d.is_class and d.name == "__call__" and d.owner >= 0:
             out += self.instance_calls(f, d.owner)
+        if not out and not d.is_class and d.owner < 0:
+            out = self._enclosed_calls(f, index)
         return out or self.star_call_sites(f.module, name)
+
+    @staticmethod
+    def _enclosed_calls(f: _File, index: int) -> list[tuple[_File, CallValues]]:
+        """The calls of a function defined inside another (faster-rcnn's ``normal_init``
+        in ``_init_weights``, called there with each layer's mean and deviation): calls by
+        its name in the body of the innermost function around it, its own body aside."""
+        d = f.defs[index]
+        around = [
+            e for e in f.defs if not e.is_class and e.line < d.line and d.end_line <= e.end_line
+        ]
+        if not around:
+            return []
+        outer = max(around, key=lambda e: e.line)
+        return [
+            (f, c)
+            for c in f.values.calls
+            if c.expr.func.kind == "Name"
+            and c.expr.func.name == d.name
+            and outer.line <= c.expr.line <= outer.end_line
+            and not d.line <= c.expr.line <= d.end_line
+        ]
 
     def instance_calls(self, f: _File, cls: int) -> list[tuple[_File, CallValues]]:
         """Calls of instances of class ``cls`` (its ``__call__`` runs): the name an instance
@@ -2652,7 +2935,21 @@ def _merge(found: list[tuple[_Val, str]]) -> _Val | None:
         if len(found) > 4:
             others.append(f"{len(found) - 4} more")
         return first.then(f"same at {', '.join(others)}") if others else first
-    distinct = list({v.show(): v for v, _ in found}.values())  # first place of each value
+    # the first place of each value, with how many more places give it (five layers
+    # initialised by one helper with 0.01 and one with 0.001 are two values, not five)
+    places: dict[str, list[tuple[_Val, str]]] = {}
+    for v, at in found:
+        places.setdefault(v.text, []).append((v, at))
+    distinct: list[_Val] = []
+    for same in places.values():
+        first_value = same[0][0]
+        if len({v.show() for v, _ in same}) > 1:
+            others = ", ".join(place for _, place in same[1:4])
+            more = f" and {len(same) - 4} more" if len(same) > 4 else ""
+            first_value = first_value._replace(
+                trail=(*first_value.trail, f"same at {others}{more}")
+            )
+        distinct.append(first_value)
     shown = distinct[:3]
     more = f" | … {len(distinct) - 3} more" if len(distinct) > 3 else ""
     return _Val(" | ".join(v.show() for v in shown) + more, all(v.literal for v in shown))
@@ -2991,6 +3288,8 @@ class _Recipe:
         self._cudnn()
         self._repo_instances()
         self._settings()
+        self._unpacked_settings()
+        self._optimizer_named_defaults()
         self._launchers()
         self._accumulation()
         self._registry_choices()
@@ -3143,7 +3442,9 @@ class _Recipe:
         if isinstance(verdict, bool):
             side = body if verdict else orelse
             told = self.values.describe(file, fn, test)
-            picked = self.values.describe(file, fn, side)
+            picked = self._picked_value(file, fn, side)  # a nested ``a if t else b`` too
+            if told == test.text:  # a comparison: what it comes to
+                return f"{picked} ({test.text}: {verdict})"
             return f"{picked} ({test.text} = {told})"
         return value.text
 
@@ -4952,6 +5253,7 @@ class _Recipe:
                         for kw in call.expr.keywords
                         if kw.name and kw.name != "class_name"
                     ]
+                    values += self._set_after(file, call)
                     stored = f"stored as {call.stored.text}, " if call.stored is not None else ""
                     self.add(
                         category,
@@ -4960,6 +5262,46 @@ class _Recipe:
                         values,
                         f"{stored}built by name (class_name={name!r}){note}",
                     )
+
+    def _set_after(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
+        """The entries the function that builds a settings dict sets on it afterwards by
+        attribute (stylegan3's ``c.G_opt_kwargs = dnnlib.EasyDict(class_name=..., betas=...)``
+        then ``c.G_opt_kwargs.lr = ...`` and ``c.D_opt_kwargs.lr = opts.dlr``): settings of
+        the object built by name like the keywords beside the name, the last write of each
+        (with the line it is set at)."""
+        stored = call.stored
+        if stored is None:
+            return []
+        scope = file.defs[call.function].assigns if call.function >= 0 else file.values.assigns
+        last: dict[str, AssignValues] = {}
+        for a in sorted(scope, key=lambda a: a.line):
+            target = a.target
+            if (
+                a.line > call.expr.line
+                and target.kind == "Attribute"
+                and target.target.text == stored.text
+                and target.name != "class_name"
+                # not under ``if opts.resume is not None:`` with no resume given
+                and self.values.runs(file, call.function, a.line)
+            ):
+                last[target.name] = a
+        out = []
+        for key, a in last.items():
+            where = f"set at {file.loc(a.line)}"
+            tests = [
+                b.test.text
+                for b in (file.defs[call.function].branches if call.function >= 0 else ())
+                if b.line < a.line <= b.end_line
+            ]
+            if tests and not self.values.taken(file, call.function, a.line):
+                where += f", under if {tests[-1]}"  # which side runs is not known
+            shown = (
+                self._picked_value(file, call.function, a.value)
+                if a.value.kind == "IfExp"
+                else self._value(file, call.function, key, a.value)
+            )
+            out.append((key, f"{shown} ({where})"))
+        return out
 
     def _by_name_category(self, name: str) -> tuple[str | None, str, str]:
         """(category, row name, note tail) of the class a dotted ``class_name`` names: a
@@ -7791,7 +8133,62 @@ class _Recipe:
             )
             if not values:
                 return
+        values = self._init_arguments(fa.path, first, last, values)
         self.add("init", qual, place(fa, first), values, "repo initialisation routine")
+
+    def _init_arguments(
+        self, path: str, first: int, last: int, values: tuple[tuple[str, str], ...]
+    ) -> tuple[tuple[str, str], ...]:
+        """An initialisation routine's calls (``m.weight.data.normal_(mean, stddev)``) with
+        each argument that is a parameter of the routine read where the routine is called
+        (``0, 0.01 | 0.001``, the distinct values its callers pass, when each is a value
+        the recipe follows to a literal): a helper's parameter names say nothing of the
+        values the layers are given."""
+        f = self.files.get(path)
+        if f is None:
+            return values
+        out: list[tuple[str, str]] = []
+        for key, text in values:
+            calls = [
+                c
+                for c in f.values.calls
+                if first <= c.expr.line <= last and c.expr.func.text == key and c.expr.args
+            ]
+            if len(calls) != 1 or calls[0].function < 0 or calls[0].expr.keywords:
+                out.append((key, text))
+                continue
+            fn = calls[0].function
+            d = f.defs[fn]
+            params = dict(d.params)
+            sites = self.values.call_sites(f, fn)
+            shown: list[str] = []
+            places: dict[str, None] = {}
+            for arg in calls[0].expr.args:
+                if arg.kind != "Name" or arg.name not in params or not sites:
+                    shown.append(arg.text)
+                    continue
+                found: dict[str, None] = {}
+                for caller, call in sites[:_LITERAL_SITES]:
+                    passed = _bind_def(d, call.expr).get(arg.name)
+                    value = (
+                        self.values.resolve(caller, call.function, passed, 1)
+                        if passed is not None
+                        else None
+                    )
+                    if value is None or not value.literal:
+                        found = {}
+                        break
+                    found[value.text] = None
+                    places[caller.loc(call.expr.line)] = None
+                shown.append(" | ".join(found) if found else arg.text)
+            if shown == [a.text for a in calls[0].expr.args]:
+                out.append((key, text))
+                continue
+            where = list(places)
+            more = f" and {len(where) - 4} more" if len(where) > 4 else ""
+            called = f"{d.name}() called at {', '.join(where[:4])}{more}"
+            out.append((key, f"{', '.join(shown)} ({called})"))
+        return tuple(out)
 
     def _cudnn(self) -> None:
         """``cudnn.deterministic = True`` / ``cudnn.benchmark``: reproducibility switches
@@ -7804,6 +8201,81 @@ class _Recipe:
                     "seed", name, place(fa, line), [("value", value)], _CUDNN_NOTES.get(name, "")
                 )
 
+    def _optimizer_named_defaults(self) -> None:
+        """The torch optimizer an entry function's parameter names by default as a string
+        (litgpt's ``setup(..., optimizer: str | dict = "AdamW")``, the class built by name
+        from ``torch.optim``): a row for it, its settings the torch defaults unless a
+        caller passes others. Only a name of the torch index's optimizers."""
+        api = self.hierarchy.classes.api
+        for path, file in sorted(self.files.items()):
+            if is_test_path(path) or self.apart(path):
+                continue
+            for d in file.defs:
+                if d.is_class:
+                    continue
+                for param, default in d.params:
+                    if (
+                        default is None
+                        or default.kind != "Constant"
+                        or not isinstance(default.value, str)
+                        or _setting_category(param) != "optimizer"
+                    ):
+                        continue
+                    name = default.value
+                    dotted = name if "." in name else f"torch.optim.{name}"
+                    if not _OPTIMIZER.fullmatch(dotted) or api.canonical(dotted) is None:
+                        continue
+                    note = (
+                        f"built by name, the default of parameter {param} of {d.qual}(); "
+                        "settings not passed are torch's defaults"
+                    )
+                    self.add(
+                        "optimizer", dotted, file.where(default.line), [(param, repr(name))], note
+                    )
+
+    def _unpacked_settings(self) -> None:
+        """The training length and precision a config file's section gives the parameters
+        of the function it is passed to in ``**section`` (waveglow's ``train(num_gpus, rank,
+        group_name, **train_config)`` with ``epochs: 100000`` and ``fp16_run: true`` in
+        ``train_config``): no option declares them, and no torch call shows the epoch loop
+        (``range(epoch_offset, epochs)``) or a precision switch as a bool. Other settings so
+        passed show where the calls they feed are (the optimizer's ``lr``)."""
+        hparams = self.repo.hparams
+        if hparams is None or hparams.chosen is None:
+            return
+        shown: set[str] = set()
+        for path, file in sorted(self.files.items()):
+            if is_test_path(path) or self.apart(path):
+                continue
+            for call in file.values.calls:
+                stars = [k.target for k in call.expr.keywords if not k.name]
+                target = self.values.repo_function(file, call.expr) if stars else None
+                if target is None:
+                    continue
+                t_file, t_fn = target
+                d = t_file.defs[t_fn]
+                for star in stars:
+                    keys = self.values._loaded_keys(file, call.function, star, call.expr.line)
+                    if not keys:
+                        continue
+                    for param, _ in d.params:
+                        category = _setting_category(param)
+                        key = ".".join((*keys, param))
+                        if category not in ("epochs", "amp") or key in shown:
+                            continue
+                        found = hparams.value(key)
+                        if found is None:
+                            continue
+                        text, setting, _ = found
+                        shown.add(key)
+                        why = (
+                            f"parameter {param} of {d.qual}(), passed in **{star.text} at "
+                            f"{file.loc(call.expr.line)}; read from {hparams.chosen}, "
+                            f"{hparams.chosen_by}"
+                        )
+                        place = Where(setting.path, setting.line)
+                        self.add(category, f"config {key}", place, [("value", text)], why)
+
     # -- settings: argparse options, config attributes, module constants
     def _settings(self) -> None:
         for dest, options in self.repo.argparse.items():
@@ -7811,7 +8283,13 @@ class _Recipe:
             if category is None and any(_AUG_HELP.search(_help(o)) for o in options):
                 # CenterNet's --scale / --shift: "apply scale augmentation" says what it is
                 category = "augmentation"
-            if category is None and any(_LENGTH_HELP.search(_help(o)) for o in options):
+            if (
+                category is None
+                and not _CADENCE.search(dest)
+                and any(_LENGTH_HELP.search(_help(o)) for o in options)
+            ):
+                # faster-rcnn's --disp_interval, "number of iterations to display": how
+                # often the run logs or saves, not how long it trains
                 category = "epochs"
             if category is None:
                 # T2T-ViT's --reprob, --aa, --scale: passed as re_prob=, auto_augment=,
@@ -7871,6 +8349,7 @@ class _Recipe:
         configs = {
             cls for cls, found in candidates.items() if any(a.attr in read for _, a in found)
         }
+        overrides = self._parameter_default_overrides({c.rpartition(".")[2] for c in configs})
         for cls, found in candidates.items():
             if not configs & set(self.values._lineage(cls)):
                 # a visualiser's world_size: read by its own methods only; a configuration
@@ -7881,8 +8360,19 @@ class _Recipe:
                     # RAFT's Logger.total_steps = 0 in __init__: a counter starting, no
                     # length (fairseq's dataclass field max_epoch = 0 is "no limit": it stays)
                     continue
-                name = f"{cls.rpartition('.')[2]}.{a.attr}"
-                self.add(category, name, a.file.where(a.line), [("value", a.value.text)])
+                short = cls.rpartition(".")[2]
+                name = f"{short}.{a.attr}"
+                values = [("value", a.value.text)]
+                passed = overrides.get(short, {}).get(a.attr, {})
+                if passed:
+                    # each value once, the most common first, with the entries giving it
+                    ranked = sorted(passed.items(), key=lambda item: -len(item[1]))
+                    shown = []
+                    for value, places in ranked[:4]:
+                        more = f" and {len(places) - 3} more" if len(places) > 3 else ""
+                        shown.append(f"{value} ({', '.join(places[:3])}{more})")
+                    values.append(("entry defaults", "; ".join(shown)))
+                self.add(category, name, a.file.where(a.line), values)
         self._dataset_config_settings()
         for constant, stmt, f in self.repo.constants:
             category = _setting_category(constant)
@@ -7892,6 +8382,40 @@ class _Recipe:
                 continue
             if category and stmt.value.literal and not _empty_collection(stmt.value):
                 self.add(category, constant, f.where(stmt.line), [("value", stmt.value.text)])
+
+    def _parameter_default_overrides(
+        self, classes: set[str]
+    ) -> dict[str, dict[str, dict[str, list[str]]]]:
+        """class name -> field -> value -> the entry functions whose parameter default sets
+        it to that value,
+        where a function's parameter defaults to an instance of the config class built with
+        that keyword (litgpt's ``setup(..., train: TrainArgs = TrainArgs(global_batch_size=16,
+        micro_batch_size=1, epochs=5, ...))``): the values a run of that entry uses with
+        its defaults, over the class's own field defaults (``global_batch_size: int = 64``).
+        Each entry as ``setup() at litgpt/finetune/lora.py:66``."""
+        out: dict[str, dict[str, dict[str, list[str]]]] = {}
+        if not classes:
+            return out
+        for path, file in sorted(self.files.items()):
+            if is_test_path(path) or self.apart(path):
+                continue
+            for index, d in enumerate(file.defs):
+                if d.is_class:
+                    continue
+                for _, default in d.params:
+                    if default is None or default.kind != "Call":
+                        continue
+                    short = default.func.text.rpartition(".")[2]
+                    if short not in classes:
+                        continue
+                    for keyword in default.keywords:
+                        if not keyword.name:
+                            continue
+                        value = self.values.describe(file, index, keyword.target)
+                        at = file.loc(keyword.target.line)
+                        fields = out.setdefault(short, {}).setdefault(keyword.name, {})
+                        fields.setdefault(value, []).append(f"{d.qual}() at {at}")
+        return out
 
     def _lr_rule(self, option: _ArgOption, dest: str) -> str:
         """What an optimizer option switches in its own script: the learning rate the

@@ -9,6 +9,7 @@ input already in half precision is no precision of the training."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -112,8 +113,35 @@ def test_a_json_section_passed_as_keywords_gives_the_parameters(jsonkwargs) -> N
 def test_apex_opt_level_is_the_precision_not_the_inverse_half_cast(jsonkwargs) -> None:
     amp = [r for r in jsonkwargs.recipe if r.category == "amp"]
     assert [(r.name, dict(r.values)) for r in amp] == [
-        ("apex.amp.initialize(opt_level=)", {"opt_level": '"O1"'})
+        # the switch the section passes: it is on in the documented config
+        ("config train_config.fp16_run", {"value": "true"}),
+        ("apex.amp.initialize(opt_level=)", {"opt_level": '"O1"'}),
     ]
+
+
+def test_a_json_section_passed_as_keywords_gives_the_length(jsonkwargs) -> None:
+    (length,) = [r for r in jsonkwargs.recipe if r.category == "epochs"]
+    assert (length.name, length.where.path, length.where.line) == (
+        "config train_config.epochs",
+        "config.json",
+        4,
+    )
+    assert dict(length.values) == {"value": "100000"}
+    assert length.note == (
+        "parameter epochs of train(), passed in **train_config at train.py:44; read from "
+        "config.json, the training command at README.md:6"
+    )
+    # settings a torch call already shows get no row of their own
+    assert not [r for r in jsonkwargs.recipe if r.name.startswith("config train_config.learn")]
+
+
+def test_without_a_documented_config_no_section_rows(tmp_path) -> None:
+    root = tmp_path / "jsonkwargs"
+    shutil.copytree(JSONKWARGS, root)
+    (root / "README.md").write_text("# jsonkwargs\n", encoding="utf-8")
+    review = review_fixture(str(root))
+    # two JSON files and no command naming either: no file is the config
+    assert not [r for r in review.recipe if r.name.startswith("config train_config")]
 
 
 def test_an_installed_package_s_alias_of_a_script_launches_it() -> None:

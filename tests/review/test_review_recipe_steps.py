@@ -233,7 +233,8 @@ def test_an_initialiser_named_for_its_distribution_and_a_norm_override_are_init_
 ) -> None:
     init = rows(items, "init")
     assert dict(init["normal_init @ model.py:4"].values) == {
-        "m.weight.data.normal_": "mean, stddev",
+        # the helper's parameters, read where it is called
+        "m.weight.data.normal_": "0, 0.01 (normal_init() called at model.py:15)",
         "m.bias.data.zero_": "",
     }
     override = init["normalisation settings in main @ train.py:69"]
