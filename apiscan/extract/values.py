@@ -258,7 +258,11 @@ def click_option(expr: Expr) -> ArgOption | None:
     flag's (before a ``/--no-x`` twin) with its dashes made underscores and lower-cased, as
     click names the keyword argument the command receives (``--dry-run`` → ``dry_run``);
     ``is_flag=True`` stores True, as argparse's ``store_true`` does. Required when
-    ``required=True`` says so."""
+    ``required=True`` says so. None for any other call."""
+    if not (expr.kind == "Call" and expr.func.kind == "Attribute"):
+        return None
+    if expr.func.name != "option" or expr.func.text != "click.option":
+        return None
     names = [a.value for a in expr.args if a.kind == "Constant" and isinstance(a.value, str)]
     flags = [n for n in names if n.startswith("-")]
     if not flags:
