@@ -713,6 +713,10 @@ def _prepare_tail(ms_version: str | None) -> None:
     (YOLOX: ~0.2 s of its wall). Only caches are filled: results are the same whether this
     ran or not, and a failure here is met again, and reported, where the stage itself runs."""
     try:
+        # the graph library, which the solver and the scopes import only where they build
+        # graphs (a pool's workers never do), is imported here while the workers walk
+        import networkx  # noqa: F401
+
         import apiscan.program.solver
         import apiscan.results
         import apiscan.scope.classify  # noqa: F401

@@ -498,17 +498,18 @@ def _components(
     )
     if graph == reuse.graph:
         return reuse.order
-    from apiscan.program.digraph import DiGraph, components_in_order
+    import networkx as nx  # imported by the first solve, never by the workers
 
-    digraph = DiGraph()
+    digraph = nx.DiGraph()
     digraph.add_nodes_from(edges)
     for callee, callers in graph:
         for caller in callers:
             if caller in edges:
                 digraph.add_edge(caller, callee)
+    condensed = nx.condensation(digraph)
     order = []
-    for comp in components_in_order(digraph):
-        members = sorted(comp)
+    for comp in nx.topological_sort(condensed):
+        members = sorted(condensed.nodes[comp]["members"])
         # one pass settles a function that does not call itself
         once = len(members) == 1 and not digraph.has_edge(members[0], members[0])
         order.append((members, once))

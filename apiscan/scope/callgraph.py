@@ -21,10 +21,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from apiscan.extract.records import ANY_RECEIVER, DATA_ROLES, DATASET_METHODS, REF, FileAnalysis
-from apiscan.program.digraph import DiGraph
 from apiscan.program.index import ClassTable, Hierarchy, follow, is_torch
+
+# networkx (~0.12 s to import) loads where a graph is built: a module that only reads this
+# one's names or constants never pays for it.
+if TYPE_CHECKING:
+    import networkx as nx
 
 #: torch's base of a custom differentiable operation, by the names torch spells it.
 _AUTOGRAD_FUNCTION = re.compile(r"^torch\.autograd\.(?:function\.)?Function$")
@@ -52,7 +57,7 @@ def module_node(module: str) -> str:
     return f"{module}.{MODULE_CODE}"
 
 
-def build_call_graph(analyses: Sequence[FileAnalysis], classes: ClassTable) -> DiGraph:
+def build_call_graph(analyses: Sequence[FileAnalysis], classes: ClassTable) -> nx.DiGraph:
     """Functions and module code as nodes, calls as edges (see the module docstring).
 
     Node attributes: ``path``, ``qualname`` (module-relative, ``""`` for module code), ``cls``
@@ -71,15 +76,17 @@ def build_call_graph(analyses: Sequence[FileAnalysis], classes: ClassTable) -> D
 
 class _Builder:
     def __init__(self, analyses: Sequence[FileAnalysis], hierarchy: Hierarchy) -> None:
+        import networkx as nx
+
         self.analyses = analyses
         self.hierarchy = hierarchy
-        self.graph = DiGraph(unresolved=0, external=0)
+        self.graph = nx.DiGraph(unresolved=0, external=0)
         #: every spelling of a function (one per module name of its file) -> its node
         self.spelled: dict[str, str] = {}
         self._targets: dict[tuple[str, str], tuple[str, ...] | None] = {}
         self._named: dict[str, list[str]] | None = None
 
-    def build(self) -> DiGraph:
+    def build(self) -> nx.DiGraph:
         for fa in self.analyses:
             self._add_nodes(fa)
         edges: list[tuple[str, str, str, int, bool]] = []

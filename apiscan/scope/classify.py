@@ -50,13 +50,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from itertools import chain
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
 from apiscan.extract.records import DATA_ROLES, DATASET_METHODS, FileAnalysis
 from apiscan.model import SCOPES
-from apiscan.program.digraph import DiGraph, reachable
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.scope.callgraph import LOSS, build_call_graph
+
+# networkx loads where a graph is searched or built (see apiscan.scope.callgraph): the review's
+# path and constant helpers here do not pay for it.
+if TYPE_CHECKING:
+    import networkx as nx
 
 NETWORK, DATA, HOST = SCOPES
 #: Widest first: a class body whose methods are network and data is network.
@@ -130,7 +136,7 @@ def constructors(roots: set[str]) -> set[str]:
     return {r for r in roots if r.endswith(".__init__")}
 
 
-def network_roots(graph: DiGraph, hierarchy: Hierarchy) -> set[str]:
+def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
     """``forward`` (else ``__call__``) and ``__init__`` of every ``nn.Module`` subclass, of every
     loss class and of every class defining ``forward`` over a base from a package outside the
     scan (unless it is test or data code), with their ``forward_*`` methods; every function
@@ -197,7 +203,7 @@ def _computes(hierarchy: Hierarchy, cls: str) -> bool:
     return any(hierarchy.method(cls, m) == f"{cls}.{m}" for m in ("forward", "__call__"))
 
 
-def data_roots(graph: DiGraph, hierarchy: Hierarchy) -> set[str]:
+def data_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
     """What the data loader calls: the fetch methods of Dataset / IterableDataset subclasses,
     and whatever is passed as ``collate_fn``, ``worker_init_fn``, a transform or a dataset
     (a class passed so contributes its ``__call__`` or fetch methods; see the call graph)."""
@@ -222,16 +228,23 @@ def _is_sampler(hierarchy: Hierarchy, cls: str) -> bool:
     return any(_SAMPLER.fullmatch(t) for t in hierarchy.torch_ancestors(cls))
 
 
-def _reachable(graph: DiGraph, roots: Iterable[str]) -> set[str]:
-    return reachable(graph, roots)
+def _reachable(graph: nx.DiGraph, roots: Iterable[str]) -> set[str]:
+    sources = list(roots)
+    if not sources:
+        return set()
+    import networkx as nx
+
+    return set(chain.from_iterable(nx.bfs_layers(graph, sources)))
 
 
-def _induced(graph: DiGraph, keep: set[str]) -> DiGraph:
+def _induced(graph: nx.DiGraph, keep: set[str]) -> nx.DiGraph:
     """``graph.subgraph(keep)`` as a graph of its own (same nodes, edges and data), built in
     one pass over ``graph``: a subgraph view filters every node, edge and adjacency it is
     asked for, and the searches below ask for each many times (the 405k-line corpus: two
     thirds of the classification's CPU went to the filters of two nested views)."""
-    sub = DiGraph()
+    import networkx as nx
+
+    sub = nx.DiGraph()
     sub.add_nodes_from((n, d) for n, d in graph.nodes(data=True) if n in keep)
     sub.add_edges_from(
         (u, v, d)
@@ -244,13 +257,13 @@ def _induced(graph: DiGraph, keep: set[str]) -> DiGraph:
 
 
 def classify(
-    graph: DiGraph, analyses: Sequence[FileAnalysis], classes: ClassTable
+    graph: nx.DiGraph, analyses: Sequence[FileAnalysis], classes: ClassTable
 ) -> dict[str, str]:
     """Every node of ``graph`` → ``network`` | ``data`` | ``host``."""
     return _classify(graph, Hierarchy(analyses, classes))[0]
 
 
-def _classify(graph: DiGraph, hierarchy: Hierarchy) -> tuple[dict[str, str], set[str]]:
+def _classify(graph: nx.DiGraph, hierarchy: Hierarchy) -> tuple[dict[str, str], set[str]]:
     """The scopes, and the network nodes only construction reaches (a Module's ``__init__``
     and the builders it calls, not anything a ``forward`` or a loss runs)."""
     # Test code neither starts nor carries a search: what only tests call stays host.
@@ -287,7 +300,7 @@ class ScopeMap:
     """
 
     def __init__(
-        self, graph: DiGraph, scopes: Mapping[str, str], built: Iterable[str] = ()
+        self, graph: nx.DiGraph, scopes: Mapping[str, str], built: Iterable[str] = ()
     ) -> None:
         self._built = {
             (graph.nodes[n]["path"], graph.nodes[n]["qualname"]) for n in built if n in graph
