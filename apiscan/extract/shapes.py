@@ -334,6 +334,8 @@ SEGMENT_OPS = frozenset(
 )
 #: Reductions: their result on a dynamic tensor is taken as static (``x[keep].sum()``; with a
 #: ``dim`` the other dimensions may still vary, a precision-first approximation).
+#: Ops returning ``(values, indices)`` of their input's own shape (see ``on_torch_call``).
+ORDERINGS = frozenset({"sort", "cummax", "cummin"})
 REDUCTIONS = frozenset(
     {"sum", "mean", "max", "min", "any", "all", "numel", "item", "argmax", "argmin"}
 )
@@ -588,6 +590,12 @@ class ShapeTracker:
     _samples: dict[int, tuple[Val, bool]] = field(default_factory=dict)
     #: id -> the shapes read from per-sample fields (their first entry is per-sample)
     _sample_shapes: dict[int, Val] = field(default_factory=dict)
+    #: id -> the indices an ordering (``sort``) gave of a tensor of a data-dependent shape:
+    #: a permutation, whose gather reorders rather than selects
+    _orders: dict[int, Val] = field(default_factory=dict)
+    #: id -> (the shape of a dynamic tensor whose varying dimension is known, that dimension):
+    #: its other entries are static
+    _shape_dims: dict[int, tuple[Val, int]] = field(default_factory=dict)
     #: id(call node) of ``range(n)`` / ``enumerate(x)`` / ``zip(...)`` -> the values that make
     #: its number of elements data (``n`` read from tensor data, ``x`` of a data-dependent
     #: shape), for :meth:`on_loop`
@@ -691,8 +699,13 @@ class ShapeTracker:
             return None
         return SAMPLE_SIZE if kind and dim == 0 else ELEM_SIZE
 
-    def sample_dim(self, shape: Val, index: int | None) -> Val | None:
-        """``t["boxes"].shape[0]``: the first entry of a per-sample field's shape."""
+    def shape_entry(self, shape: Val, index: int | None) -> Val | None:
+        """``t["boxes"].shape[0]``: the first entry of a per-sample field's shape;
+        ``probas.shape[1]`` of a tensor whose rows only vary (:meth:`varying_dim`): a static
+        length. None when ``shape`` is neither or ``index`` is no literal."""
+        varying = self._shape_dims.get(id(shape))
+        if varying is not None and varying[0] is shape:
+            return NONTORCH if index is not None and index != varying[1] else None
         entry = self._sample_shapes.get(id(shape))
         if entry is None or entry is not shape:
             return None
@@ -719,6 +732,10 @@ class ShapeTracker:
         v = (v[0], v[1])
         self._dims[id(v)] = (v, dim)
         return v
+
+    def vary(self, v: Val, dim: int) -> None:
+        """Mark the dynamic tensor ``v`` (this very tuple) as varying along ``dim`` only."""
+        self._dims[id(v)] = (v, dim)
 
     def varying_dim(self, v: Val) -> int | None:
         entry = self._dims.get(id(v))
@@ -775,6 +792,8 @@ class ShapeTracker:
         dim = self.varying_dim(out)
         if dim is not None:
             self._dims[id(copy)] = (copy, dim)
+        if self._orders.get(id(out)) is out:
+            self._orders[id(copy)] = copy
         return copy
 
     def _explained(self, v: Val) -> Why:
@@ -990,6 +1009,24 @@ class ShapeTracker:
             drawn = [a for a in chosen if a == RAND or _any_elem(a, lambda e: e == RAND)]
             if name == "interpolate" and drawn:
                 self.random_resize(node, api, *self._why(RANDOM_RESIZE, drawn))
+        source = recv if recv is not None else (args[0] if args else None)
+        if (
+            name in ORDERINGS
+            and source is not None
+            and is_dyn_tensor(source)
+            and result[0] in ("seq", "tuple")
+        ):
+            # ``values, perm = torch.sort(errors)`` of a tensor of a data-dependent shape:
+            # both have that shape (a gather by ``perm`` is as long as ``errors``)
+            dim = self.varying_dim(source)
+            out = self.relay([source], self._varying(dim) if dim is not None else DYN_TENSOR)
+            order = self.relay([source], self._varying(dim) if dim is not None else DYN_TENSOR)
+            if order is out:
+                order = (order[0], order[1])
+                if dim is not None:
+                    self.vary(order, dim)
+            self._orders[id(order)] = order
+            return ("tuple", (out, order))
         if recv is not None and is_dyn_tensor(recv) and result[0] == "tensor":
             # the owner table hands the receiver back for tensor methods; a reduction's result
             # is static whatever the receiver's shape, unless it reduces another dimension
@@ -1129,7 +1166,13 @@ class ShapeTracker:
             if kind:
                 self._sample_shapes[id(shape)] = shape
             return shape
-        return ("seq", self._length(node, source) if is_dyn_tensor(source) else NONTORCH)
+        if not is_dyn_tensor(source):
+            return ("seq", NONTORCH)
+        shape = ("seq", self._length(node, source))
+        dim = self.varying_dim(source)
+        if dim is not None:
+            self._shape_dims[id(shape)] = (shape, dim)
+        return shape
 
     def _length(self, node: cst.CSTNode, source: Val) -> Val:
         """A length read at ``node`` from the data-dependent ``source``, explained as it is."""
@@ -1178,6 +1221,10 @@ class ShapeTracker:
                     self.hit("DS104", node, api, why, chain=chain)
                 dim = _indexed_dim(node)
                 return self._varying(dim) if dim is not None else DYN_TENSOR
+            if self._orders.get(id(idx)) is idx and not store:
+                # ``fg[perm]`` with ``perm`` from ``sort``: a reordering of rows as many as
+                # the sorted tensor's, whose length is what it carries on, no new shape
+                return self.relay([idx], DYN_TENSOR)
             if is_dyn_tensor(idx) or (idx[0] in ("tuple", "seq") and _any_elem(idx, is_dyn_tensor)):
                 why, chain = self._why("the index comes from a data-dependent op", [idx])
                 if store and self.defer_stores:

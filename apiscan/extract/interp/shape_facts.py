@@ -222,9 +222,9 @@ class ShapeFactsMixin:
         if recv == HOST_DATA or (recv[0] == "nontorch" and is_host_dyn(recv)):
             return recv
         if recv[0] == "seq":
-            size = self.shapes.sample_dim(recv, const_index)
+            size = self.shapes.shape_entry(recv, const_index)
             if size is not None:
-                return size  # ``t["boxes"].shape[0]``
+                return size  # ``t["boxes"].shape[0]``, ``probas.shape[1]`` of masked rows
         if recv[0] in ("seq", "tuple", "dict", "nontorch", "unknown", "inst"):
             for i in indexes:
                 if is_dyn_number(i):

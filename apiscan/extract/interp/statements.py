@@ -145,6 +145,14 @@ class StatementsMixin:
             names.update(before)
         after_body, middle = dict(names), len(returns)
         orelse = node.orelse
+        # the ``else`` (or ``elif``) runs instead of the body: it reads what the names held
+        # before the ``if`` (``elif anchors.dim() == 3: anchors = anchors[:, :, :4]`` reads
+        # the argument, not the body's reshaped copy); a name only the body rebinds is the
+        # body's after the ``if``, as the last walk left it before
+        rebound = [k for k, v in before.items() if names.get(k) is not v]
+        if orelse is not None:
+            for name in rebound:
+                names[name] = before[name]
         if type(orelse) is cst.If:
             self._if(orelse)
         elif orelse is not None:
@@ -152,6 +160,10 @@ class StatementsMixin:
             for name in _set_to_none(orelse.body):
                 if name in after_body and after_body[name][0] not in ("nontorch", "unknown"):
                     names[name] = after_body[name]  # ``else: x = None``: x is the other's
+        if orelse is not None:
+            for name in rebound:
+                if names.get(name) is before[name] and name in after_body:
+                    names[name] = after_body[name]
         if orelse is None:
             self._keep_variable(before, names)
         # what each path left, for the pairs a data-dependent condition compares
@@ -417,6 +429,9 @@ class StatementsMixin:
                 items = [self.shapes.relay([v], e) for e in v[1]]
             else:
                 items = [self.shapes.relay([v], element(v))] * len(parts)
+            if not any(part[0] == "star" for part in parts):
+                # ``N, C = probas.shape`` of rows selected by data: only one entry varies
+                items = [self.shapes.shape_entry(v, i) or item for i, item in enumerate(items)]
             for part, item in zip(parts, items, strict=True):
                 if part[0] == "star":
                     self.bind_target(part[1], seq(item))
