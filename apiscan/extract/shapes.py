@@ -1038,6 +1038,9 @@ class ShapeTracker:
             if varying is not None and reduced is not None and reduced != varying:
                 return self._varying(varying - 1 if reduced < varying else varying)
             return TENSOR
+        if recv is None and result[0] == "tensor" and _reduced_loss(name, node):
+            # ``F.cross_entropy(logits[valid], targets[valid], reduction="sum")``: one number
+            return TENSOR
         if (
             recv is None
             and result[0] == "tensor"
@@ -1296,7 +1299,7 @@ class ShapeTracker:
         rewrite whose result is static (:data:`SAME_MASK_STORE`)."""
         pending, self._pending_stores = self._pending_stores, []
         host = value[0] == "nontorch" or (value[0] == "unknown" and not computed)
-        quiet = host and not is_dyn_number(value)
+        quiet = host and (not is_dyn_number(value) or _scalar_read(value))
         for p in pending:
             if quiet and p.host_quiet:
                 continue
@@ -1692,6 +1695,37 @@ def names_read(node: cst.Call) -> list[str]:
         elif type(n) is cst.SubscriptElement:
             stack.append(n.slice)
     return out
+
+
+def _reduced_loss(name: str, node: cst.Call) -> bool:
+    """A loss function of ``torch.nn.functional`` (``cross_entropy``, ``l1_loss``...) called
+    with its default reduction or a literal one other than ``"none"``: a single number,
+    whatever the shapes of its inputs."""
+    if name not in ("cross_entropy", "nll_loss", "binary_cross_entropy") and not (
+        name.endswith("_loss") or name.startswith("binary_cross_entropy")
+    ):
+        return False
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value == "reduction":
+            v = arg.value
+            return type(v) is cst.SimpleString and v.evaluated_value != "none"
+    return True
+
+
+def _scalar_read(v: Val) -> bool:
+    """A host number read as one scalar (``1.0 / n.item()``, ``float(t)``), not a list
+    (``keep.tolist()``, as long as the tensor): stored through a mask it fills the selected
+    positions with one value, and the tensor keeps its shape (the read itself is a host
+    sync, reported where it sizes something)."""
+    origins = _origins(v)
+    return bool(origins) and all(
+        type(o) is cst.Call
+        and (
+            _method(o) == "item"
+            or (type(o.func) is cst.Name and o.func.value in ("int", "float") and not _method(o))
+        )
+        for o in origins
+    )
 
 
 def _method(call: cst.Call) -> str:

@@ -275,6 +275,11 @@ class ExpressionsMixin:
                 # not torch.all(q == 0)``: the truth of the tensor is read whenever the other
                 # operand lets the condition reach it
                 return v
+        for v in (left, right):
+            if is_dyn_number(v):
+                # ``fg_num > 0 and bg_num > 0`` with the counts the lengths of ``nonzero``'s
+                # results: the test follows those lengths
+                return v
         return join(left, right)
 
     def _compare(self, node: cst.Comparison) -> Val:

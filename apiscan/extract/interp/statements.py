@@ -124,7 +124,12 @@ class StatementsMixin:
         self.target(node.target)
 
     def _if(self, node: cst.If) -> None:
-        dynamic = self.shapes.on_condition(node.test, self.value(node.test), "if")
+        test = self.value(node.test)
+        # ``if x.shape[-1] != T: raise ValueError(...)`` is an ``assert`` written out: the
+        # graph does not branch (what follows runs on the one path that does not raise), and
+        # an ``assert`` is no DS116 either
+        guard = node.orelse is None and _only_raises(node.body)
+        dynamic = not guard and self.shapes.on_condition(node.test, test, "if")
         names = self.scopes[-1].names
         returns: list[Val] = self.returns[-1] if self.returns else []
         before, start = dict(names), len(returns)
@@ -548,3 +553,13 @@ def _same_mask_store(target: cst.BaseExpression, value: cst.BaseExpression) -> b
         elif type(e) not in (cst.Integer, cst.Float, cst.Name, cst.Attribute):
             return False
     return reads > 0
+
+
+def _only_raises(body: cst.BaseSuite) -> bool:
+    """Whether a block does nothing but raise (an error path: ``if bad: raise ...``)."""
+    lines = [body] if type(body) is cst.SimpleStatementSuite else list(body.body)
+    if not lines or any(
+        type(ln) not in (cst.SimpleStatementLine, cst.SimpleStatementSuite) for ln in lines
+    ):
+        return False
+    return all(type(st) is cst.Raise for ln in lines for st in ln.body)  # type: ignore[attr-defined]
