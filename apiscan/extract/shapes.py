@@ -444,6 +444,11 @@ SCIPY_DATA_LENGTH = frozenset(
 RANDOM_SCALARS = frozenset({"randint", "choice", "uniform", "random_integers"})
 #: What DS119 says of a resize to a randomly drawn size.
 RANDOM_RESIZE = "images are resized to a randomly drawn size"
+#: What DS113 says of a size drawn at random on the host where the network runs.
+RANDOM_SIZE = (
+    "a size is drawn at random on the host at every step (random.randint, np.random): each "
+    "draw gives the result a new shape, and the graph is compiled again"
+)
 #: What DS119 says of a sample sliced to a length drawn at random.
 RANDOM_LENGTH = (
     "each sample is sliced to a length drawn at random (x[s : s + n] with n random), so "
@@ -1009,6 +1014,13 @@ class ShapeTracker:
             drawn = [a for a in chosen if a == RAND or _any_elem(a, lambda e: e == RAND)]
             if name == "interpolate" and drawn:
                 self.random_resize(node, api, *self._why(RANDOM_RESIZE, drawn))
+            elif drawn and rule == "DS113" and not self.silent():
+                # ``latent.repeat(1, inject_index, 1)`` with ``inject_index = random.
+                # randint(...)`` in a generator's forward: a new shape at every step (a data
+                # pipeline drawing sizes per sample is DS119's, where it batches them)
+                self.hits.append(
+                    Hit(rule, (node, "s"), (node, "e"), self.function(), api, RANDOM_SIZE, (), True)
+                )
         source = recv if recv is not None else (args[0] if args else None)
         if (
             name in ORDERINGS
@@ -1578,6 +1590,11 @@ class ShapeTracker:
         function, as :meth:`pipeline` reports."""
         if not self.silent():
             self._lengths.setdefault(self.function(), node)
+            # where the network runs it, the slice is a new length at every step
+            detail = f"a slice bound {RANDOM_SIZE.removeprefix('a size ')}"
+            self.hits.append(
+                Hit("DS109", (node, "s"), (node, "e"), self.function(), GETITEM, detail, (), True)
+            )
 
     def random_resize(
         self,
