@@ -738,9 +738,21 @@ class ShapeTracker:
         self._dims[id(v)] = (v, dim)
         return v
 
+    def vary_new(self, dim: int) -> Val:
+        """A new dynamic tensor varying along ``dim`` only."""
+        return self._varying(dim)
+
     def vary(self, v: Val, dim: int) -> None:
         """Mark the dynamic tensor ``v`` (this very tuple) as varying along ``dim`` only."""
         self._dims[id(v)] = (v, dim)
+
+    def shared_dim(self, vals: Sequence[Val]) -> int | None:
+        """The one dimension every dynamic tensor among ``vals`` varies along (the others
+        static tensors or numbers, broadcast to them), else None."""
+        dims = {self.varying_dim(v) for v in vals if is_dyn_tensor(v)}
+        if len(dims) != 1 or any(v[0] not in ("tensor", "nontorch") for v in vals):
+            return None
+        return next(iter(dims))
 
     def varying_dim(self, v: Val) -> int | None:
         entry = self._dims.get(id(v))
@@ -1006,6 +1018,9 @@ class ShapeTracker:
                 self.hit(rule, node, api, why, chain=chain)
                 for a in bad:
                     self._syncs(a, what)
+                dim = _sized_dim(name, chosen) if result[0] == "tensor" else None
+                if dim is not None:
+                    return self._varying(dim)  # ``anchors.view(1, N, 4)``: dimension 1 varies
                 return _dyn_like(result) if result[0] in ("tensor", "seq") else result
             if padded:
                 # each tensor sized by the batch maximum is a shape of its own (the images and
@@ -1039,13 +1054,29 @@ class ShapeTracker:
                     self.vary(order, dim)
             self._orders[id(order)] = order
             return ("tuple", (out, order))
+        if (
+            recv is not None
+            and is_dyn_tensor(recv)
+            and result[0] == "tensor"
+            and sized is not None
+            and name in _SHAPE_GIVING
+            and sized[1]
+            and not _infers_a_size(node)
+        ):
+            # ``anchors.view(b, n, 1, 4)`` with every size static and none left to infer
+            # (``-1``): the result has that static shape, whatever the receiver's was
+            return TENSOR
         if recv is not None and is_dyn_tensor(recv) and result[0] == "tensor":
             # the owner table hands the receiver back for tensor methods; a reduction's result
             # is static whatever the receiver's shape, unless it reduces another dimension
             # than the one known to vary (``x[:, mask].argmax(0)`` keeps the masked length)
             if name not in REDUCTIONS:
-                # ``x.flatten()``: one dimension left, the one that varies
-                return self.relay([recv], self._varying(0) if _flattens(node) else DYN_TENSOR)
+                # ``x.flatten()``: one dimension left, the one that varies; ``x.abs()``,
+                # ``x.contiguous()``: the receiver's shape, the same dimension varying
+                dim = 0 if _flattens(node) else None
+                if dim is None and name in KEEPS_SHAPE:
+                    dim = self.varying_dim(recv)
+                return self.relay([recv], self._varying(dim) if dim is not None else DYN_TENSOR)
             varying, reduced = self.varying_dim(recv), _reduced_dim(node)
             if varying is not None and reduced is not None and reduced != varying:
                 return self._varying(varying - 1 if reduced < varying else varying)
@@ -1060,8 +1091,10 @@ class ShapeTracker:
             and not (name in REDUCTIONS and len(args) == 1)
             and any(is_dyn_tensor(a) or _any_elem(a, is_dyn_tensor) for a in args)
         ):
-            # torch.cat([x[mask], ...]), torch.max(dyn, other): still data
-            return self.relay(args, DYN_TENSOR)
+            # torch.cat([x[mask], ...]), torch.max(dyn, other): still data; an elementwise
+            # op of tensors varying along one dimension varies along it
+            dim = self.shared_dim(args) if name in KEEPS_SHAPE else None
+            return self.relay(args, self._varying(dim) if dim is not None else DYN_TENSOR)
         return result
 
     def on_guessed_call(self, api: str, node: cst.Call, result: Val) -> Val | None:
@@ -1277,7 +1310,10 @@ class ShapeTracker:
             return None
         if scalar_first and self.varying_dim(recv) in (None, 0):
             return TENSOR
-        return self.relay([recv], DYN_TENSOR)
+        dim = _kept_dim(node, self.varying_dim(recv))
+        if dim == -1:
+            return TENSOR  # ``x[:, 0]`` with dimension 1 varying: one element of it
+        return self.relay([recv], self._varying(dim) if dim is not None else DYN_TENSOR)
 
     def settle_stores(self, value: Val, computed: bool = False, same_mask: bool = False) -> None:
         """Decide the deferred ``x[mask] = value`` hits once the value is known.
@@ -1999,6 +2035,84 @@ def _minus_one_classes(node: cst.Call) -> bool:
                 and v.expression.value == "1"
             )
     return False
+
+
+#: Tensor methods and functions whose result has their (broadcast) input's shape.
+KEEPS_SHAPE = frozenset(
+    {"contiguous", "float", "double", "half", "bfloat16", "long", "int", "bool", "to", "type_as"}
+    | {"clone", "detach", "cpu", "cuda", "abs", "neg", "exp", "exp2", "log", "sqrt", "square"}
+    | {"sigmoid", "relu", "tanh", "clamp", "clamp_", "clamp_min", "clamp_max", "pow", "div"}
+    | {"mul", "add", "sub", "div_", "mul_", "add_", "sub_", "masked_fill", "masked_fill_"}
+    | {"minimum", "maximum", "where", "max", "min"}
+)
+
+
+#: Ops whose size arguments are the output's shape, one dimension each.
+_SHAPE_GIVING = frozenset(
+    {"view", "reshape", "expand", "new_zeros", "new_ones", "new_empty", "new_full"}
+    | {"zeros", "ones", "empty", "full", "rand", "randn"}
+)
+
+
+def _infers_a_size(node: cst.Call) -> bool:
+    """Whether a shape given to ``view``/``reshape``/``expand`` leaves a size to infer or
+    keep (a ``-1``, or sizes not written out: ``x.view(shape)``, ``x.view(*dims)``)."""
+
+    def minus_one(e: cst.BaseExpression) -> bool:
+        return (
+            type(e) is cst.UnaryOperation
+            and type(e.operator) is cst.Minus
+            and type(e.expression) is cst.Integer
+        )
+
+    for arg in node.args:
+        if arg.star:
+            return True
+        v = arg.value
+        if type(v) in (cst.Tuple, cst.List):
+            if any(type(el) is cst.StarredElement or minus_one(el.value) for el in v.elements):
+                return True
+        elif minus_one(v) or (
+            len(node.args) == 1 and type(v) in (cst.Name, cst.Attribute, cst.Call, cst.Subscript)
+        ):
+            return True  # ``x.view(shape)``: one name holding the whole shape
+    return False
+
+
+def _sized_dim(name: str, chosen: Sequence[Val]) -> int | None:
+    """The dimension of a shape-giving op's output that its one variable size sets
+    (``x.view(1, n, 4)``: 1; ``x.new_zeros((b, n))``: 1); None when there are more or the
+    sizes are not spelt out one by one."""
+    if name not in _SHAPE_GIVING:
+        return None
+    sizes = list(chosen)
+    if len(sizes) == 1 and sizes[0][0] == "tuple":
+        sizes = list(sizes[0][1])
+    elif len(sizes) == 1 and sizes[0][0] == "seq":
+        return None
+    variable = [i for i, v in enumerate(sizes) if is_variable(v)]
+    return variable[0] if len(variable) == 1 else None
+
+
+def _kept_dim(node: cst.Subscript, varying: int | None) -> int | None:
+    """Where the varying dimension ``varying`` is in ``x[...]`` read with full slices and
+    integers only (``boxes[:, :, 2]`` keeps dimension 1 where it was); -1 when an integer
+    picks one element of it; None when it cannot be told."""
+    if varying is None:
+        return None
+    removed = 0
+    for i, el in enumerate(node.slice):
+        s = el.slice
+        if type(s) is cst.Index and type(s.value) is cst.Integer:
+            if i == varying:
+                return -1
+            removed += int(i < varying)
+        elif type(s) is cst.Slice:
+            if i == varying and (s.lower is not None or s.upper is not None):
+                return None  # a cut of the varying dimension: another length still
+        else:
+            return None
+    return varying - removed
 
 
 def _dyn_like(result: Val) -> Val:

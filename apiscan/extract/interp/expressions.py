@@ -125,7 +125,9 @@ class ExpressionsMixin:
         if op in (cst.BitAnd, cst.BitOr, cst.BitXor) and self._is_arg_mask(right):
             return right
         if DYN_TENSOR in (left, right):
-            return DYN_TENSOR
+            # ``iw * ih / ua`` of boxes varying along one dimension: still that one
+            dim = self.shapes.shared_dim((left, right))
+            return self.shapes.vary_new(dim) if dim is not None else DYN_TENSOR
         if (
             BATCH_MAX_TENSOR in (left, right)
             or (BATCH_MAX in (left, right) and SIZES_TENSOR in (left, right))
