@@ -62,7 +62,10 @@ class StatementsMixin:
         else:
             v = self.value(value)
         same = any(_same_mask_store(t.target, value) for t in node.targets)
-        self.shapes.settle_stores(v, type(value) in (cst.Subscript, cst.Call), same)
+        # ``w[mask] = cfg.WEIGHTS[0]``: one item read by a literal position of a value not
+        # known to be a tensor is one value (or one row), never one row per selected position
+        computed = type(value) in (cst.Subscript, cst.Call) and not _literal_item(value)
+        self.shapes.settle_stores(v, computed, same)
         if v[0] == "tensor":  # ``mask[:] = scores > t``: a constant mask now holds data
             for t in node.targets:
                 if type(t.target) is cst.Subscript:
@@ -563,3 +566,17 @@ def _only_raises(body: cst.BaseSuite) -> bool:
     ):
         return False
     return all(type(st) is cst.Raise for ln in lines for st in ln.body)  # type: ignore[attr-defined]
+
+
+def _literal_item(value: cst.BaseExpression) -> bool:
+    """``cfg.TRAIN.WEIGHTS[0]``, ``pair[-1]``: an item read at literal positions only."""
+    if type(value) is not cst.Subscript:
+        return False
+    for el in value.slice:
+        s = el.slice
+        v = s.value if type(s) is cst.Index else None
+        if type(v) is cst.UnaryOperation and type(v.operator) is cst.Minus:
+            v = v.expression
+        if type(v) is not cst.Integer:
+            return False
+    return True
