@@ -1093,7 +1093,10 @@ class ShapeTracker:
         ):
             # torch.cat([x[mask], ...]), torch.max(dyn, other): still data; an elementwise
             # op of tensors varying along one dimension varies along it
-            dim = self.shared_dim(args) if name in KEEPS_SHAPE else None
+            elementwise = name in KEEPS_SHAPE and (
+                name not in REDUCTIONS or (len(args) > 1 and args[1][0] == "tensor")
+            )  # ``torch.max(a, b)``, not ``torch.max(x, 0)``
+            dim = self.shared_dim(args) if elementwise else None
             return self.relay(args, self._varying(dim) if dim is not None else DYN_TENSOR)
         return result
 
