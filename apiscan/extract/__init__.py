@@ -574,6 +574,7 @@ def _program_records(
 
     param_ids, supplied, batch_sample = ext.param_ids, ext.supplied_fact, ext.shapes.batch_sample
     param_elements, sample_tensor = ext.param_elements, ext.shapes.sample_tensor
+    varying_of = ext.shapes.varying_dim
 
     def facts_in(function: str, returned: bool = False) -> Callable[[object], pv.Fact]:
         """The fact of a value of ``function`` (one closure per function, not per value). An
@@ -596,7 +597,15 @@ def _program_records(
 
         def fact(v: object) -> pv.Fact:
             return to_fact(  # type: ignore[arg-type]
-                v, param_of, site_of, 0, supplied, batch_sample, element_of, sample_tensor
+                v,
+                param_of,
+                site_of,
+                0,
+                supplied,
+                batch_sample,
+                element_of,
+                sample_tensor,
+                varying_of,
             )
 
         return fact

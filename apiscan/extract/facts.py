@@ -31,6 +31,7 @@ def to_fact(
     batch_sample: Callable[[Val], bool] = lambda _v: False,
     element_of: Callable[[Val], str | None] | None = None,
     sample_tensor: Callable[[Val], bool] = lambda _v: False,
+    varying_of: Callable[[Val], int | None] = lambda _v: None,
 ) -> pv.Fact:
     """The fact for walker value ``v``; ``param_of`` names the enclosing function's parameter
     that ``v`` is (identity), ``site_of`` locates a host sync's node, ``supplied`` gives back
@@ -38,7 +39,8 @@ def to_fact(
     ``batch_sample`` says whether a sequence's element is one sample of a batch known as
     such (identity), which makes the sequence a list of samples (``pv.Seq.samples``);
     ``element_of`` names the parameter ``v`` is an element of (a generator's pass-through);
-    ``sample_tensor`` says whether a tensor is one sample's own (``pv.Tensor.sample``)."""
+    ``sample_tensor`` says whether a tensor is one sample's own (``pv.Tensor.sample``);
+    ``varying_of`` the one dimension known to vary of a dynamic tensor (``pv.Tensor.varying``)."""
     name = param_of(v)
     if name is not None:
         return pv.Param(name)
@@ -53,7 +55,7 @@ def to_fact(
     kind, payload = v[0], v[1]
     if kind == "tensor":
         if payload == "dyn":
-            return pv.Tensor(dynamic=True)
+            return pv.Tensor(dynamic=True, varying=varying_of(v))
         if payload == "bool":
             return pv.Tensor(boolean=True)
         if payload == "arg":
@@ -72,7 +74,15 @@ def to_fact(
             elem = payload[2] if len(payload) > 2 else None
             tensor = bool(payload[3]) if len(payload) > 3 else False
             inner = (
-                to_fact(elem, param_of, site_of, depth + 1, supplied, batch_sample)
+                to_fact(
+                    elem,
+                    param_of,
+                    site_of,
+                    depth + 1,
+                    supplied,
+                    batch_sample,
+                    varying_of=varying_of,
+                )
                 if elem
                 else None
             )
@@ -88,17 +98,42 @@ def to_fact(
     if kind == "inst":
         return pv.Instance(str(payload))
     if kind == "seq":
-        inner = to_fact(payload, param_of, site_of, depth + 1, supplied, batch_sample, element_of)
+        inner = to_fact(
+            payload,
+            param_of,
+            site_of,
+            depth + 1,
+            supplied,
+            batch_sample,
+            element_of,
+            varying_of=varying_of,
+        )
         return pv.Seq(inner, batch_sample(payload) and isinstance(inner, pv.Tensor))
     if kind == "tuple":
         return pv.Tup(
-            tuple(to_fact(e, param_of, site_of, depth + 1, supplied, batch_sample) for e in payload)
+            tuple(
+                to_fact(
+                    e, param_of, site_of, depth + 1, supplied, batch_sample, varying_of=varying_of
+                )
+                for e in payload
+            )
         )
     if kind == "dict":
         # ``{"images": ..., "mask_indices": ...}``: a batch field by field (see pv.dict_of)
         return pv.dict_of(
             [
-                (k, to_fact(e, param_of, site_of, depth + 1, supplied, batch_sample))
+                (
+                    k,
+                    to_fact(
+                        e,
+                        param_of,
+                        site_of,
+                        depth + 1,
+                        supplied,
+                        batch_sample,
+                        varying_of=varying_of,
+                    ),
+                )
                 for k, e in payload
                 if isinstance(k, str)
             ]

@@ -334,6 +334,8 @@ SEGMENT_OPS = frozenset(
 )
 #: Reductions: their result on a dynamic tensor is taken as static (``x[keep].sum()``; with a
 #: ``dim`` the other dimensions may still vary, a precision-first approximation).
+#: Ops returning ``(values, indices)`` of their input's own shape (see ``on_torch_call``).
+ORDERINGS = frozenset({"sort", "cummax", "cummin"})
 REDUCTIONS = frozenset(
     {"sum", "mean", "max", "min", "any", "all", "numel", "item", "argmax", "argmin"}
 )
@@ -442,6 +444,11 @@ SCIPY_DATA_LENGTH = frozenset(
 RANDOM_SCALARS = frozenset({"randint", "choice", "uniform", "random_integers"})
 #: What DS119 says of a resize to a randomly drawn size.
 RANDOM_RESIZE = "images are resized to a randomly drawn size"
+#: What DS113 says of a size drawn at random on the host where the network runs.
+RANDOM_SIZE = (
+    "a size is drawn at random on the host at every step (random.randint, np.random): each "
+    "draw gives the result a new shape, and the graph is compiled again"
+)
 #: What DS119 says of a sample sliced to a length drawn at random.
 RANDOM_LENGTH = (
     "each sample is sliced to a length drawn at random (x[s : s + n] with n random), so "
@@ -588,6 +595,12 @@ class ShapeTracker:
     _samples: dict[int, tuple[Val, bool]] = field(default_factory=dict)
     #: id -> the shapes read from per-sample fields (their first entry is per-sample)
     _sample_shapes: dict[int, Val] = field(default_factory=dict)
+    #: id -> the indices an ordering (``sort``) gave of a tensor of a data-dependent shape:
+    #: a permutation, whose gather reorders rather than selects
+    _orders: dict[int, Val] = field(default_factory=dict)
+    #: id -> (the shape of a dynamic tensor whose varying dimension is known, that dimension):
+    #: its other entries are static
+    _shape_dims: dict[int, tuple[Val, int]] = field(default_factory=dict)
     #: id(call node) of ``range(n)`` / ``enumerate(x)`` / ``zip(...)`` -> the values that make
     #: its number of elements data (``n`` read from tensor data, ``x`` of a data-dependent
     #: shape), for :meth:`on_loop`
@@ -691,8 +704,13 @@ class ShapeTracker:
             return None
         return SAMPLE_SIZE if kind and dim == 0 else ELEM_SIZE
 
-    def sample_dim(self, shape: Val, index: int | None) -> Val | None:
-        """``t["boxes"].shape[0]``: the first entry of a per-sample field's shape."""
+    def shape_entry(self, shape: Val, index: int | None) -> Val | None:
+        """``t["boxes"].shape[0]``: the first entry of a per-sample field's shape;
+        ``probas.shape[1]`` of a tensor whose rows only vary (:meth:`varying_dim`): a static
+        length. None when ``shape`` is neither or ``index`` is no literal."""
+        varying = self._shape_dims.get(id(shape))
+        if varying is not None and varying[0] is shape:
+            return NONTORCH if index is not None and index != varying[1] else None
         entry = self._sample_shapes.get(id(shape))
         if entry is None or entry is not shape:
             return None
@@ -719,6 +737,22 @@ class ShapeTracker:
         v = (v[0], v[1])
         self._dims[id(v)] = (v, dim)
         return v
+
+    def vary_new(self, dim: int) -> Val:
+        """A new dynamic tensor varying along ``dim`` only."""
+        return self._varying(dim)
+
+    def vary(self, v: Val, dim: int) -> None:
+        """Mark the dynamic tensor ``v`` (this very tuple) as varying along ``dim`` only."""
+        self._dims[id(v)] = (v, dim)
+
+    def shared_dim(self, vals: Sequence[Val]) -> int | None:
+        """The one dimension every dynamic tensor among ``vals`` varies along (the others
+        static tensors or numbers, broadcast to them), else None."""
+        dims = {self.varying_dim(v) for v in vals if is_dyn_tensor(v)}
+        if len(dims) != 1 or any(v[0] not in ("tensor", "nontorch") for v in vals):
+            return None
+        return next(iter(dims))
 
     def varying_dim(self, v: Val) -> int | None:
         entry = self._dims.get(id(v))
@@ -775,6 +809,8 @@ class ShapeTracker:
         dim = self.varying_dim(out)
         if dim is not None:
             self._dims[id(copy)] = (copy, dim)
+        if self._orders.get(id(out)) is out:
+            self._orders[id(copy)] = copy
         return copy
 
     def _explained(self, v: Val) -> Why:
@@ -982,6 +1018,9 @@ class ShapeTracker:
                 self.hit(rule, node, api, why, chain=chain)
                 for a in bad:
                     self._syncs(a, what)
+                dim = _sized_dim(name, chosen) if result[0] == "tensor" else None
+                if dim is not None:
+                    return self._varying(dim)  # ``anchors.view(1, N, 4)``: dimension 1 varies
                 return _dyn_like(result) if result[0] in ("tensor", "seq") else result
             if padded:
                 # each tensor sized by the batch maximum is a shape of its own (the images and
@@ -990,16 +1029,60 @@ class ShapeTracker:
             drawn = [a for a in chosen if a == RAND or _any_elem(a, lambda e: e == RAND)]
             if name == "interpolate" and drawn:
                 self.random_resize(node, api, *self._why(RANDOM_RESIZE, drawn))
+            elif drawn and rule == "DS113" and not self.silent():
+                # ``latent.repeat(1, inject_index, 1)`` with ``inject_index = random.
+                # randint(...)`` in a generator's forward: a new shape at every step (a data
+                # pipeline drawing sizes per sample is DS119's, where it batches them)
+                self.hits.append(
+                    Hit(rule, (node, "s"), (node, "e"), self.function(), api, RANDOM_SIZE, (), True)
+                )
+        source = recv if recv is not None else (args[0] if args else None)
+        if (
+            name in ORDERINGS
+            and source is not None
+            and is_dyn_tensor(source)
+            and result[0] in ("seq", "tuple")
+        ):
+            # ``values, perm = torch.sort(errors)`` of a tensor of a data-dependent shape:
+            # both have that shape (a gather by ``perm`` is as long as ``errors``)
+            dim = self.varying_dim(source)
+            out = self.relay([source], self._varying(dim) if dim is not None else DYN_TENSOR)
+            order = self.relay([source], self._varying(dim) if dim is not None else DYN_TENSOR)
+            if order is out:
+                order = (order[0], order[1])
+                if dim is not None:
+                    self.vary(order, dim)
+            self._orders[id(order)] = order
+            return ("tuple", (out, order))
+        if (
+            recv is not None
+            and is_dyn_tensor(recv)
+            and result[0] == "tensor"
+            and sized is not None
+            and name in _SHAPE_GIVING
+            and sized[1]
+            and not _infers_a_size(node)
+        ):
+            # ``anchors.view(b, n, 1, 4)`` with every size static and none left to infer
+            # (``-1``): the result has that static shape, whatever the receiver's was
+            return TENSOR
         if recv is not None and is_dyn_tensor(recv) and result[0] == "tensor":
             # the owner table hands the receiver back for tensor methods; a reduction's result
             # is static whatever the receiver's shape, unless it reduces another dimension
             # than the one known to vary (``x[:, mask].argmax(0)`` keeps the masked length)
             if name not in REDUCTIONS:
-                # ``x.flatten()``: one dimension left, the one that varies
-                return self.relay([recv], self._varying(0) if _flattens(node) else DYN_TENSOR)
+                # ``x.flatten()``: one dimension left, the one that varies; ``x.abs()``,
+                # ``x.contiguous()``: the receiver's shape, the same dimension varying
+                dim = 0 if _flattens(node) else None
+                if dim is None and name in KEEPS_SHAPE:
+                    dim = self.varying_dim(recv)
+                return self.relay([recv], self._varying(dim) if dim is not None else DYN_TENSOR)
             varying, reduced = self.varying_dim(recv), _reduced_dim(node)
             if varying is not None and reduced is not None and reduced != varying:
                 return self._varying(varying - 1 if reduced < varying else varying)
+            return TENSOR
+        if recv is None and result[0] == "tensor" and _reduced_loss(name, node):
+            # ``F.cross_entropy(logits[valid], targets[valid], reduction="sum")``: one number
             return TENSOR
         if (
             recv is None
@@ -1008,8 +1091,13 @@ class ShapeTracker:
             and not (name in REDUCTIONS and len(args) == 1)
             and any(is_dyn_tensor(a) or _any_elem(a, is_dyn_tensor) for a in args)
         ):
-            # torch.cat([x[mask], ...]), torch.max(dyn, other): still data
-            return self.relay(args, DYN_TENSOR)
+            # torch.cat([x[mask], ...]), torch.max(dyn, other): still data; an elementwise
+            # op of tensors varying along one dimension varies along it
+            elementwise = name in KEEPS_SHAPE and (
+                name not in REDUCTIONS or (len(args) > 1 and args[1][0] == "tensor")
+            )  # ``torch.max(a, b)``, not ``torch.max(x, 0)``
+            dim = self.shared_dim(args) if elementwise else None
+            return self.relay(args, self._varying(dim) if dim is not None else DYN_TENSOR)
         return result
 
     def on_guessed_call(self, api: str, node: cst.Call, result: Val) -> Val | None:
@@ -1129,7 +1217,13 @@ class ShapeTracker:
             if kind:
                 self._sample_shapes[id(shape)] = shape
             return shape
-        return ("seq", self._length(node, source) if is_dyn_tensor(source) else NONTORCH)
+        if not is_dyn_tensor(source):
+            return ("seq", NONTORCH)
+        shape = ("seq", self._length(node, source))
+        dim = self.varying_dim(source)
+        if dim is not None:
+            self._shape_dims[id(shape)] = (shape, dim)
+        return shape
 
     def _length(self, node: cst.CSTNode, source: Val) -> Val:
         """A length read at ``node`` from the data-dependent ``source``, explained as it is."""
@@ -1178,6 +1272,10 @@ class ShapeTracker:
                     self.hit("DS104", node, api, why, chain=chain)
                 dim = _indexed_dim(node)
                 return self._varying(dim) if dim is not None else DYN_TENSOR
+            if self._orders.get(id(idx)) is idx and not store:
+                # ``fg[perm]`` with ``perm`` from ``sort``: a reordering of rows as many as
+                # the sorted tensor's, whose length is what it carries on, no new shape
+                return self.relay([idx], DYN_TENSOR)
             if is_dyn_tensor(idx) or (idx[0] in ("tuple", "seq") and _any_elem(idx, is_dyn_tensor)):
                 why, chain = self._why("the index comes from a data-dependent op", [idx])
                 if store and self.defer_stores:
@@ -1215,7 +1313,10 @@ class ShapeTracker:
             return None
         if scalar_first and self.varying_dim(recv) in (None, 0):
             return TENSOR
-        return self.relay([recv], DYN_TENSOR)
+        dim = _kept_dim(node, self.varying_dim(recv))
+        if dim == -1:
+            return TENSOR  # ``x[:, 0]`` with dimension 1 varying: one element of it
+        return self.relay([recv], self._varying(dim) if dim is not None else DYN_TENSOR)
 
     def settle_stores(self, value: Val, computed: bool = False, same_mask: bool = False) -> None:
         """Decide the deferred ``x[mask] = value`` hits once the value is known.
@@ -1249,7 +1350,7 @@ class ShapeTracker:
         rewrite whose result is static (:data:`SAME_MASK_STORE`)."""
         pending, self._pending_stores = self._pending_stores, []
         host = value[0] == "nontorch" or (value[0] == "unknown" and not computed)
-        quiet = host and not is_dyn_number(value)
+        quiet = host and (not is_dyn_number(value) or _scalar_read(value))
         for p in pending:
             if quiet and p.host_quiet:
                 continue
@@ -1528,6 +1629,11 @@ class ShapeTracker:
         function, as :meth:`pipeline` reports."""
         if not self.silent():
             self._lengths.setdefault(self.function(), node)
+            # where the network runs it, the slice is a new length at every step
+            detail = f"a slice bound {RANDOM_SIZE.removeprefix('a size ')}"
+            self.hits.append(
+                Hit("DS109", (node, "s"), (node, "e"), self.function(), GETITEM, detail, (), True)
+            )
 
     def random_resize(
         self,
@@ -1645,6 +1751,37 @@ def names_read(node: cst.Call) -> list[str]:
         elif type(n) is cst.SubscriptElement:
             stack.append(n.slice)
     return out
+
+
+def _reduced_loss(name: str, node: cst.Call) -> bool:
+    """A loss function of ``torch.nn.functional`` (``cross_entropy``, ``l1_loss``...) called
+    with its default reduction or a literal one other than ``"none"``: a single number,
+    whatever the shapes of its inputs."""
+    if name not in ("cross_entropy", "nll_loss", "binary_cross_entropy") and not (
+        name.endswith("_loss") or name.startswith("binary_cross_entropy")
+    ):
+        return False
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value == "reduction":
+            v = arg.value
+            return type(v) is cst.SimpleString and v.evaluated_value != "none"
+    return True
+
+
+def _scalar_read(v: Val) -> bool:
+    """A host number read as one scalar (``1.0 / n.item()``, ``float(t)``), not a list
+    (``keep.tolist()``, as long as the tensor): stored through a mask it fills the selected
+    positions with one value, and the tensor keeps its shape (the read itself is a host
+    sync, reported where it sizes something)."""
+    origins = _origins(v)
+    return bool(origins) and all(
+        type(o) is cst.Call
+        and (
+            _method(o) == "item"
+            or (type(o.func) is cst.Name and o.func.value in ("int", "float") and not _method(o))
+        )
+        for o in origins
+    )
 
 
 def _method(call: cst.Call) -> str:
@@ -1901,6 +2038,84 @@ def _minus_one_classes(node: cst.Call) -> bool:
                 and v.expression.value == "1"
             )
     return False
+
+
+#: Tensor methods and functions whose result has their (broadcast) input's shape.
+KEEPS_SHAPE = frozenset(
+    {"contiguous", "float", "double", "half", "bfloat16", "long", "int", "bool", "to", "type_as"}
+    | {"clone", "detach", "cpu", "cuda", "abs", "neg", "exp", "exp2", "log", "sqrt", "square"}
+    | {"sigmoid", "relu", "tanh", "clamp", "clamp_", "clamp_min", "clamp_max", "pow", "div"}
+    | {"mul", "add", "sub", "div_", "mul_", "add_", "sub_", "masked_fill", "masked_fill_"}
+    | {"minimum", "maximum", "where", "max", "min"}
+)
+
+
+#: Ops whose size arguments are the output's shape, one dimension each.
+_SHAPE_GIVING = frozenset(
+    {"view", "reshape", "expand", "new_zeros", "new_ones", "new_empty", "new_full"}
+    | {"zeros", "ones", "empty", "full", "rand", "randn"}
+)
+
+
+def _infers_a_size(node: cst.Call) -> bool:
+    """Whether a shape given to ``view``/``reshape``/``expand`` leaves a size to infer or
+    keep (a ``-1``, or sizes not written out: ``x.view(shape)``, ``x.view(*dims)``)."""
+
+    def minus_one(e: cst.BaseExpression) -> bool:
+        return (
+            type(e) is cst.UnaryOperation
+            and type(e.operator) is cst.Minus
+            and type(e.expression) is cst.Integer
+        )
+
+    for arg in node.args:
+        if arg.star:
+            return True
+        v = arg.value
+        if type(v) in (cst.Tuple, cst.List):
+            if any(type(el) is cst.StarredElement or minus_one(el.value) for el in v.elements):
+                return True
+        elif minus_one(v) or (
+            len(node.args) == 1 and type(v) in (cst.Name, cst.Attribute, cst.Call, cst.Subscript)
+        ):
+            return True  # ``x.view(shape)``: one name holding the whole shape
+    return False
+
+
+def _sized_dim(name: str, chosen: Sequence[Val]) -> int | None:
+    """The dimension of a shape-giving op's output that its one variable size sets
+    (``x.view(1, n, 4)``: 1; ``x.new_zeros((b, n))``: 1); None when there are more or the
+    sizes are not spelt out one by one."""
+    if name not in _SHAPE_GIVING:
+        return None
+    sizes = list(chosen)
+    if len(sizes) == 1 and sizes[0][0] == "tuple":
+        sizes = list(sizes[0][1])
+    elif len(sizes) == 1 and sizes[0][0] == "seq":
+        return None
+    variable = [i for i, v in enumerate(sizes) if is_variable(v)]
+    return variable[0] if len(variable) == 1 else None
+
+
+def _kept_dim(node: cst.Subscript, varying: int | None) -> int | None:
+    """Where the varying dimension ``varying`` is in ``x[...]`` read with full slices and
+    integers only (``boxes[:, :, 2]`` keeps dimension 1 where it was); -1 when an integer
+    picks one element of it; None when it cannot be told."""
+    if varying is None:
+        return None
+    removed = 0
+    for i, el in enumerate(node.slice):
+        s = el.slice
+        if type(s) is cst.Index and type(s.value) is cst.Integer:
+            if i == varying:
+                return -1
+            removed += int(i < varying)
+        elif type(s) is cst.Slice:
+            if i == varying and (s.lower is not None or s.upper is not None):
+                return None  # a cut of the varying dimension: another length still
+        else:
+            return None
+    return varying - removed
 
 
 def _dyn_like(result: Val) -> Val:

@@ -113,6 +113,11 @@ class Tensor:
     #: per-image list a collate left unstacked and handed to a matcher): its first
     #: dimension is the number of objects in that sample
     sample: bool = False
+    #: for a dynamic tensor, the one dimension known to vary (the rows a mask or an index of
+    #: a data-dependent length selected: ``probas[valid.nonzero()]`` keeps its class
+    #: dimension); None when any may. A callee reading another dimension (``probas.size(1)``)
+    #: reads a static length, as the function that made the tensor would
+    varying: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -434,6 +439,7 @@ def join(a: Fact, b: Fact) -> Fact:
             certain=a.certain and b.certain,
             via=_dyn_via(a, b),
             sample=a.sample or b.sample,
+            varying=_varying(a, b),
         )
     for x, y in ((a, b), (b, a)):
         if isinstance(x, HostNumber):
@@ -500,6 +506,14 @@ def _boolean(a: Tensor, b: Tensor) -> bool:
     if a.boolean and b.boolean:
         return True
     return (a.boolean and not b.certain) or (b.boolean and not a.certain)
+
+
+def _varying(a: Tensor, b: Tensor) -> int | None:
+    """The dimension known to vary in the join: the dynamic side's (a static tensor varies in
+    none), or the one both dynamic sides agree on; None when they name different ones."""
+    if a.dynamic and b.dynamic:
+        return a.varying if a.varying == b.varying else None
+    return a.varying if a.dynamic else b.varying if b.dynamic else None
 
 
 def _dyn_via(a: Tensor, b: Tensor) -> tuple[Hop, ...]:

@@ -172,11 +172,23 @@ def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
                     roots.add(init)
                 # ``forward_train``, ``forward_features``...: the Module's other entry points,
                 # which training code outside the repository (or ``getattr``) calls
+                methods = getattr(hierarchy.classes.facts.get(cls), "methods", ())
                 roots.update(
                     f"{cls}.{m}"
-                    for m in getattr(hierarchy.classes.facts.get(cls), "methods", ())
+                    for m in methods
                     if m.startswith("forward_") and f"{cls}.{m}" in graph
                 )
+                if _LOSS_CLASS.fullmatch(name) and not any(
+                    hierarchy.method(cls, m) for m in ("forward", "__call__")
+                ):
+                    # a loss class computing through its own methods (``run_G``/``run_D``
+                    # of a GAN loss whose ``accumulate_gradients`` runs the backward pass):
+                    # each is the differentiated computation, but the one training itself
+                    roots.update(
+                        f"{cls}.{m}"
+                        for m in methods
+                        if f"{cls}.{m}" in graph and not graph.nodes[f"{cls}.{m}"].get("trains")
+                    )
     for node, data in graph.nodes(data=True):
         name = node.rpartition(".")[2]
         if (

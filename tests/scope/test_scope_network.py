@@ -332,3 +332,45 @@ def test_a_loss_named_function_under_no_grad_evaluates_and_is_no_network_root(
     got = {(f.path, f.span.line, f.api): f.scope for f in scan_repo(tmp_path).api_findings}
     assert got["train.py", 4, "torch.randint"] == "host"
     assert got["train.py", 8, "torch.randperm"] == "network"
+
+
+def test_a_loss_class_computing_through_its_own_methods(tmp_path: Path) -> None:
+    """A GAN loss with no ``forward``: its ``run_G``/``run_D`` compute what the backward pass
+    differentiates (network); the method running the backward pass itself is the training
+    step (host). A class with a ``forward`` keeps only that as its entry."""
+    write_repo(
+        tmp_path,
+        {
+            "loss.py": """
+                import torch
+
+                class GANLoss:
+                    def __init__(self, G, D):
+                        self.G = G
+                        self.D = D
+
+                    def run_G(self, z):
+                        return self.G(torch.randn_like(z))
+
+                    def run_D(self, img):
+                        return self.D(img.flip(3))
+
+                    def accumulate_gradients(self, z, gain):
+                        loss = torch.nn.functional.softplus(-self.run_D(self.run_G(z)))
+                        loss.mean().mul(gain).backward()
+                        return torch.zeros(1)
+
+                class PlainLoss(torch.nn.Module):
+                    def forward(self, x):
+                        return x.abs().mean()
+
+                    def report(self, x):
+                        return torch.ones(1)
+            """,
+        },
+    )
+    got = {(f.span.line, f.api): f.scope for f in scan_repo(tmp_path).api_findings}
+    assert got[9, "torch.randn_like"] == "network"
+    assert got[12, "torch.Tensor.flip"] == "network"
+    assert got[17, "torch.zeros"] == "host"
+    assert got[24, "torch.ones"] == "host"

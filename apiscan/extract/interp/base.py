@@ -258,6 +258,8 @@ def _named_tuple(name: str, args: _Args, first_dim: int, result: Val) -> Val:
                 return result  # x.max(y): the elementwise maximum (or cannot tell)
     else:
         return result
+    if result[0] == "tuple" and len(result[1]) == 2:
+        return result  # the pair the shape tracker made (``sort`` of a data-dependent tensor)
     if result[0] == "seq":
         result = element(result)
     values = result if result[0] == "tensor" else TENSOR

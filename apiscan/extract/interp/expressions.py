@@ -125,7 +125,9 @@ class ExpressionsMixin:
         if op in (cst.BitAnd, cst.BitOr, cst.BitXor) and self._is_arg_mask(right):
             return right
         if DYN_TENSOR in (left, right):
-            return DYN_TENSOR
+            # ``iw * ih / ua`` of boxes varying along one dimension: still that one
+            dim = self.shapes.shared_dim((left, right))
+            return self.shapes.vary_new(dim) if dim is not None else DYN_TENSOR
         if (
             BATCH_MAX_TENSOR in (left, right)
             or (BATCH_MAX in (left, right) and SIZES_TENSOR in (left, right))
@@ -274,6 +276,11 @@ class ExpressionsMixin:
                 # ``len(seq) >= 1 and seq[-1] >= t`` with ``seq`` read from data; ``flag or
                 # not torch.all(q == 0)``: the truth of the tensor is read whenever the other
                 # operand lets the condition reach it
+                return v
+        for v in (left, right):
+            if is_dyn_number(v):
+                # ``fg_num > 0 and bg_num > 0`` with the counts the lengths of ``nonzero``'s
+                # results: the test follows those lengths
                 return v
         return join(left, right)
 

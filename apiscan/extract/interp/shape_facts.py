@@ -195,6 +195,15 @@ class ShapeFactsMixin:
             if BOOL_TENSOR not in indexes:
                 self._sensitive(recv)  # a parameter the solver may prove a tensor: walk again
             return got or DYN_TENSOR
+        elif recv[0] == "unknown" and any(
+            b[0] == "tensor" and b != ARG_TENSOR and not self._is_code_valued(b) for b in bounds
+        ):
+            # ``ws[:, cutoff:]`` with ``cutoff`` a 0-d tensor (drawn by ``random_``, picked by
+            # ``torch.where``): a slice bound held in a tensor is read on the host, whatever
+            # holds ``ws`` (a mapping network's output of a class the config names); as
+            # many rows as its value says
+            got = self.shapes.on_subscript(node, PTENSOR, indexes, bounds, store)
+            return got or DYN_TENSOR
         elif (
             recv[0] == "inst"
             and not self._is_torch(str(recv[1]))
@@ -222,9 +231,9 @@ class ShapeFactsMixin:
         if recv == HOST_DATA or (recv[0] == "nontorch" and is_host_dyn(recv)):
             return recv
         if recv[0] == "seq":
-            size = self.shapes.sample_dim(recv, const_index)
+            size = self.shapes.shape_entry(recv, const_index)
             if size is not None:
-                return size  # ``t["boxes"].shape[0]``
+                return size  # ``t["boxes"].shape[0]``, ``probas.shape[1]`` of masked rows
         if recv[0] in ("seq", "tuple", "dict", "nontorch", "unknown", "inst"):
             for i in indexes:
                 if is_dyn_number(i):

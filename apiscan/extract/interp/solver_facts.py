@@ -68,7 +68,8 @@ class SolverFactsMixin:
     def _mark_samples(self, f: pv.Fact, v: Val) -> Val:
         """``v``, made from ``f`` by ``to_val``, with the elements of its lists of samples
         (``pv.Seq.samples``) marked as samples of a batch (strong): what is read from one,
-        by iteration or at any position, has that sample's own length."""
+        by iteration or at any position, has that sample's own length; and its dynamic
+        tensors whose varying dimension is known (``pv.Tensor.varying``) marked with it."""
         if isinstance(f, pv.Seq) and v[0] == "seq":
             inner = self._mark_samples(f.elem, v[1])
             if f.samples:
@@ -80,6 +81,10 @@ class SolverFactsMixin:
             return fresh("tuple", elems) if changed else v
         if isinstance(f, pv.Tensor) and f.sample and v[0] == "tensor":
             return self.shapes.sample(v, COLLATED)  # one image's targets, handed on
+        if isinstance(f, pv.Tensor) and f.varying is not None and is_dyn_tensor(v):
+            # rows selected by data in the function that made it: its other dimensions are
+            # static here too (``probas.size(1)`` of ``probas[valid.nonzero()]``)
+            self.shapes.vary(v, f.varying)
         if isinstance(f, pv.Dict) and v[0] == "dict" and len(f.fields) == len(v[1]):
             items = tuple(
                 (k, self._mark_samples(ef, ev))

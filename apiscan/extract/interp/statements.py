@@ -62,7 +62,10 @@ class StatementsMixin:
         else:
             v = self.value(value)
         same = any(_same_mask_store(t.target, value) for t in node.targets)
-        self.shapes.settle_stores(v, type(value) in (cst.Subscript, cst.Call), same)
+        # ``w[mask] = cfg.WEIGHTS[0]``: one item read by a literal position of a value not
+        # known to be a tensor is one value (or one row), never one row per selected position
+        computed = type(value) in (cst.Subscript, cst.Call) and not _literal_item(value)
+        self.shapes.settle_stores(v, computed, same)
         if v[0] == "tensor":  # ``mask[:] = scores > t``: a constant mask now holds data
             for t in node.targets:
                 if type(t.target) is cst.Subscript:
@@ -124,7 +127,12 @@ class StatementsMixin:
         self.target(node.target)
 
     def _if(self, node: cst.If) -> None:
-        dynamic = self.shapes.on_condition(node.test, self.value(node.test), "if")
+        test = self.value(node.test)
+        # ``if x.shape[-1] != T: raise ValueError(...)`` is an ``assert`` written out: the
+        # graph does not branch (what follows runs on the one path that does not raise), and
+        # an ``assert`` is no DS116 either
+        guard = node.orelse is None and _only_raises(node.body)
+        dynamic = not guard and self.shapes.on_condition(node.test, test, "if")
         names = self.scopes[-1].names
         returns: list[Val] = self.returns[-1] if self.returns else []
         before, start = dict(names), len(returns)
@@ -145,6 +153,14 @@ class StatementsMixin:
             names.update(before)
         after_body, middle = dict(names), len(returns)
         orelse = node.orelse
+        # the ``else`` (or ``elif``) runs instead of the body: it reads what the names held
+        # before the ``if`` (``elif anchors.dim() == 3: anchors = anchors[:, :, :4]`` reads
+        # the argument, not the body's reshaped copy); a name only the body rebinds is the
+        # body's after the ``if``, as the last walk left it before
+        rebound = [k for k, v in before.items() if names.get(k) is not v]
+        if orelse is not None:
+            for name in rebound:
+                names[name] = before[name]
         if type(orelse) is cst.If:
             self._if(orelse)
         elif orelse is not None:
@@ -152,6 +168,10 @@ class StatementsMixin:
             for name in _set_to_none(orelse.body):
                 if name in after_body and after_body[name][0] not in ("nontorch", "unknown"):
                     names[name] = after_body[name]  # ``else: x = None``: x is the other's
+        if orelse is not None:
+            for name in rebound:
+                if names.get(name) is before[name] and name in after_body:
+                    names[name] = after_body[name]
         if orelse is None:
             self._keep_variable(before, names)
         # what each path left, for the pairs a data-dependent condition compares
@@ -417,6 +437,9 @@ class StatementsMixin:
                 items = [self.shapes.relay([v], e) for e in v[1]]
             else:
                 items = [self.shapes.relay([v], element(v))] * len(parts)
+            if not any(part[0] == "star" for part in parts):
+                # ``N, C = probas.shape`` of rows selected by data: only one entry varies
+                items = [self.shapes.shape_entry(v, i) or item for i, item in enumerate(items)]
             for part, item in zip(parts, items, strict=True):
                 if part[0] == "star":
                     self.bind_target(part[1], seq(item))
@@ -533,3 +556,27 @@ def _same_mask_store(target: cst.BaseExpression, value: cst.BaseExpression) -> b
         elif type(e) not in (cst.Integer, cst.Float, cst.Name, cst.Attribute):
             return False
     return reads > 0
+
+
+def _only_raises(body: cst.BaseSuite) -> bool:
+    """Whether a block does nothing but raise (an error path: ``if bad: raise ...``)."""
+    lines = [body] if type(body) is cst.SimpleStatementSuite else list(body.body)
+    if not lines or any(
+        type(ln) not in (cst.SimpleStatementLine, cst.SimpleStatementSuite) for ln in lines
+    ):
+        return False
+    return all(type(st) is cst.Raise for ln in lines for st in ln.body)  # type: ignore[attr-defined]
+
+
+def _literal_item(value: cst.BaseExpression) -> bool:
+    """``cfg.TRAIN.WEIGHTS[0]``, ``pair[-1]``: an item read at literal positions only."""
+    if type(value) is not cst.Subscript:
+        return False
+    for el in value.slice:
+        s = el.slice
+        v = s.value if type(s) is cst.Index else None
+        if type(v) is cst.UnaryOperation and type(v.operator) is cst.Minus:
+            v = v.expression
+        if type(v) is not cst.Integer:
+            return False
+    return True
