@@ -6416,7 +6416,7 @@ def vendored_parallel(
                 uses=len(names),
             )
         )
-    syncs = gradient_syncs(f for f in findings if not ancillary.why(f.path))
+    syncs = gradient_syncs((f for f in findings if not ancillary.why(f.path)), call_edges(analyses))
     if syncs:
         short, what, port = VENDORED_PARALLEL["gradient-sync"]
         shown = [
