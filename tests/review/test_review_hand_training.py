@@ -25,8 +25,9 @@ def test_gradients_all_reduced_by_hand_are_one_item() -> None:
     ``nan_to_num`` cleaning the averaged gradients), the hook's all-reduce of
     ``param.grad.data`` with the parameter broadcast of the function it is nested in, and
     ``all_reduce(p.grad.data, group)`` through the repository's wrapper in
-    ``all_reduce_grads``; INVALID: ``reduce_tensor``'s all-reduce of a logged loss, which
-    ``train`` also calls (it averages its gradients with its own collective)."""
+    ``all_reduce_grads`` (the call, line 22, and the wrapper's collective); INVALID:
+    ``reduce_tensor``'s all-reduce of a logged loss, which ``train`` also calls (it averages
+    its gradients with its own collective)."""
     items = [i for i in handtrain().work if i.kind == "vendored-parallel"]
     assert [(i.what, i.where, i.uses) for i in items] == [
         (
@@ -35,6 +36,7 @@ def test_gradients_all_reduced_by_hand_are_one_item() -> None:
             "all-reduce)",
             (
                 Where("parallel.py", 14),
+                Where("parallel.py", 22),
                 Where("parallel.py", 28),
                 Where("parallel.py", 33),
                 Where("train.py", 31),
