@@ -4832,8 +4832,11 @@ class _Recipe:
         (:func:`~apiscan.review.roles.gradient_syncs`): a distributed row per function, the
         collectives it runs with their places, since no ``DistributedDataParallel`` row
         says that the run is data-parallel."""
+        from apiscan.review.work import call_edges  # work.py imports this module at its top
+
         found = (f for f in self.result.api_findings if not is_test_path(f.path))
-        for (_, function), syncs in sorted(gradient_syncs(found).items()):
+        edges = call_edges(self.analyses)
+        for (_, function), syncs in sorted(gradient_syncs(found, edges).items()):
             first = next(f for f in syncs if GRADIENT_COLLECTIVES.match(f.api))
             places: dict[str, list[str]] = {}
             for f in syncs:

@@ -109,7 +109,10 @@ _GRADIENT_CLEANUP = frozenset(
 )
 
 
-def gradient_syncs(findings: Iterable[ApiFinding]) -> dict[tuple[str, str], list[ApiFinding]]:
+def gradient_syncs(
+    findings: Iterable[ApiFinding],
+    edges: Iterable[tuple[tuple[str, str], tuple[str, str]]] = (),
+) -> dict[tuple[str, str], list[ApiFinding]]:
     """The repository's own gradient averaging across devices, by (path, function): a
     ``torch.distributed`` all-reduce in a function that reads ``.grad`` (stylegan3's
     flattened gradients all-reduced in the training loop, waveglow's all-reduce in the
@@ -118,15 +121,30 @@ def gradient_syncs(findings: Iterable[ApiFinding]) -> dict[tuple[str, str], list
     train step: the recipe's distributed row and the work item read it here, so they never
     disagree. A collective in a function reading no gradient (a loss averaged for the log,
     a metric) is none. A ``nan_to_num`` there, cleaning the averaged gradients, goes with
-    them."""
+    them. ``edges`` (caller, callee) of the repository's calls: where the function runs no
+    collective itself, one run by a helper it calls (fairseq's ``utils.all_reduce(buffer,
+    group)`` wrapping ``dist.all_reduce``) counts as its own; one that does (an all-reduce
+    of the gradients, then a loss averaged for the log by a helper) averages with its own."""
     by_function: dict[tuple[str, str], list[ApiFinding]] = {}
     for f in findings:
         if f.function:
             by_function.setdefault((f.path, f.function), []).append(f)
+    own = {
+        key: [f for f in found if f.usage == "call" and GRADIENT_COLLECTIVES.match(f.api)]
+        for key, found in by_function.items()
+    }
+    callees: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    for caller, callee in edges:
+        callees.setdefault(caller, set()).add(callee)
     syncs: dict[tuple[str, str], list[ApiFinding]] = {}
     for key, found in by_function.items():
-        collectives = [f for f in found if f.usage == "call" and GRADIENT_COLLECTIVES.match(f.api)]
-        if not collectives or not any(f.api == _GRADIENT for f in found):
+        if not any(f.api == _GRADIENT for f in found):
+            continue
+        collectives = list(own[key])
+        if not collectives:  # a function with a collective of its own averages with it
+            for callee in sorted(callees.get(key, ())):
+                collectives += own.get(callee, ())
+        if not collectives:
             continue
         path, function = key
         outer = {function, function.rpartition(".")[0]} - {""}
@@ -138,7 +156,9 @@ def gradient_syncs(findings: Iterable[ApiFinding]) -> dict[tuple[str, str], list
             if f.usage == "call" and f.api == PARAMETER_BROADCAST
         ]
         cleanups = [f for f in found if f.usage == "call" and f.api in _GRADIENT_CLEANUP]
-        syncs[key] = sorted(collectives + broadcasts + cleanups, key=lambda f: f.span.line)
+        syncs[key] = sorted(
+            collectives + broadcasts + cleanups, key=lambda f: (f.path, f.cell, f.span.line)
+        )
     return syncs
 
 

@@ -6672,9 +6672,20 @@ def vendored_parallel(
                 uses=len(names),
             )
         )
-    syncs = gradient_syncs(f for f in findings if not ancillary.why(f.path))
+    edges = list(call_edge_lines(analyses))
+    syncs = gradient_syncs(
+        (f for f in findings if not ancillary.why(f.path)), ((a, b) for a, b, _ in edges)
+    )
     if syncs:
         short, what, port = VENDORED_PARALLEL["gradient-sync"]
+        # where a function averaging through a helper calls it (the helper's collective is
+        # listed too)
+        helped = {(key, (f.path, f.function)) for key, fs in syncs.items() for f in fs}
+        calls = [
+            Where(caller[0], line)
+            for caller, callee, line in edges
+            if caller != callee and (caller, callee) in helped
+        ]
         shown = [
             f"{fn}: {', '.join(sorted({f.api.rpartition('.')[2] for f in fs}))}"
             for (_, fn), fs in syncs.items()
@@ -6683,16 +6694,17 @@ def vendored_parallel(
             WorkItem(
                 kind="vendored-parallel",
                 what=f"{shorten('; '.join(sorted(shown)), 160)} (the repository's own {short})",
-                where=_places(sorted((f for fs in syncs.values() for f in fs), key=_by_place)),
+                where=tuple(
+                    sorted(
+                        {*_places(f for fs in syncs.values() for f in fs), *calls},
+                        key=lambda w: (w.path, w.cell, w.line),
+                    )
+                ),
                 why=f"the repository carries its own {what}; MindSpore has it built in: {port}",
                 uses=len(syncs),
             )
         )
     return items
-
-
-def _by_place(f: ApiFinding) -> tuple[str, int, int]:
-    return (f.path, f.cell, f.span.line)
 
 
 def _second_order_grads(
