@@ -7211,19 +7211,21 @@ _CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".cfg", ".py")
 _TRUTHY = re.compile(r"(?m)^\s*(?:\w+\.)*([A-Za-z_]\w*)\s*[:=]\s*(?:True|true|1)\s*(?:#.*)?$")
 #: ``KEY: False`` (YAML) or ``KEY = False`` (Python): a flag a config switches off.
 _FALSY = re.compile(r"(?m)^\s*(?:\w+\.)*([A-Za-z_]\w*)\s*[:=]\s*(?:False|false|0)\s*(?:#.*)?$")
+#: ``KEY:`` (YAML) or ``KEY =`` (Python): a key a config file sets, by its last part.
+_SET_KEY = re.compile(r"(?m)^\s*(?:\w+\.)*([A-Za-z_]\w*)\s*[:=]")
 #: The part of a branch class's name that its flag repeats (``RetinaNetModule`` ->
 #: ``RETINANET`` for ``MODEL.RETINANET_ON``).
 _BRANCH_SUFFIX = re.compile(r"(Module|Head|Block|Model|Net)$")
 
 
-def shipped_configs(root: Path | None) -> tuple[str, str]:
-    """(where, text) of the configuration files the repository ships for its model: the
-    ``configs/`` folder, or its sub-folder named after the repository when there is one
-    (FCOS's ``configs/fcos/`` beside the Mask R-CNN configs it inherited). ("", "") when
-    the repository has no ``configs/`` folder: nothing is then known about what is
-    selected."""
+def shipped_configs(root: Path | None) -> tuple[str, list[str]]:
+    """(where, the text of each file) of the configuration files the repository ships for
+    its model: the ``configs/`` folder, or its sub-folder named after the repository when
+    there is one (FCOS's ``configs/fcos/`` beside the Mask R-CNN configs it inherited).
+    ("", []) when the repository has no ``configs/`` folder: nothing is then known about
+    what is selected."""
     if root is None or not (root / "configs").is_dir():
-        return "", ""
+        return "", []
     folder = root / "configs"
     own = [d for d in folder.iterdir() if d.is_dir() and d.name.lower() == root.name.lower()]
     if own:
@@ -7235,7 +7237,7 @@ def shipped_configs(root: Path | None) -> tuple[str, str]:
                 texts.append(path.read_text(encoding="utf-8", errors="replace"))
             except OSError:
                 continue
-    return folder.relative_to(root).as_posix(), "\n".join(texts)
+    return folder.relative_to(root).as_posix(), texts
 
 
 def unreached(
@@ -7245,6 +7247,7 @@ def unreached(
     modules: Iterable[ModuleNode],
     kept: Iterable[str],
     not_built: Mapping[str, tuple[str, str]] | None = None,
+    built: Mapping[str, tuple[str, str]] | None = None,
 ) -> dict[str, str]:
     """The ported files only the branches no shipped config selects reach, with why.
 
@@ -7261,13 +7264,17 @@ def unreached(
     (``not_built``: ``ROIBoxHead`` under ``if not cfg.MODEL.RPN_ONLY`` with ``RPN_ONLY: True``,
     evaluated by the tree) is told by that test; the flags recognised by name (``RPN_ONLY``
     for the ``rpn`` part) decide only the parts no evaluated test does (a head built under
-    a test of something else: ``if roi_heads:``).
+    a test of something else: ``if roi_heads:``), and never a part the tree found built
+    under tests the chosen config passes (``built``). A flag counts as set on only when
+    every shipped config of the model sets it on: one that leaves it out runs with its
+    default.
 
     The files defining such an entry are counted apart, and then every file that only they
     import. ``kept`` (the training step and its entry points) is never counted apart.
     Conservative: no ``configs/`` folder, a registry the configs name nothing of, or a part
     without a flag of its own leaves everything ported."""
-    folder, text = shipped_configs(root)
+    folder, texts = shipped_configs(root)
+    text = "\n".join(texts)
     if not text:
         return {}
     # a registry is a library's extension point (detectron2's RRPN, named by no config but
@@ -7303,23 +7310,30 @@ def unreached(
                 )
     on = set(_TRUTHY.findall(text))
     off = set(_FALSY.findall(text))
+    # a flag is on for every run only when each shipped config of the model sets it on: a
+    # config that leaves it out runs with its default (maskrcnn-benchmark's Mask R-CNN
+    # YAMLs leave ``RPN_ONLY = False`` beside the rpn_*.yaml setting it on)
+    always = _on_in_every(texts, defaults)
     paths = {m.cls.rpartition(".")[2]: m.where.path for m in modules}
     # the selected alternative's file stays ported even when only a file counted apart
     # imports it (FCOS's rpn/fcos/fcos.py, imported by rpn/rpn.py beside the RPNModule
     # fallback, whose build_rpn dispatches to it in three lines)
     selected: set[str] = set()
     # the tree evaluated the chosen config; a test counts here only when each flag it reads
-    # is the same in every shipped config (on in some and off in none, or off by default and
-    # on in none): then no shipped config builds the part either
+    # is the same in every shipped config (on in each, or off by default and on in none):
+    # then no shipped config builds the part either
     evaluated = {
         cls.rpartition(".")[2]: f"built only if {test}, but {why}"
         for cls, (test, why) in (not_built or {}).items()
-        if all(_settled(flag, on, off, defaults) for flag in _flags_read(test))
+        if all(_settled(flag, on, always, off, defaults) for flag in _flags_read(test))
     }
+    # the parts the tree found built under tests the chosen config passes: no flag a name
+    # resembles counts them apart
+    told = evaluated.keys() | {cls.rpartition(".")[2] for cls in built or {}}
     for top in tops:
         for name in sorted(_part_classes(top) & evaluated.keys() & paths.keys()):
             seeds.setdefault(paths[name], f"{UNREACHED} ({name}: {evaluated[name]})")
-        for why, name in _switched_off(top, on, off, defaults, paths, set(evaluated)):
+        for why, name in _switched_off(top, always, off, defaults, paths, told):
             if not why:
                 selected.add(paths[name])
             else:
@@ -7360,6 +7374,19 @@ def unreached(
 _ALWAYS_BUILT = frozenset({"backbone", "selected by"})
 
 
+def _on_in_every(texts: Sequence[str], defaults: Mapping[str, str]) -> set[str]:
+    """The flags every shipped config of the model sets on: those of the files that set a
+    key the code declares a default for (a file setting none configures something else),
+    each setting the flag on itself. Empty when no file is such a config."""
+    found: set[str] | None = None
+    for text in texts:
+        if not any(key in defaults for key in _SET_KEY.findall(text)):
+            continue
+        flags = set(_TRUTHY.findall(text))
+        found = flags if found is None else found & flags
+    return found or set()
+
+
 def _switched_off(
     top: TopModel,
     on: set[str],
@@ -7370,12 +7397,14 @@ def _switched_off(
 ) -> Iterable[tuple[str, str]]:
     """(why, class) of the parts of ``top`` the shipped configs switch off by flags named
     after the parts, beyond a flag of the part's own that is off by default (why "" for an
-    alternative they select: ported, whoever imports it):
+    alternative they select: ported, whoever imports it). ``on``: the flags every shipped
+    config sets on (:func:`_on_in_every`); ``evaluated``: the classes the model tree told
+    by evaluating the tests they are built under, built or not, never decided again here:
 
     - a builder's alternatives (``FCOSModule or RetinaNetModule or RPNModule``): once one
-      of them has a flag the configs set on and never off (``FCOS_ON: True``), an
+      of them has a flag every shipped config sets on (``FCOS_ON: True``), an
       alternative with no flag of its own is the fallback, never built (``RPNModule``);
-    - ``<PART>_ONLY`` (``MODEL.RPN_ONLY``) declared, set on by the configs, never off: the
+    - ``<PART>_ONLY`` (``MODEL.RPN_ONLY``) off by default, set on by every config: the
       model is its backbone and that part; the other heads (``roi_heads`` and what its
       builder also builds: ``ROIBoxHead`` under ``if not cfg.MODEL.RPN_ONLY``) are not. The
       fallback for the classes ``evaluated`` leaves out: those the model tree told by
@@ -7390,8 +7419,8 @@ def _switched_off(
             for name, flag in flags.items():
                 if flag in chosen and name in paths:
                     yield "", name  # the alternative selected
-                elif not flag and name in paths:
-                    yield f"{chosen[0]} is set on and never off", name
+                elif not flag and name in paths and name not in evaluated:
+                    yield f"{chosen[0]} is set on by every config", name
     parameters = {p for p, _ in top.parts}
     for flag in sorted(on):
         word, _, only = flag.rpartition("_")
@@ -7403,7 +7432,7 @@ def _switched_off(
             if parameter in _ALWAYS_BUILT or parameter == word.lower():
                 continue
             for name in sorted(set(re.findall(r"\b[A-Z]\w*", part)) & paths.keys() - evaluated):
-                yield f"{flag} is set on, only the {word.lower()} is built", name
+                yield f"{flag} is set on by every config, only the {word.lower()} is built", name
 
 
 def _flags_read(test: str) -> list[str]:
@@ -7414,14 +7443,19 @@ def _flags_read(test: str) -> list[str]:
     return [k if k.isupper() else "" for k in last] or [""]
 
 
-def _settled(flag: str, on: set[str], off: set[str], defaults: dict[str, str]) -> bool:
-    """A boolean flag every shipped config leaves the same way: set on by some and off by
-    none, or off (on) by default and set on (off) by none."""
+def _settled(
+    flag: str, on: set[str], always: set[str], off: set[str], defaults: dict[str, str]
+) -> bool:
+    """A boolean flag every shipped config leaves the same way: set on by each of them
+    (``always``), or off (on) by default and set on (off) by none (``on``: set on by
+    some). Set on by some and left at an off default by others is not settled."""
     default = defaults.get(flag)
     if default is None:
         return False
-    if flag in on:
+    if flag in always:
         return flag not in off
+    if flag in on:
+        return False
     return default.strip() in _OFF or (flag not in off and default.strip() in _ON)
 
 
