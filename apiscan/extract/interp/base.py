@@ -157,6 +157,14 @@ class _Args:
     #: a ``**kwargs`` argument was passed (the positions stay known)
     double_star: bool = False
 
+    def sized(self) -> list[Val]:
+        """The positional values as an op reading sizes sees them: each ``*`` argument's
+        tuple spread (:attr:`spread`), else the unpacked values themselves after those
+        written (``img.new(*batch_shape)``, ``x.view(*shape)``: the sizes are inside)."""
+        if self.spread is not None:
+            return self.spread
+        return [*self.vals, *self.starred]
+
     def binding(self) -> _Args:
         """The arguments as a repository function's parameters receive them: each tuple of
         known length spread into its positions (:attr:`spread`), else as written."""
