@@ -74,6 +74,7 @@ from apiscan.review.sources import (
     self_tests,
     with_facts,
 )
+from apiscan.rewrite.composed import COMPOSITIONS
 from apiscan.scope.classify import EXPORT_DIRS
 
 #: Directories whose code is not ported with the model (anywhere in the path).
@@ -1530,6 +1531,7 @@ def work_items(
     items.extend(_torch_in_data(findings, analyses, torch_api))
     items.extend(_bn_momentum_writes(findings, analyses, uncalled))
     items.extend(_frozen_batch_norm(findings, analyses, uncalled, defaults))
+    items.extend(_frozen_statistics(findings, analyses, uncalled))
     items.extend(_forward_hooks(findings, tests))
     items.extend(_state_in_forward(findings, analyses, ancillary))
     items.extend(compiled_ops(root, result, analyses, ancillary))
@@ -3803,6 +3805,92 @@ def _frozen_batch_norm(
             "requires_grad=False and set_train(False) on the layers after the wrapper"
         ),
         uses=len(evals),
+    )
+
+
+#: The buffers of a normalisation whose statistics and affine are fixed: a Module registering
+#: them itself (not torch's BatchNorm, which holds them for its subclasses).
+_FROZEN_BUFFERS = frozenset({"running_mean", "running_var", "weight"})
+_REGISTER_BUFFER = "torch.nn.Module.register_buffer"
+
+
+def _frozen_statistics(
+    findings: Sequence[ApiFinding],
+    analyses: Sequence[FileAnalysis],
+    dead: frozenset[tuple[str, str]],
+) -> Iterable[WorkItem]:
+    """The repository's own frozen BatchNorm (maskrcnn-benchmark's and detectron2's
+    ``FrozenBatchNorm2d``: ``register_buffer("weight" / "running_mean" / "running_var")``,
+    ``x * scale + bias`` in ``forward``) built by the model, with the parameters the model
+    freezes (``p.requires_grad = False`` in a network class: the stem and first stages a
+    ``FREEZE_AT`` switches off). One item, the frozen-BatchNorm home (:func:`
+    _frozen_batch_norm`): the statistics and affine become ``Parameter``s with
+    ``requires_grad=False`` loaded from the checkpoint by their names (GRAPH_MODE holds
+    state only as Parameters), the frozen parameters are left out of the optimizer
+    (``trainable_params()``), and the output is checked against the frozen layers. A class
+    no other ported file names (built by nothing) is none."""
+    buffers: dict[tuple[str, str], set[str]] = {}
+    places: dict[tuple[str, str], ApiFinding] = {}
+    for f in findings:
+        if f.api != _REGISTER_BUFFER or f.usage != "call" or f.args is None:
+            continue
+        cls, _, method = f.function.rpartition(".")
+        name = f.args.positional[0].strip("'\"") if f.args.positional else ""
+        if method == "__init__" and cls and (f.path, f.function) not in dead:
+            buffers.setdefault((f.path, cls), set()).add(name)
+            places.setdefault((f.path, cls), f)
+    # built by the model: named by another ported file (a constructor's default
+    # ``norm_func=FrozenBatchNorm2d``, a call), which no call edge may show
+    ported = {f.path for f in findings}
+    named = {
+        (fa.path, ref.rpartition(".")[2])
+        for fa in analyses
+        if fa.path in ported
+        for ref in fa.local_refs
+    }
+    frozen = sorted(
+        (path, cls)
+        for (path, cls), names in buffers.items()
+        if names >= _FROZEN_BUFFERS and any(n == cls and p != path for p, n in named)
+    )
+    if not frozen:
+        return
+    # the classes whose code is the network's (what their methods freeze is the model's:
+    # an optimizer's or a script's ``requires_grad = False`` is not)
+    network = {(f.path, f.function.rpartition(".")[0]) for f in findings if f.scope == "network"}
+    freezes: list[Where] = []
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if values is None or "requires_grad" not in values.assigned_attrs:
+            continue
+        for d in values.defs:
+            cls = d.qual.rpartition(".")[0]
+            if (fa.path, d.qual) in dead or not cls or (fa.path, cls) not in network:
+                continue
+            for a in d.assigns:
+                if (
+                    a.target.kind == "Attribute"
+                    and a.target.name == "requires_grad"
+                    and a.value.text == "False"
+                ):
+                    freezes.append(place(fa, a.line))
+    names = ", ".join(cls for _, cls in frozen)
+    what = f"frozen BatchNorm (fixed statistics and affine): {names}"
+    if freezes:
+        what += f"; {_count_of(len(freezes), 'parameter freeze')}"
+    yield WorkItem(
+        kind="bn-frozen",
+        what=what,
+        where=tuple(dict.fromkeys([*_places(places[k] for k in frozen), *freezes])),
+        why=(
+            "a BatchNorm whose statistics and affine are fixed buffers: "
+            + COMPOSITIONS["torchvision.ops.FrozenBatchNorm2d"]
+            + "; in MindSpore the buffers are Parameters with requires_grad=False, loaded "
+            "from the checkpoint by their names, and the parameters the model freezes "
+            "(requires_grad = False) are left out of the optimizer (trainable_params()): "
+            "checked against the frozen layers' outputs"
+        ),
+        uses=len(frozen),
     )
 
 
