@@ -53,8 +53,9 @@ MAX_ROUNDS = 4
 REWALK_SHARE = 0.10
 REWALK_MIN_BYTES = 1_800_000
 #: Re-walks that only add call edges (:func:`~apiscan.program.solver.shows_calls`: a value
-#: newly known to be an instance of a repository class, called later) have a budget of their
-#: own, so that they never cut a re-walk for facts: this share of the first walk's bytes, never
+#: newly known to be an instance of a repository class, called later) keep the file's
+#: findings and facts and hand on its calls alone, on a budget of their own, so that they
+#: never cut a re-walk for facts: this share of the first walk's bytes, never
 #: less than the floor (maskrcnn-benchmark's RPN, its proposal selector built by a factory in
 #: another file, asks for ~30 such files).
 EDGE_REWALK_SHARE = 0.05
@@ -514,6 +515,13 @@ def _whole_program(
         again = dict(zip((t.relpath for t in redo), runner.run(redo), strict=True))
         rewalk_s += time.perf_counter() - t0
         current.update((t.relpath, t) for t in redo)
+        # a walk for call edges only hands on its calls: the file's findings and the facts
+        # the solver reads stay those of its walk for facts (whose env changed nothing that
+        # can change a finding)
+        if edges:
+            walked_for = {fa.path: fa for fa in analyses}
+            for t in edges:
+                again[t.relpath] = replace(walked_for[t.relpath], calls=again[t.relpath].calls)
         analyses = [again.get(fa.path, fa) for fa in analyses]
     else:
         t0 = time.perf_counter()
