@@ -3855,17 +3855,31 @@ def _frozen_statistics(
     )
     if not frozen:
         return
-    # the classes whose code is the network's (what their methods freeze is the model's:
-    # an optimizer's or a script's ``requires_grad = False`` is not)
-    network = {(f.path, f.function.rpartition(".")[0]) for f in findings if f.scope == "network"}
+    # the network's classes, torch.nn modules through any of the repository's bases (what
+    # their methods freeze is the model's: an optimizer's or an EMA's copy is not)
+    bases = {
+        f"{m}.{c.qualname}": c.bases for fa in analyses for m in fa.modules for c in fa.classes
+    }
+
+    def is_module(cls: str, depth: int = 0) -> bool:
+        return depth < 8 and any(
+            b.startswith("torch.nn.") or (b in bases and is_module(b, depth + 1))
+            for b in bases.get(cls, ())
+        )
+
     freezes: list[Where] = []
     for fa, facts in with_facts(analyses):
         values = facts.values
-        if values is None or "requires_grad" not in values.assigned_attrs:
+        if (
+            values is None
+            or fa.path not in ported
+            or not fa.modules
+            or "requires_grad" not in values.assigned_attrs
+        ):
             continue
         for d in values.defs:
             cls = d.qual.rpartition(".")[0]
-            if (fa.path, d.qual) in dead or not cls or (fa.path, cls) not in network:
+            if (fa.path, d.qual) in dead or not cls or not is_module(f"{fa.modules[0]}.{cls}"):
                 continue
             for a in d.assigns:
                 if (
