@@ -7367,9 +7367,9 @@ def unreached(
     evaluated by the tree) is told by that test; the flags recognised by name (``RPN_ONLY``
     for the ``rpn`` part) decide only the parts no evaluated test does (a head built under
     a test of something else: ``if roi_heads:``), and never a part the tree found built
-    under tests the chosen config passes (``built``). A flag counts as set on only when
-    every shipped config of the model sets it on: one that leaves it out runs with its
-    default.
+    under tests the chosen config passes (``built``). A flag the name rule reads counts as
+    on only when every shipped config of the model sets it on: one that leaves it out runs
+    with its default.
 
     The files defining such an entry are counted apart, and then every file that only they
     import. ``kept`` (the training step and its entry points) is never counted apart.
@@ -7421,13 +7421,13 @@ def unreached(
     # imports it (FCOS's rpn/fcos/fcos.py, imported by rpn/rpn.py beside the RPNModule
     # fallback, whose build_rpn dispatches to it in three lines)
     selected: set[str] = set()
-    # the tree evaluated the chosen config; a test counts here only when each flag it reads
-    # is the same in every shipped config (on in each, or off by default and on in none):
-    # then no shipped config builds the part either
+    # the tree evaluated the chosen config; a test counts here only when no shipped config
+    # writes a flag it reads both ways (on in some and off in none, or off by default and
+    # on in none)
     evaluated = {
         cls.rpartition(".")[2]: f"built only if {test}, but {why}"
         for cls, (test, why) in (not_built or {}).items()
-        if all(_settled(flag, on, always, off, defaults) for flag in _flags_read(test))
+        if all(_settled(flag, on, off, defaults) for flag in _flags_read(test))
     }
     # the parts the tree found built under tests the chosen config passes: no flag a name
     # resembles counts them apart
@@ -7545,19 +7545,16 @@ def _flags_read(test: str) -> list[str]:
     return [k if k.isupper() else "" for k in last] or [""]
 
 
-def _settled(
-    flag: str, on: set[str], always: set[str], off: set[str], defaults: dict[str, str]
-) -> bool:
-    """A boolean flag every shipped config leaves the same way: set on by each of them
-    (``always``), or off (on) by default and set on (off) by none (``on``: set on by
-    some). Set on by some and left at an off default by others is not settled."""
+def _settled(flag: str, on: set[str], off: set[str], defaults: dict[str, str]) -> bool:
+    """A boolean flag no shipped config writes both ways: set on by some and off by none,
+    or off (on) by default and set on (off) by none. Read with the model tree's evaluation
+    of the chosen config (:func:`unreached`): the part that config skips is counted apart
+    unless another config writes the flag the other way."""
     default = defaults.get(flag)
     if default is None:
         return False
-    if flag in always:
-        return flag not in off
     if flag in on:
-        return False
+        return flag not in off
     return default.strip() in _OFF or (flag not in off and default.strip() in _ON)
 
 
