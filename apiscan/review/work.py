@@ -3839,22 +3839,6 @@ def _frozen_statistics(
         if method == "__init__" and cls and (f.path, f.function) not in dead:
             buffers.setdefault((f.path, cls), set()).add(name)
             places.setdefault((f.path, cls), f)
-    # built by the model: named by another ported file (a constructor's default
-    # ``norm_func=FrozenBatchNorm2d``, a call), which no call edge may show
-    ported = {f.path for f in findings}
-    named = {
-        (fa.path, ref.rpartition(".")[2])
-        for fa in analyses
-        if fa.path in ported
-        for ref in fa.local_refs
-    }
-    frozen = sorted(
-        (path, cls)
-        for (path, cls), names in buffers.items()
-        if names >= _FROZEN_BUFFERS and any(n == cls and p != path for p, n in named)
-    )
-    if not frozen:
-        return
     # the network's classes, torch.nn modules through any of the repository's bases (what
     # their methods freeze is the model's: an optimizer's or an EMA's copy is not)
     bases = {
@@ -3867,6 +3851,26 @@ def _frozen_statistics(
             for b in bases.get(cls, ())
         )
 
+    # built by the model: named by another ported file of network modules (a constructor's
+    # default ``norm_func=FrozenBatchNorm2d``, a call), which no call edge may show; not by
+    # a package's re-export or a utility converting a model on request
+    ported = {f.path for f in findings}
+    named = {
+        (fa.path, ref.rpartition(".")[2])
+        for fa in analyses
+        if fa.path in ported
+        and PurePosixPath(fa.path).name != "__init__.py"
+        and fa.modules
+        and any(is_module(f"{fa.modules[0]}.{c.qualname}") for c in fa.classes)
+        for ref in fa.local_refs
+    }
+    frozen = sorted(
+        (path, cls)
+        for (path, cls), names in buffers.items()
+        if names >= _FROZEN_BUFFERS and any(n == cls and p != path for p, n in named)
+    )
+    if not frozen:
+        return
     freezes: list[Where] = []
     for fa, facts in with_facts(analyses):
         values = facts.values

@@ -157,10 +157,14 @@ class _Args:
     #: a ``**kwargs`` argument was passed (the positions stay known)
     double_star: bool = False
 
-    def sized(self) -> list[Val]:
-        """The positional values as an op reading sizes sees them: each ``*`` argument's
-        tuple spread (:attr:`spread`), else the unpacked values themselves after those
-        written (``img.new(*batch_shape)``, ``x.view(*shape)``: the sizes are inside)."""
+    def sized(self, api: str) -> list[Val]:
+        """The positional values as the size rules read them for ``api``. ``Tensor.new``
+        takes its sizes only as separate arguments, so a shape is handed to it unpacked
+        (``img.new(*batch_shape)``): each ``*`` argument's tuple spread (:attr:`spread`),
+        else the unpacked values after those written. Other ops keep the arguments as
+        written (a shape they take whole, ``x.view(shape)``)."""
+        if not api.endswith(".new") or not self.starred:
+            return self.vals
         if self.spread is not None:
             return self.spread
         return [*self.vals, *self.starred]

@@ -304,7 +304,7 @@ class MembersMixin:
                 # a size from data or a batch maximum: the size rules hold whatever the
                 # receiver turns out to be
                 result = self.shapes.on_torch_call(
-                    api, call_node, PTENSOR, args.sized(), args.kwvals, result
+                    api, call_node, PTENSOR, args.sized(api), args.kwvals, result
                 )
             if (
                 args is not None
