@@ -3366,6 +3366,23 @@ _COLLECTIVE = re.compile(
 _IN_PLACE = re.compile(r"^torch\.Tensor\.[a-z]\w*[a-z0-9]_$")
 
 
+def module_classes(analyses: Sequence[FileAnalysis]) -> Callable[[str], bool]:
+    """Whether a qualified class name is a ``torch.nn`` module through its bases, the
+    repository's own included (a block base class deriving from ``nn.Module``); a plain
+    object (a box list, a mask structure) is not."""
+    bases = {
+        f"{m}.{c.qualname}": c.bases for fa in analyses for m in fa.modules for c in fa.classes
+    }
+
+    def is_module(cls: str, depth: int = 0) -> bool:
+        return depth < 8 and any(
+            b.startswith("torch.nn.") or (b in bases and is_module(b, depth + 1))
+            for b in bases.get(cls, ())
+        )
+
+    return is_module
+
+
 def _state_in_forward(
     findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis], ancillary: Ancillary
 ) -> Iterable[WorkItem]:
@@ -3406,6 +3423,7 @@ def _state_in_forward(
         for fn in fa.functions
     }
     aliases = module_aliases(analyses)
+    is_module = module_classes(analyses)
     written: dict[tuple[str, str], list[tuple[Where, str]]] = {}
     code: dict[Where, list[str]] = {}  # the text of the writes at each place
     items: list[tuple[tuple[str, ...], WorkItem]] = []
@@ -3443,8 +3461,10 @@ def _state_in_forward(
                 if run:  # the call in the forward: where the rewrite goes
                     writes.append((place(fa, call.line), ""))
                 # a method the forward calls: of its class (``self._enqueue(k)``) or of a
-                # part (``self.embedding.cluster_size_ema_update(n)``)
-                more = writes_of(tpath, tqual) if method else []
+                # part (``self.embedding.cluster_size_ema_update(n)``); a plain object's
+                # (a box list clipped in place, built on every call) holds no Cell state
+                owner = found.rpartition(".")[0]
+                more = writes_of(tpath, tqual) if method and is_module(owner) else []
                 if more and tqual not in helpers_written:
                     helpers_written.append(tqual)
                 writes += more
@@ -3841,16 +3861,7 @@ def _frozen_statistics(
             places.setdefault((f.path, cls), f)
     # the network's classes, torch.nn modules through any of the repository's bases (what
     # their methods freeze is the model's: an optimizer's or an EMA's copy is not)
-    bases = {
-        f"{m}.{c.qualname}": c.bases for fa in analyses for m in fa.modules for c in fa.classes
-    }
-
-    def is_module(cls: str, depth: int = 0) -> bool:
-        return depth < 8 and any(
-            b.startswith("torch.nn.") or (b in bases and is_module(b, depth + 1))
-            for b in bases.get(cls, ())
-        )
-
+    is_module = module_classes(analyses)
     # built by the model: named by another ported file of network modules (a constructor's
     # default ``norm_func=FrozenBatchNorm2d``, a call), which no call edge may show; not by
     # a package's re-export or a utility converting a model on request
