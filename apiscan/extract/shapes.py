@@ -262,6 +262,9 @@ SIZE_ARGS: dict[str, tuple[str, tuple[int, ...] | None, tuple[str, ...]]] = {
     "new_ones": ("DS113", None, ("size",)),
     "new_empty": ("DS113", None, ("size",)),
     "new_full": ("DS113", (0,), ("size",)),
+    # the legacy ``Tensor.new`` given sizes (``img.new(*batch_shape)``, ``img.new(n, 4)``);
+    # given data it is no size (:func:`_size_args`)
+    "new": ("DS113", None, ()),
     "zeros": ("DS113", None, ("size",)),
     "ones": ("DS113", None, ("size",)),
     "empty": ("DS113", None, ("size",)),
@@ -872,7 +875,7 @@ class ShapeTracker:
     ) -> Val:
         """A call of torch API ``api`` (``recv`` is the tensor for methods)."""
         name = api.rpartition(".")[2]
-        sized = _size_args(name, recv, args, kwargs)
+        sized = _size_args(name, recv, args, kwargs, any(a.star == "*" for a in node.args))
         if name not in SAMPLE_KEEPING and not (sized and any(map(_batch_max, sized[1]))):
             # an op sized by the batch maximum (``F.pad(img, [0, max_w - w, ...])``,
             # ``img.new_full(batch_shape, 0)``) gives its output the batch's largest shape,
@@ -1801,13 +1804,20 @@ def _one_elem_sizes(v: Val) -> bool:
 
 
 def _size_args(
-    name: str, recv: Val | None, args: Sequence[Val], kwargs: dict[str, Val]
+    name: str,
+    recv: Val | None,
+    args: Sequence[Val],
+    kwargs: dict[str, Val],
+    starred: bool = False,
 ) -> tuple[str, list[Val]] | None:
     """The rule of op ``name`` for a varying size (:data:`SIZE_ARGS`) and the arguments it
-    reads as sizes; None for an op taking no size."""
+    reads as sizes; None for an op taking no size. ``starred``: a positional argument is
+    unpacked (``img.new(*batch_shape)``: the tuple's elements are the sizes)."""
     spec = SIZE_ARGS.get(name)
     if spec is None or (name[:1].isupper() and (recv is not None or _legacy_data(args))):
         return None  # ``torch.LongTensor([3, 4])``: data, not sizes
+    if name == "new" and (recv is None or not (starred or (args and not _legacy_data(args)))):
+        return None  # ``img.new([0.5, 1.0])``, ``img.new(t)``: data, not sizes
     rule, positions, keywords = spec
     # Functions take the input tensor first (torch.topk(x, k)); methods and factories
     # (torch.zeros(n)) do not.

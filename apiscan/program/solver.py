@@ -751,6 +751,26 @@ def needs_walk(old: Env, new: Env, sensitive: Iterable[str] = ()) -> bool:
     return False
 
 
+def shows_calls(old: Env, new: Env) -> bool:
+    """Whether a walk with ``new`` would see calls the walk with ``old`` could not: a value
+    newly known to be an instance of one of the repository's classes (``self.selector =
+    selector``, made by a factory in another file; what a factory returns), whose
+    ``self.selector(...)`` then lands on that class's ``forward``. No finding of the file
+    changes, but the call graph gains the edge that decides the scope of the code called
+    (a proposal selector called from a training ``forward`` is network)."""
+    if old == new:
+        return False
+    before = dict(old)
+    for key, now in new:
+        if (
+            type(now) is pv.Instance
+            and not is_torch(now.cls)
+            and type(before.get(key)) is not pv.Instance
+        ):
+            return True
+    return False
+
+
 def with_owners(fa: FileAnalysis, sol: Solution, api: TorchApi | None = None) -> FileAnalysis:
     """``fa`` with the probable owners on parameters the solver proved tensors made certain
     (``x.view(...)`` in a helper every caller passes a tensor to), and, with ``api``, those

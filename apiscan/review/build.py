@@ -145,6 +145,7 @@ def review(options: ScanOptions) -> Review:
     choices = string_choices(analyses, ancillary, readings.argparse)
     unchosen = choices[0]
     not_built: dict[str, tuple[str, str]] = {}  # the parts the chosen config's tests skip
+    built_under: dict[str, tuple[str, str]] = {}  # the parts built under tests it passes
     injected: dict[str, set[str]] = {}  # the parts constructions hand a module class
     not_picked: set[str] = set()  # the classes a pick by a default value leaves out
     tops = structure.top_models(
@@ -158,6 +159,7 @@ def review(options: ScanOptions) -> Review:
         unchosen,
         injected,
         not_picked,
+        built_under,
     )
     # the code only the entries a default key leaves out of a table reach: their weights
     # downloads are no work item (the recipe drops their rows the same way)
@@ -173,7 +175,9 @@ def review(options: ScanOptions) -> Review:
         dead=dead,
         defaults=readings.argparse.values(),
     )
-    ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep, not_built))
+    ancillary.count_apart(
+        unreached(root, analyses, tops, modules, ancillary.keep, not_built, built_under)
+    )
     # the repository's own copy of synchronized BatchNorm or a data-parallel wrapper: the
     # port takes MindSpore's built-in (a work item says so), not a port of the copy
     ancillary.count_apart(vendored_copies(analyses))

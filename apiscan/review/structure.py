@@ -937,6 +937,11 @@ class _Builders:
         #: class -> (the test, why it fails) of the classes a builder builds only in a branch
         #: the chosen config skips, and nothing builds elsewhere (:meth:`_skipped_in`)
         self.not_built: dict[str, tuple[str, str]] = {}
+        #: class -> (the test, why it holds) of the classes built only under config tests
+        #: the chosen config passes, each one evaluated (:meth:`_unbuilt`): built, whatever
+        #: flag another shipped config sets (``if not cfg.MODEL.RPN_ONLY:`` with the
+        #: default ``RPN_ONLY = False`` the chosen YAML leaves)
+        self.built_under: dict[str, tuple[str, str]] = {}
         #: root module -> how many files' builder functions build it (:meth:`_roots`)
         self.built_in: dict[str, int] = {}
         #: module class -> the module classes constructions hand its constructor (a builder's
@@ -1087,6 +1092,7 @@ class _Builders:
             return self._unbuilt_memo
         dead: set[str] = set()
         alive: set[str] = set()
+        told: dict[str, tuple[str, str]] = {}  # built under tests that all hold
         for file in self.files if self.yacs is not None else ():
             if not file.facts.tests:
                 continue
@@ -1098,7 +1104,10 @@ class _Builders:
                 if cls is None:
                     continue
                 (dead if any(runs is False for _, runs, _ in tests) else alive).add(cls)
+                if all(runs is True for _, runs, _ in tests):
+                    told.setdefault(cls, (tests[0][0], tests[0][2]))
         self._unbuilt_memo = dead - alive
+        self.built_under = told
         return self._unbuilt_memo
 
     def dotted(self, file: ModelFile, ref: int) -> str | None:
@@ -3627,6 +3636,7 @@ def top_models(
     unchosen: Callable[[str, int], str] | None = None,
     injected: dict[str, set[str]] | None = None,
     not_picked: set[str] | None = None,
+    built_under: dict[str, tuple[str, str]] | None = None,
 ) -> tuple[TopModel, ...]:
     """The models builders construct with parts injected (``skip(path)`` is non-empty for
     files counted apart: a hub file or an adapter builds the same model again); ``root``,
@@ -3640,11 +3650,16 @@ def top_models(
     module classes constructions hand each module class's constructor (its parts, for
     :func:`with_top_roles`); ``not_picked`` with the module classes a pick by a value
     known by default leaves out (a table's other entries, a per-branch builder's other
-    classes), whose initialisers the recipe does not show."""
+    classes), whose initialisers the recipe does not show; ``built_under`` with the classes
+    a builder builds only under config tests the chosen config passes (class -> (the test,
+    why it holds)): the configuration decided those parts are built."""
     builders = _Builders(analyses, modules, skip, hierarchy, root, readings, unchosen)
     tops = builders.top_models()
     if not_built is not None:
         not_built.update(builders.not_built)
+    if built_under is not None:
+        builders._unbuilt()
+        built_under.update(builders.built_under)
     if injected is not None:
         injected.update(builders.injected)
     tops = tuple(

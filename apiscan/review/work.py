@@ -75,6 +75,7 @@ from apiscan.review.sources import (
     self_tests,
     with_facts,
 )
+from apiscan.rewrite.composed import COMPOSITIONS
 from apiscan.scope.classify import EXPORT_DIRS
 
 #: Directories whose code is not ported with the model (anywhere in the path).
@@ -1556,6 +1557,7 @@ def work_items(
     items.extend(_bn_momentum_writes(findings, analyses, uncalled))
     items.extend(_tied_weights(analyses, ancillary, uncalled))
     items.extend(_frozen_batch_norm(findings, analyses, uncalled, defaults))
+    items.extend(_frozen_statistics(findings, analyses, uncalled))
     items.extend(_forward_hooks(findings, tests))
     items.extend(_state_in_forward(findings, analyses, ancillary))
     items.extend(compiled_ops(root, result, analyses, ancillary))
@@ -3433,6 +3435,23 @@ _COLLECTIVE = re.compile(
 _IN_PLACE = re.compile(r"^torch\.Tensor\.[a-z]\w*[a-z0-9]_$")
 
 
+def module_classes(analyses: Sequence[FileAnalysis]) -> Callable[[str], bool]:
+    """Whether a qualified class name is a ``torch.nn`` module through its bases, the
+    repository's own included (a block base class deriving from ``nn.Module``); a plain
+    object (a box list, a mask structure) is not."""
+    bases = {
+        f"{m}.{c.qualname}": c.bases for fa in analyses for m in fa.modules for c in fa.classes
+    }
+
+    def is_module(cls: str, depth: int = 0) -> bool:
+        return depth < 8 and any(
+            b.startswith("torch.nn.") or (b in bases and is_module(b, depth + 1))
+            for b in bases.get(cls, ())
+        )
+
+    return is_module
+
+
 def _state_in_forward(
     findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis], ancillary: Ancillary
 ) -> Iterable[WorkItem]:
@@ -3473,6 +3492,7 @@ def _state_in_forward(
         for fn in fa.functions
     }
     aliases = module_aliases(analyses)
+    is_module = module_classes(analyses)
     written: dict[tuple[str, str], list[tuple[Where, str]]] = {}
     code: dict[Where, list[str]] = {}  # the text of the writes at each place
     items: list[tuple[tuple[str, ...], WorkItem]] = []
@@ -3510,8 +3530,10 @@ def _state_in_forward(
                 if run:  # the call in the forward: where the rewrite goes
                     writes.append((place(fa, call.line), ""))
                 # a method the forward calls: of its class (``self._enqueue(k)``) or of a
-                # part (``self.embedding.cluster_size_ema_update(n)``)
-                more = writes_of(tpath, tqual) if method else []
+                # part (``self.embedding.cluster_size_ema_update(n)``); a plain object's
+                # (a box list clipped in place, built on every call) holds no Cell state
+                owner = found.rpartition(".")[0]
+                more = writes_of(tpath, tqual) if method and is_module(owner) else []
                 if more and tqual not in helpers_written:
                     helpers_written.append(tqual)
                 writes += more
@@ -3952,6 +3974,101 @@ def _frozen_batch_norm(
             "requires_grad=False and set_train(False) on the layers after the wrapper"
         ),
         uses=len(evals),
+    )
+
+
+#: The buffers of a normalisation whose statistics and affine are fixed: a Module registering
+#: them itself (not torch's BatchNorm, which holds them for its subclasses).
+_FROZEN_BUFFERS = frozenset({"running_mean", "running_var", "weight"})
+_REGISTER_BUFFER = "torch.nn.Module.register_buffer"
+
+
+def _frozen_statistics(
+    findings: Sequence[ApiFinding],
+    analyses: Sequence[FileAnalysis],
+    dead: frozenset[tuple[str, str]],
+) -> Iterable[WorkItem]:
+    """The repository's own frozen BatchNorm (maskrcnn-benchmark's and detectron2's
+    ``FrozenBatchNorm2d``: ``register_buffer("weight" / "running_mean" / "running_var")``,
+    ``x * scale + bias`` in ``forward``) built by the model, with the parameters the model
+    freezes (``p.requires_grad = False`` in a network class: the stem and first stages a
+    ``FREEZE_AT`` switches off). One item, the frozen-BatchNorm home (:func:`
+    _frozen_batch_norm`): the statistics and affine become ``Parameter``s with
+    ``requires_grad=False`` loaded from the checkpoint by their names (GRAPH_MODE holds
+    state only as Parameters), the frozen parameters are left out of the optimizer
+    (``trainable_params()``), and the output is checked against the frozen layers. A class
+    no other ported file names (built by nothing) is none."""
+    buffers: dict[tuple[str, str], set[str]] = {}
+    places: dict[tuple[str, str], ApiFinding] = {}
+    for f in findings:
+        if f.api != _REGISTER_BUFFER or f.usage != "call" or f.args is None:
+            continue
+        cls, _, method = f.function.rpartition(".")
+        name = f.args.positional[0].strip("'\"") if f.args.positional else ""
+        if method == "__init__" and cls and (f.path, f.function) not in dead:
+            buffers.setdefault((f.path, cls), set()).add(name)
+            places.setdefault((f.path, cls), f)
+    # the network's classes, torch.nn modules through any of the repository's bases (what
+    # their methods freeze is the model's: an optimizer's or an EMA's copy is not)
+    is_module = module_classes(analyses)
+    # built by the model: named by another ported file of network modules (a constructor's
+    # default ``norm_func=FrozenBatchNorm2d``, a call), which no call edge may show; not by
+    # a package's re-export or a utility converting a model on request
+    ported = {f.path for f in findings}
+    named = {
+        (fa.path, ref.rpartition(".")[2])
+        for fa in analyses
+        if fa.path in ported
+        and PurePosixPath(fa.path).name != "__init__.py"
+        and fa.modules
+        and any(is_module(f"{fa.modules[0]}.{c.qualname}") for c in fa.classes)
+        for ref in fa.local_refs
+    }
+    frozen = sorted(
+        (path, cls)
+        for (path, cls), names in buffers.items()
+        if names >= _FROZEN_BUFFERS and any(n == cls and p != path for p, n in named)
+    )
+    if not frozen:
+        return
+    freezes: list[Where] = []
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if (
+            values is None
+            or fa.path not in ported
+            or not fa.modules
+            or "requires_grad" not in values.assigned_attrs
+        ):
+            continue
+        for d in values.defs:
+            cls = d.qual.rpartition(".")[0]
+            if (fa.path, d.qual) in dead or not cls or not is_module(f"{fa.modules[0]}.{cls}"):
+                continue
+            for a in d.assigns:
+                if (
+                    a.target.kind == "Attribute"
+                    and a.target.name == "requires_grad"
+                    and a.value.text == "False"
+                ):
+                    freezes.append(place(fa, a.line))
+    names = ", ".join(cls for _, cls in frozen)
+    what = f"frozen BatchNorm (fixed statistics and affine): {names}"
+    if freezes:
+        what += f"; {_count_of(len(freezes), 'parameter freeze')}"
+    yield WorkItem(
+        kind="bn-frozen",
+        what=what,
+        where=tuple(dict.fromkeys([*_places(places[k] for k in frozen), *freezes])),
+        why=(
+            "a BatchNorm whose statistics and affine are fixed buffers: "
+            + COMPOSITIONS["torchvision.ops.FrozenBatchNorm2d"]
+            + "; in MindSpore the buffers are Parameters with requires_grad=False, loaded "
+            "from the checkpoint by their names, and the parameters the model freezes "
+            "(requires_grad = False) are left out of the optimizer (trainable_params()): "
+            "checked against the frozen layers' outputs"
+        ),
+        uses=len(frozen),
     )
 
 
@@ -7980,19 +8097,21 @@ _CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".cfg", ".py")
 _TRUTHY = re.compile(r"(?m)^\s*(?:\w+\.)*([A-Za-z_]\w*)\s*[:=]\s*(?:True|true|1)\s*(?:#.*)?$")
 #: ``KEY: False`` (YAML) or ``KEY = False`` (Python): a flag a config switches off.
 _FALSY = re.compile(r"(?m)^\s*(?:\w+\.)*([A-Za-z_]\w*)\s*[:=]\s*(?:False|false|0)\s*(?:#.*)?$")
+#: ``KEY:`` (YAML) or ``KEY =`` (Python): a key a config file sets, by its last part.
+_SET_KEY = re.compile(r"(?m)^\s*(?:\w+\.)*([A-Za-z_]\w*)\s*[:=]")
 #: The part of a branch class's name that its flag repeats (``RetinaNetModule`` ->
 #: ``RETINANET`` for ``MODEL.RETINANET_ON``).
 _BRANCH_SUFFIX = re.compile(r"(Module|Head|Block|Model|Net)$")
 
 
-def shipped_configs(root: Path | None) -> tuple[str, str]:
-    """(where, text) of the configuration files the repository ships for its model: the
-    ``configs/`` folder, or its sub-folder named after the repository when there is one
-    (FCOS's ``configs/fcos/`` beside the Mask R-CNN configs it inherited). ("", "") when
-    the repository has no ``configs/`` folder: nothing is then known about what is
-    selected."""
+def shipped_configs(root: Path | None) -> tuple[str, list[str]]:
+    """(where, the text of each file) of the configuration files the repository ships for
+    its model: the ``configs/`` folder, or its sub-folder named after the repository when
+    there is one (FCOS's ``configs/fcos/`` beside the Mask R-CNN configs it inherited).
+    ("", []) when the repository has no ``configs/`` folder: nothing is then known about
+    what is selected."""
     if root is None or not (root / "configs").is_dir():
-        return "", ""
+        return "", []
     folder = root / "configs"
     own = [d for d in folder.iterdir() if d.is_dir() and d.name.lower() == root.name.lower()]
     if own:
@@ -8004,7 +8123,7 @@ def shipped_configs(root: Path | None) -> tuple[str, str]:
                 texts.append(path.read_text(encoding="utf-8", errors="replace"))
             except OSError:
                 continue
-    return folder.relative_to(root).as_posix(), "\n".join(texts)
+    return folder.relative_to(root).as_posix(), texts
 
 
 def unreached(
@@ -8014,6 +8133,7 @@ def unreached(
     modules: Iterable[ModuleNode],
     kept: Iterable[str],
     not_built: Mapping[str, tuple[str, str]] | None = None,
+    built: Mapping[str, tuple[str, str]] | None = None,
 ) -> dict[str, str]:
     """The ported files only the branches no shipped config selects reach, with why.
 
@@ -8030,13 +8150,17 @@ def unreached(
     (``not_built``: ``ROIBoxHead`` under ``if not cfg.MODEL.RPN_ONLY`` with ``RPN_ONLY: True``,
     evaluated by the tree) is told by that test; the flags recognised by name (``RPN_ONLY``
     for the ``rpn`` part) decide only the parts no evaluated test does (a head built under
-    a test of something else: ``if roi_heads:``).
+    a test of something else: ``if roi_heads:``), and never a part the tree found built
+    under tests the chosen config passes (``built``). A flag the name rule reads counts as
+    on only when every shipped config of the model sets it on: one that leaves it out runs
+    with its default.
 
     The files defining such an entry are counted apart, and then every file that only they
     import. ``kept`` (the training step and its entry points) is never counted apart.
     Conservative: no ``configs/`` folder, a registry the configs name nothing of, or a part
     without a flag of its own leaves everything ported."""
-    folder, text = shipped_configs(root)
+    folder, texts = shipped_configs(root)
+    text = "\n".join(texts)
     if not text:
         return {}
     # a registry is a library's extension point (detectron2's RRPN, named by no config but
@@ -8072,23 +8196,30 @@ def unreached(
                 )
     on = set(_TRUTHY.findall(text))
     off = set(_FALSY.findall(text))
+    # a flag is on for every run only when each shipped config of the model sets it on: a
+    # config that leaves it out runs with its default (maskrcnn-benchmark's Mask R-CNN
+    # YAMLs leave ``RPN_ONLY = False`` beside the rpn_*.yaml setting it on)
+    always = _on_in_every(texts, defaults)
     paths = {m.cls.rpartition(".")[2]: m.where.path for m in modules}
     # the selected alternative's file stays ported even when only a file counted apart
     # imports it (FCOS's rpn/fcos/fcos.py, imported by rpn/rpn.py beside the RPNModule
     # fallback, whose build_rpn dispatches to it in three lines)
     selected: set[str] = set()
-    # the tree evaluated the chosen config; a test counts here only when each flag it reads
-    # is the same in every shipped config (on in some and off in none, or off by default and
-    # on in none): then no shipped config builds the part either
+    # the tree evaluated the chosen config; a test counts here only when no shipped config
+    # writes a flag it reads both ways (on in some and off in none, or off by default and
+    # on in none)
     evaluated = {
         cls.rpartition(".")[2]: f"built only if {test}, but {why}"
         for cls, (test, why) in (not_built or {}).items()
         if all(_settled(flag, on, off, defaults) for flag in _flags_read(test))
     }
+    # the parts the tree found built under tests the chosen config passes: no flag a name
+    # resembles counts them apart
+    told = evaluated.keys() | {cls.rpartition(".")[2] for cls in built or {}}
     for top in tops:
         for name in sorted(_part_classes(top) & evaluated.keys() & paths.keys()):
             seeds.setdefault(paths[name], f"{UNREACHED} ({name}: {evaluated[name]})")
-        for why, name in _switched_off(top, on, off, defaults, paths, set(evaluated)):
+        for why, name in _switched_off(top, always, off, defaults, paths, told):
             if not why:
                 selected.add(paths[name])
             else:
@@ -8129,6 +8260,19 @@ def unreached(
 _ALWAYS_BUILT = frozenset({"backbone", "selected by"})
 
 
+def _on_in_every(texts: Sequence[str], defaults: Mapping[str, str]) -> set[str]:
+    """The flags every shipped config of the model sets on: those of the files that set a
+    key the code declares a default for (a file setting none configures something else),
+    each setting the flag on itself. Empty when no file is such a config."""
+    found: set[str] | None = None
+    for text in texts:
+        if not any(key in defaults for key in _SET_KEY.findall(text)):
+            continue
+        flags = set(_TRUTHY.findall(text))
+        found = flags if found is None else found & flags
+    return found or set()
+
+
 def _switched_off(
     top: TopModel,
     on: set[str],
@@ -8139,12 +8283,14 @@ def _switched_off(
 ) -> Iterable[tuple[str, str]]:
     """(why, class) of the parts of ``top`` the shipped configs switch off by flags named
     after the parts, beyond a flag of the part's own that is off by default (why "" for an
-    alternative they select: ported, whoever imports it):
+    alternative they select: ported, whoever imports it). ``on``: the flags every shipped
+    config sets on (:func:`_on_in_every`); ``evaluated``: the classes the model tree told
+    by evaluating the tests they are built under, built or not, never decided again here:
 
     - a builder's alternatives (``FCOSModule or RetinaNetModule or RPNModule``): once one
-      of them has a flag the configs set on and never off (``FCOS_ON: True``), an
+      of them has a flag every shipped config sets on (``FCOS_ON: True``), an
       alternative with no flag of its own is the fallback, never built (``RPNModule``);
-    - ``<PART>_ONLY`` (``MODEL.RPN_ONLY``) declared, set on by the configs, never off: the
+    - ``<PART>_ONLY`` (``MODEL.RPN_ONLY``) off by default, set on by every config: the
       model is its backbone and that part; the other heads (``roi_heads`` and what its
       builder also builds: ``ROIBoxHead`` under ``if not cfg.MODEL.RPN_ONLY``) are not. The
       fallback for the classes ``evaluated`` leaves out: those the model tree told by
@@ -8159,8 +8305,8 @@ def _switched_off(
             for name, flag in flags.items():
                 if flag in chosen and name in paths:
                     yield "", name  # the alternative selected
-                elif not flag and name in paths:
-                    yield f"{chosen[0]} is set on and never off", name
+                elif not flag and name in paths and name not in evaluated:
+                    yield f"{chosen[0]} is set on by every config", name
     parameters = {p for p, _ in top.parts}
     for flag in sorted(on):
         word, _, only = flag.rpartition("_")
@@ -8172,7 +8318,7 @@ def _switched_off(
             if parameter in _ALWAYS_BUILT or parameter == word.lower():
                 continue
             for name in sorted(set(re.findall(r"\b[A-Z]\w*", part)) & paths.keys() - evaluated):
-                yield f"{flag} is set on, only the {word.lower()} is built", name
+                yield f"{flag} is set on by every config, only the {word.lower()} is built", name
 
 
 def _flags_read(test: str) -> list[str]:
@@ -8184,8 +8330,10 @@ def _flags_read(test: str) -> list[str]:
 
 
 def _settled(flag: str, on: set[str], off: set[str], defaults: dict[str, str]) -> bool:
-    """A boolean flag every shipped config leaves the same way: set on by some and off by
-    none, or off (on) by default and set on (off) by none."""
+    """A boolean flag no shipped config writes both ways: set on by some and off by none,
+    or off (on) by default and set on (off) by none. Read with the model tree's evaluation
+    of the chosen config (:func:`unreached`): the part that config skips is counted apart
+    unless another config writes the flag the other way."""
     default = defaults.get(flag)
     if default is None:
         return False

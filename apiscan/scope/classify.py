@@ -37,12 +37,15 @@ Two rules by location, because the call graph alone cannot see them:
   transform (torchvision's v2 transforms are Modules), not a network root; a helper there
   that a ``forward`` calls is still ``network``. Evaluation modules there (``coco_eval.py``,
   ``evaluator.py``) are not data: they run after the network, on the host.
-- **Post-processing and export are host.** Functions and classes named like post-processing
-  (``postprocess``, ``post_process_segm``, ``class PostProcess(nn.Module)``) and code in an
-  export package or module (``export/``, ``deploy/``, ``export_onnx.py``) neither start nor
-  carry the network search, even when an inference branch of a ``forward`` calls them: they
-  convert the network's outputs for evaluation or wrap it for export, and a ``nonzero`` there
-  is not a graph blocker.
+- **Export is host; post-processing is what calls it.** Code in an export package or module
+  (``export/``, ``deploy/``, ``export_onnx.py``) neither starts nor carries the network
+  search: it wraps the network for export, and a ``nonzero`` there is not a graph blocker.
+  Functions and classes named like post-processing (``postprocess``, ``post_process_segm``,
+  ``class PostProcess(nn.Module)``) never start it (a ``PostProcess`` Module's ``forward`` is
+  no root of its own), but the call graph decides: one a ``forward`` or a loss calls is
+  compiled with it (a two-stage detector's proposal post-processor runs inside the training
+  forward: its top-k and NMS are the graph's), one only evaluation or a host loop calls
+  stays host.
 """
 
 from __future__ import annotations
@@ -280,16 +283,17 @@ def _classify(graph: nx.DiGraph, hierarchy: Hierarchy) -> tuple[dict[str, str], 
     and the builders it calls, not anything a ``forward`` or a loss runs)."""
     # Test code neither starts nor carries a search: what only tests call stays host.
     product = _induced(graph, {n for n, p in graph.nodes(data="path") if not is_test_path(p)})
-    # Post-processing and export code neither starts nor carries the network search.
+    # Export code neither starts nor carries the network search; post-processing by its
+    # name does not start it, but carries it from a forward or a loss that calls it (the
+    # training forward's proposal selection: top-k, NMS, small-box removal run in the graph)
     graph_part = _induced(
-        product,
-        {
-            n
-            for n, d in product.nodes(data=True)
-            if not (is_export_path(d["path"]) or is_postprocess(d["qualname"]))
-        },
+        product, {n for n, d in product.nodes(data=True) if not is_export_path(d["path"])}
     )
-    roots = network_roots(graph_part, hierarchy)
+    roots = {
+        r
+        for r in network_roots(graph_part, hierarchy)
+        if not is_postprocess(graph_part.nodes[r]["qualname"])
+    }
     network = _reachable(graph_part, roots)
     built = network - _reachable(graph_part, roots - constructors(roots))
     data = _reachable(product, data_roots(product, hierarchy)) - network

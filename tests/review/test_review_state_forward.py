@@ -77,3 +77,72 @@ def test_a_numpy_schedule_made_a_tensor_in_the_loss_path() -> None:
             Where("ddpm/gaussian.py", 11),
         )
     }  # INVALID: the host loop's ``torch.from_numpy`` of its batch is none
+
+
+BOXES = """
+import torch
+from torch import nn
+
+
+class Boxes:
+    # a plain structure built on every call: clipping it in place is no Cell state
+    def __init__(self, bbox):
+        self.bbox = bbox
+
+    def clip(self, w):
+        self.bbox[:, 0].clamp_(min=0, max=w)
+        return self
+
+
+class Queue(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("keys", torch.zeros(16, 4))
+
+    def push(self, k):
+        self.keys[:4].copy_(k)
+
+
+class Head(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Linear(4, 4)
+        self.queue = Queue()
+
+    def forward(self, x):
+        boxes = Boxes(self.conv(x))
+        boxes.clip(8)
+        self.queue.push(x)
+        return boxes.bbox
+"""
+
+
+def test_a_plain_objects_in_place_helper_is_no_module_state(tmp_path) -> None:
+    """VALID: the Module part's buffer written by the method the forward calls is state;
+    INVALID: a plain structure the forward builds and clips in place is not."""
+    from scan_helpers import write_repo
+
+    from apiscan.review.build import build_review
+
+    write_repo(tmp_path, {"det/head.py": BOXES, "train.py": TRAIN})
+    items = _items(build_review(str(tmp_path), jobs=1), "state-in-forward")
+    assert list(items) == ["Head.forward: self.keys updated in place (in Queue.push)"]
+
+
+TRAIN = """
+import torch
+
+from det.head import Head
+
+
+def main():
+    model = Head()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    loss = model(torch.randn(2, 4)).sum()
+    loss.backward()
+    opt.step()
+
+
+if __name__ == "__main__":
+    main()
+"""

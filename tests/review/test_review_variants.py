@@ -87,16 +87,16 @@ DEFAULTS = {"FCOS_ON": "", "RETINANET_ON": "", "MASK_ON": "", "RPN_ONLY": ""}
 
 
 def test_flags_the_configs_set_switch_parts_off() -> None:
-    on = {"FCOS_ON", "RPN_ONLY"}
+    on = {"FCOS_ON", "RPN_ONLY"}  # set on by every shipped config
     found = {name: why for why, name in _switched_off(_fcos_like(), on, set(), DEFAULTS, PATHS)}
     # FCOS_ON set on: RPNModule, the fallback with no flag, is never built; RetinaNetModule
     # has its own flag (left to the off-by-default rule)
-    assert found["RPNModule"] == "FCOS_ON is set on and never off"
+    assert found["RPNModule"] == "FCOS_ON is set on by every config"
     assert "RetinaNetModule" not in found
     assert found["FCOSModule"] == ""  # selected: ported whoever imports it
     # RPN_ONLY set on: only the backbone and the rpn part are built
     for name in ("CombinedROIHeads", "ROIBoxHead", "ROIMaskHead"):
-        assert found[name] == "RPN_ONLY is set on, only the rpn is built"
+        assert found[name] == "RPN_ONLY is set on by every config, only the rpn is built"
     assert "ResNet" not in found
 
 

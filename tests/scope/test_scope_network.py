@@ -1,6 +1,7 @@
 """What "the network" is: a Module's definition (its constructor, the builders it calls, the
 default layer classes of its signature, torch layers built by factories), its losses however
-they are reached; not post-processing, export code or distributed plumbing."""
+they are reached, and the post-processing a forward calls; not post-processing only evaluation
+calls, export code or distributed plumbing."""
 
 from __future__ import annotations
 
@@ -199,8 +200,9 @@ def test_losses_through_a_dict_or_getattr_are_network(tmp_path: Path) -> None:
 def test_post_processing_export_and_distributed_are_host(tmp_path: Path) -> None:
     got = scopes(tmp_path)
     b = "pkg/blocks.py"
-    assert got[b, 56, "torch.nonzero"] == "host"  # class PostProcess(nn.Module)
-    assert got[b, 66, "torch.nonzero"] == "host"  # _postprocess, called by a forward
+    assert got[b, 56, "torch.nonzero"] == "host"  # class PostProcess(nn.Module), never called
+    # _postprocess, called by a forward (its inference branch): compiled with it, network
+    assert got[b, 66, "torch.nonzero"] == "network"
     assert got["tools/export_onnx.py", 12, "torch.nonzero"] == "host"  # an export wrapper
     # a gather anywhere outside the network, a sampler's rank: host, not data
     assert got["pkg/data/sampler.py", 7, "torch.distributed.get_rank"] == "host"

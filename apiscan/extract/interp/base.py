@@ -157,6 +157,18 @@ class _Args:
     #: a ``**kwargs`` argument was passed (the positions stay known)
     double_star: bool = False
 
+    def sized(self, api: str) -> list[Val]:
+        """The positional values as the size rules read them for ``api``. ``Tensor.new``
+        takes its sizes only as separate arguments, so a shape is handed to it unpacked
+        (``img.new(*batch_shape)``): each ``*`` argument's tuple spread (:attr:`spread`),
+        else the unpacked values after those written. Other ops keep the arguments as
+        written (a shape they take whole, ``x.view(shape)``)."""
+        if not api.endswith(".new") or not self.starred:
+            return self.vals
+        if self.spread is not None:
+            return self.spread
+        return [*self.vals, *self.starred]
+
     def binding(self) -> _Args:
         """The arguments as a repository function's parameters receive them: each tuple of
         known length spread into its positions (:attr:`spread`), else as written."""

@@ -298,12 +298,13 @@ class MembersMixin:
                 call_node is not None
                 and args is not None
                 and api.startswith("torch.Tensor.")
-                and any(map(_sized_by_data, [*args.vals, *args.kwvals.values()]))
+                and any(map(_sized_by_data, [*args.vals, *args.starred, *args.kwvals.values()]))
             ):
-                # ``images[0].new_zeros(batch_shape)`` with a size from data or a batch
-                # maximum: the size rules hold whatever the receiver turns out to be
+                # ``images[0].new_zeros(batch_shape)``, ``images[0].new(*batch_shape)`` with
+                # a size from data or a batch maximum: the size rules hold whatever the
+                # receiver turns out to be
                 result = self.shapes.on_torch_call(
-                    api, call_node, PTENSOR, args.vals, args.kwvals, result
+                    api, call_node, PTENSOR, args.sized(api), args.kwvals, result
                 )
             if (
                 args is not None

@@ -114,7 +114,7 @@ class ShapeFactsMixin:
             result = TENSOR  # mask.float(), mask.to(torch.long): no longer a mask
         if attr in BOOL_METHODS or (attr in ("to", "type") and _bool_dtype(args)):
             result = BOOL_TENSOR
-        result = self.shapes.on_torch_call(api, node, recv, args.vals, args.kwvals, result)
+        result = self.shapes.on_torch_call(api, node, recv, args.sized(api), args.kwvals, result)
         held = self.shapes.sample_kind(recv)
         if held is not None and attr in SAME_SHAPE and result[0] == "tensor":
             # ``t["boxes"].float()``: one sample cast or moved is still that sample

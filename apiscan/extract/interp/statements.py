@@ -22,6 +22,8 @@ from apiscan.resolve.values import NONTORCH, UNKNOWN, Val, element, seq
 
 #: Builtin types an ``isinstance`` test may narrow a name to (never a tensor).
 _BUILTIN_TYPES = frozenset({"dict", "list", "tuple", "str", "int", "float", "bool", "set"})
+#: Those of them that are sequences (a list of images stays one inside the ``if``).
+_SEQUENCE_TYPES = frozenset({"list", "tuple"})
 
 
 class StatementsMixin:
@@ -136,7 +138,15 @@ class StatementsMixin:
         names = self.scopes[-1].names
         returns: list[Val] = self.returns[-1] if self.returns else []
         before, start = dict(names), len(returns)
-        narrowed = _narrowed_to_builtin(node.test)
+        narrowed, listed = _narrowed_to_builtin(node.test)
+        if (
+            narrowed is not None
+            and narrowed in names
+            and (listed and names[narrowed][0] != "tensor")
+        ):
+            # `if isinstance(images, (tuple, list)):` — a list it may already be known as (a
+            # batch's images, whose sizes padding reads): it stays what it is
+            narrowed = None
         if narrowed is not None and narrowed in names:
             # `if isinstance(out, dict):` — inside, `out` is a dict, not the tensor it was
             # guessed to be (a model returning a dict of losses).
@@ -272,6 +282,11 @@ class StatementsMixin:
                 # other path gives: the join keeps "may depend on data")
                 names[name] = old
             elif new[0] == "unknown" and old[0] == "inst":
+                names[name] = old
+            elif old[0] == "unknown" and new[0] in ("tuple", "seq") and _wraps(new, old):
+                # ``if isinstance(tensors, torch.Tensor): tensors = [tensors]``: one item made
+                # a list on one path; on the other it may be a list already (a batch's
+                # images, padded to the largest of them), which the join keeps
                 names[name] = old
             elif old in (RAND, MAYBE_RAND) and new[0] in ("nontorch", "unknown") and new != old:
                 # a number drawn at random on one path only (``seq_len = np.random.
@@ -514,9 +529,18 @@ def _tensor_test_subject(test: cst.BaseExpression) -> str | None:
     return None
 
 
-def _narrowed_to_builtin(test: cst.BaseExpression) -> str | None:
+def _wraps(new: Val, old: Val) -> bool:
+    """``new`` is a list or tuple holding ``old`` alone (``[x]``, ``(x,)``)."""
+    if new[0] == "tuple":
+        return len(new[1]) == 1 and new[1][0] is old
+    return new[1] is old
+
+
+def _narrowed_to_builtin(test: cst.BaseExpression) -> tuple[str | None, bool]:
     """The name ``test`` (``isinstance(name, dict)``, ``isinstance(name, (list, tuple))``)
-    proves to be a builtin container or scalar inside the ``if`` body, else None."""
+    proves to be a builtin container or scalar inside the ``if`` body, else None; and
+    whether every type it names is a list or a tuple (a sequence, whose elements a value
+    known before may describe)."""
     if not (
         type(test) is cst.Call
         and type(test.func) is cst.Name
@@ -524,12 +548,13 @@ def _narrowed_to_builtin(test: cst.BaseExpression) -> str | None:
         and len(test.args) == 2
         and type(test.args[0].value) is cst.Name
     ):
-        return None
+        return None, False
     kinds = test.args[1].value
     elements = [el.value for el in kinds.elements] if type(kinds) is cst.Tuple else [kinds]
     if all(type(el) is cst.Name and el.value in _BUILTIN_TYPES for el in elements):
-        return test.args[0].value.value
-    return None
+        listed = all(el.value in _SEQUENCE_TYPES for el in elements)  # type: ignore[attr-defined]
+        return test.args[0].value.value, listed  # type: ignore[attr-defined]
+    return None, False
 
 
 def _same_mask_store(target: cst.BaseExpression, value: cst.BaseExpression) -> bool:
