@@ -186,14 +186,30 @@ SPELLING = "has no parameter named"
 PLACEMENT = frozenset({"device", "non_blocking", "memory_format", "layout", "pin_memory"})
 
 
-#: Folders of side projects, examples, demos, documentation and benchmarks: their own
-#: training loops (a benchmark timing ``loss.backward()``) are not the repository's. Read
-#: from :data:`ANCILLARY_DIRS`, so ``benchmark/`` and ``benchmarks/`` both count.
-_SIDE_DIRS = frozenset(
-    d
-    for d, why in ANCILLARY_DIRS.items()
-    if why in ("examples", "side projects", "demo", "documentation", "benchmarks")
-)
+#: The reasons of folders of side projects, examples, demos, documentation and benchmarks
+#: (:func:`dir_reason`): their own training loops (a benchmark timing ``loss.backward()``)
+#: are not the repository's; ``benchmark/`` and ``benchmarks/`` both count.
+_SIDE_REASONS = frozenset({"examples", "side projects", "demo", "documentation", "benchmarks"})
+
+
+#: The words that make a folder named with others a demo's (``gradio_demo/``, ``web_demo/``,
+#: ``demo_app/``): an app beside the package, not ported with the model.
+_DEMO_WORDS = frozenset({"demo", "demos"})
+
+
+def dir_reason(name: str) -> str:
+    """Why a folder named ``name`` is counted apart (:data:`ANCILLARY_DIRS`), or "": by its
+    whole name, or a demo's by one of the words it joins with ``_`` or ``-`` (co-tracker's
+    ``gradio_demo/``, whose app downloads the released model from the hub)."""
+    name = name.lower()
+    if name in ANCILLARY_DIRS:
+        return ANCILLARY_DIRS[name]
+    return ANCILLARY_DIRS["demo"] if _DEMO_WORDS & set(re.split(r"[_-]", name)) else ""
+
+
+def _dirs_reason(folders: Iterable[str]) -> str:
+    """The reason of the first of ``folders`` counted apart (:func:`dir_reason`), or ""."""
+    return next(filter(None, map(dir_reason, folders)), "")
 
 
 #: File name patterns of plotting code (:data:`ANCILLARY_FILES`).
@@ -388,7 +404,7 @@ class Ancillary:
             if p in scripts
             and len(parts := PurePosixPath(p).parts) > 1
             and parts[0] not in imported_tops
-            and parts[0].lower() not in ANCILLARY_DIRS
+            and not dir_reason(parts[0])
             and parts[0].lower() not in _CODE_ROOTS
         }
         found: dict[str, str] = {}
@@ -846,20 +862,17 @@ class Ancillary:
         if any(path_matches(parts[-1].lower(), p) for p in _PLOTTING):
             return "plotting"
         if self._notebook_apart(path):  # in its folder's reason (examples/) if it has one
-            folder = next((d.lower() for d in parts[:-1] if d.lower() in ANCILLARY_DIRS), "")
-            return ANCILLARY_DIRS[folder] if folder else ANCILLARY_FILES["*.ipynb"]
-        if path in self.keep and not set(parts[:-1]) & _SIDE_DIRS:
+            folder = _dirs_reason(parts[:-1])
+            return folder or ANCILLARY_FILES["*.ipynb"]
+        if path in self.keep and not any(dir_reason(d) in _SIDE_REASONS for d in parts[:-1]):
             return ""  # the training step in tools/ or scripts/ is ported
         for pattern, why in ANCILLARY_FILES.items():  # tools/demo.py is a demo
             if path_matches(parts[-1].lower(), pattern):
-                folder = next((d.lower() for d in parts[:-1] if d.lower() in ANCILLARY_DIRS), "")
+                folder = _dirs_reason(parts[:-1])
                 if why == "notebook" and folder:  # demo/visualize.ipynb: a demo
-                    return ANCILLARY_DIRS[folder]
+                    return folder
                 return why
-        for part in parts[:-1]:
-            if part.lower() in ANCILLARY_DIRS:
-                return ANCILLARY_DIRS[part.lower()]
-        return ""
+        return _dirs_reason(parts[:-1])
 
     def _notebook_apart(self, path: str) -> bool:
         """A notebook is counted apart even when it trains (SimCLR's
@@ -890,8 +903,7 @@ class Ancillary:
         parts = PurePosixPath(path).parts
         if len(parts) > 1 and parts[0] in self._adapter_dirs:
             return self._adapter_dirs[parts[0]]
-        folders = [d.lower() for d in parts[:-1]]
-        return next((ANCILLARY_DIRS[d] for d in folders if d in ANCILLARY_DIRS), "")
+        return _dirs_reason(parts[:-1])
 
     def other_recipe(self, path: str) -> str:
         """Whose recipe the training facts of ``path`` are, when not this one's: "tool" (a
@@ -924,8 +936,7 @@ _TOOL_REASONS = frozenset({"tools", "scripts"})
 
 def _folder_reason(path: str) -> str:
     """Why ``path`` is counted apart by its folders alone (:data:`ANCILLARY_DIRS`), or ""."""
-    folders = [d.lower() for d in PurePosixPath(path).parts[:-1]]
-    return next((ANCILLARY_DIRS[d] for d in folders if d in ANCILLARY_DIRS), "")
+    return _dirs_reason(PurePosixPath(path).parts[:-1])
 
 
 def _tool_folder(path: str) -> bool:
