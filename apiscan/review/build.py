@@ -68,6 +68,7 @@ from apiscan.review.work import (
     framework_item,
     name_values,
     padded_batches,
+    reached_work,
     rectangular_batches,
     string_choices,
     switched_off_branch,
@@ -191,6 +192,25 @@ def review(options: ScanOptions) -> Review:
     # the functions whose masked selections are only reduced (a loss over the valid pixels)
     # or only read on the host (metrics a loss returns): no dynamic-shape rewrite
     masked = masked_selections(analyses, result.shape_findings)
+    # the classes and functions nothing builds or calls, less those a config file names (a
+    # model YAML's layer, built by eval or a lookup): their code is not reached
+    configured_names = config_names(root, (name for _, name in uncalled))
+    unbuilt = frozenset(k for k in uncalled if k[1] not in configured_names)
+    # the classes and functions of ported files that only files counted apart use (an
+    # export script's wrappers): counted apart with those files; and those only code not
+    # reached uses (a loss's helpers beside the losses no config picks): not reached either
+    dead_spans = {k: uncalled[k] for k in unbuilt}
+    reach = apart_only(analyses, ancillary.apart, dead_spans)
+    found = (name for _, name in (*reach.exporting, *reach.unreached))
+    configured_names = config_names(root, found)
+    if configured_names:  # those a config file names may be built: reached, as their users
+        reach = apart_only(analyses, ancillary.apart, dead_spans, configured_names)
+    unbuilt |= reach.unreached
+    exporting = reach.exporting
+    # work in code the training never reaches is no work: the places the effort leaves
+    # unpriced (where nothing trains, what runs is a library's API, its demos and tools:
+    # nothing to tell reached from not)
+    runs = reach.runs if training else None
     items = work_items(
         result,
         analyses,
@@ -202,18 +222,13 @@ def review(options: ScanOptions) -> Review:
         tree_classes(tops, modules, analyses),
         switched_off,
         masked,
+        runs,
     )
     framework = framework_item(readings.options[0], analyses)
-    items = _sorted_work(items + ((framework,) if framework is not None else ()))
-    # the classes and functions nothing builds or calls, less those a config file names (a
-    # model YAML's layer, built by eval or a lookup): their code is not reached
-    configured_names = config_names(root, (name for _, name in uncalled))
-    unbuilt = frozenset(k for k in uncalled if k[1] not in configured_names)
-    # the classes and functions of ported files that only files counted apart use (an
-    # export script's wrappers): counted apart with those files
-    exporting = apart_only(analyses, ancillary.apart)
-    configured_names = config_names(root, (name for _, name in exporting))
-    exporting = {k: w for k, w in exporting.items() if k[1] not in configured_names}
+    items = items + ((framework,) if framework is not None else ())
+    if runs is not None:
+        items = reached_work(items, runs)
+    items = _sorted_work(items)
     # the gaps a port meets: not those of files counted apart (a module nothing imports, a
     # demo) or of code nothing reaches, nor a data transform's torch layers, which its work
     # item rewrites

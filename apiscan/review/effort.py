@@ -771,7 +771,7 @@ def estimate(
         sentences.append(
             f"Not reached: {_count(len(unreached), 'class or function', 'classes or functions')} "
             "of ported files that nothing builds, calls or names (no config string, registry "
-            "or base class either), counted apart and not priced, "
+            "or base class either) or that only such code uses, counted apart and not priced, "
             f"{_count(len(unreached_sites), 'API call site')}: "
             + _listing([f"{p}:{name}" for p, name in unreached])
             + "."

@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
+from typing import NamedTuple
 
 from apiscan.config import path_matches
 from apiscan.extract.records import RETURNS, FileAnalysis
@@ -190,14 +191,30 @@ SPELLING = "has no parameter named"
 PLACEMENT = frozenset({"device", "non_blocking", "memory_format", "layout", "pin_memory"})
 
 
-#: Folders of side projects, examples, demos, documentation and benchmarks: their own
-#: training loops (a benchmark timing ``loss.backward()``) are not the repository's. Read
-#: from :data:`ANCILLARY_DIRS`, so ``benchmark/`` and ``benchmarks/`` both count.
-_SIDE_DIRS = frozenset(
-    d
-    for d, why in ANCILLARY_DIRS.items()
-    if why in ("examples", "side projects", "demo", "documentation", "benchmarks")
-)
+#: The reasons of folders of side projects, examples, demos, documentation and benchmarks
+#: (:func:`dir_reason`): their own training loops (a benchmark timing ``loss.backward()``)
+#: are not the repository's; ``benchmark/`` and ``benchmarks/`` both count.
+_SIDE_REASONS = frozenset({"examples", "side projects", "demo", "documentation", "benchmarks"})
+
+
+#: The words that make a folder named with others a demo's (``gradio_demo/``, ``web_demo/``,
+#: ``demo_app/``): an app beside the package, not ported with the model.
+_DEMO_WORDS = frozenset({"demo", "demos"})
+
+
+def dir_reason(name: str) -> str:
+    """Why a folder named ``name`` is counted apart (:data:`ANCILLARY_DIRS`), or "": by its
+    whole name, or a demo's by one of the words it joins with ``_`` or ``-`` (co-tracker's
+    ``gradio_demo/``, whose app downloads the released model from the hub)."""
+    name = name.lower()
+    if name in ANCILLARY_DIRS:
+        return ANCILLARY_DIRS[name]
+    return ANCILLARY_DIRS["demo"] if _DEMO_WORDS & set(re.split(r"[_-]", name)) else ""
+
+
+def _dirs_reason(folders: Iterable[str]) -> str:
+    """The reason of the first of ``folders`` counted apart (:func:`dir_reason`), or ""."""
+    return next(filter(None, map(dir_reason, folders)), "")
 
 
 #: File name patterns of plotting code (:data:`ANCILLARY_FILES`).
@@ -392,7 +409,7 @@ class Ancillary:
             if p in scripts
             and len(parts := PurePosixPath(p).parts) > 1
             and parts[0] not in imported_tops
-            and parts[0].lower() not in ANCILLARY_DIRS
+            and not dir_reason(parts[0])
             and parts[0].lower() not in _CODE_ROOTS
         }
         found: dict[str, str] = {}
@@ -850,20 +867,17 @@ class Ancillary:
         if any(path_matches(parts[-1].lower(), p) for p in _PLOTTING):
             return "plotting"
         if self._notebook_apart(path):  # in its folder's reason (examples/) if it has one
-            folder = next((d.lower() for d in parts[:-1] if d.lower() in ANCILLARY_DIRS), "")
-            return ANCILLARY_DIRS[folder] if folder else ANCILLARY_FILES["*.ipynb"]
-        if path in self.keep and not set(parts[:-1]) & _SIDE_DIRS:
+            folder = _dirs_reason(parts[:-1])
+            return folder or ANCILLARY_FILES["*.ipynb"]
+        if path in self.keep and not any(dir_reason(d) in _SIDE_REASONS for d in parts[:-1]):
             return ""  # the training step in tools/ or scripts/ is ported
         for pattern, why in ANCILLARY_FILES.items():  # tools/demo.py is a demo
             if path_matches(parts[-1].lower(), pattern):
-                folder = next((d.lower() for d in parts[:-1] if d.lower() in ANCILLARY_DIRS), "")
+                folder = _dirs_reason(parts[:-1])
                 if why == "notebook" and folder:  # demo/visualize.ipynb: a demo
-                    return ANCILLARY_DIRS[folder]
+                    return folder
                 return why
-        for part in parts[:-1]:
-            if part.lower() in ANCILLARY_DIRS:
-                return ANCILLARY_DIRS[part.lower()]
-        return ""
+        return _dirs_reason(parts[:-1])
 
     def _notebook_apart(self, path: str) -> bool:
         """A notebook is counted apart even when it trains (SimCLR's
@@ -894,8 +908,7 @@ class Ancillary:
         parts = PurePosixPath(path).parts
         if len(parts) > 1 and parts[0] in self._adapter_dirs:
             return self._adapter_dirs[parts[0]]
-        folders = [d.lower() for d in parts[:-1]]
-        return next((ANCILLARY_DIRS[d] for d in folders if d in ANCILLARY_DIRS), "")
+        return _dirs_reason(parts[:-1])
 
     def other_recipe(self, path: str) -> str:
         """Whose recipe the training facts of ``path`` are, when not this one's: "tool" (a
@@ -928,8 +941,7 @@ _TOOL_REASONS = frozenset({"tools", "scripts"})
 
 def _folder_reason(path: str) -> str:
     """Why ``path`` is counted apart by its folders alone (:data:`ANCILLARY_DIRS`), or ""."""
-    folders = [d.lower() for d in PurePosixPath(path).parts[:-1]]
-    return next((ANCILLARY_DIRS[d] for d in folders if d in ANCILLARY_DIRS), "")
+    return _dirs_reason(PurePosixPath(path).parts[:-1])
 
 
 def _tool_folder(path: str) -> bool:
@@ -1394,6 +1406,7 @@ def work_items(
     tree: Mapping[str, bool] | None = None,
     switched_off: Iterable[tuple[str, str]] = (),
     masked: Mapping[tuple[str, str], str] | None = None,
+    runs: Callable[[str, int], bool] | None = None,
 ) -> tuple[WorkItem, ...]:
     """Every work item of the ported files, in the order of :data:`WORK_KINDS`; the ops of
     compiled extensions when ``root`` (the scanned directory) is given. ``unselected``
@@ -1408,7 +1421,10 @@ def work_items(
     download there would load are never loaded. ``masked``: the functions whose masked
     selections are only reduced or read on the host
     (:func:`~apiscan.review.masked.masked_selections`): the metrics among them go with the
-    step's host reads."""
+    step's host reads. ``runs``: whether a line runs in the configured run (a
+    :class:`Reach`'s): the backbones and API sites of code it never reaches are no work, as
+    the effort leaves them unpriced (the review filters every item's places the same way
+    after: :func:`reached_work`)."""
     if names is None:
         names = name_values(analyses)
     tests = self_tests(analyses)
@@ -1492,6 +1508,8 @@ def work_items(
                 line = b.where[0].line
                 if any(a <= line <= z for a, z in dead_spans.get(fa.path, ())):
                     continue
+                if runs is not None and not runs(fa.path, line):
+                    continue  # in code the run never reaches: no weights load
                 off = (
                     switched_off_branch(fa, b.where[0].line, defaults, flags.get(fa.path))
                     or unchosen(fa.path, b.where[0].line)
@@ -1525,6 +1543,7 @@ def work_items(
         for f in ported(result.api_findings, ancillary)
         if (f.path, f.function) not in dead
         and not any(a <= f.span.line <= z for a, z in dead_spans.get(f.path, ()))
+        and (runs is None or f.cell or runs(f.path, f.span.line))
     ]
     # weights downloaded in a model the configuration does not select, or by a builder the
     # defaults do not run (``resnet18()`` when ``--depth`` defaults to 50, as the tree's
@@ -2461,11 +2480,67 @@ def uncalled_functions(
     return out
 
 
+#: Work kinds whose ``uses`` counts something other than their places (a library's op kinds
+#: or patterns, each at its first use; a framework's parts).
+_USES_NOT_PLACES = frozenset({"op-library", "network-library", "framework-training"})
+
+
+def reached_work(
+    items: Sequence[WorkItem], runs: Callable[[str, int], bool]
+) -> tuple[WorkItem, ...]:
+    """The work items less their places the configured run never reaches (``runs``: a
+    :class:`Reach`'s), an item with none left dropped: an unsupported parameter of a loss no
+    config picks, a backbone built only by an evaluation metric's network counted apart. The
+    effort leaves the API sites and dynamic shapes of that code unpriced; its work items
+    follow the same answer. ``uses`` that counted the places counts those left; an item
+    whose ``uses`` counts something else keeps its places while one of them runs."""
+    out = []
+    for item in items:
+        # a notebook's lines count within their cell: no definition's lines to compare
+        kept = tuple(w for w in item.where if w.cell or runs(w.path, w.line))
+        if len(kept) == len(item.where) or (
+            kept and (item.kind in _USES_NOT_PLACES or item.uses != len(item.where))
+        ):
+            # a count that is not the places' (a library's op kinds, each at its first
+            # use): a kind first used in code not reached may still run further on
+            out.append(item)
+        elif kept:
+            out.append(replace(item, where=kept, uses=len(kept)))
+    return tuple(out)
+
+
+#: The line :func:`apart_only` gives an import by name: a use of the whole file, in no
+#: definition (no line is negative).
+_IMPORTED = -1
+
+
+class Reach(NamedTuple):
+    """What the configured run never reaches among the module-level classes and functions of
+    ported files, as :func:`apart_only` tells it: the one answer the effort (API sites,
+    dynamic-shape functions), the gaps and the work items all read."""
+
+    #: (path, name) -> the files counted apart that use it (``via X`` through another one)
+    exporting: dict[tuple[str, str], str]
+    #: (path, name) of the definitions only code nothing reaches uses (``DiceLoss``, built
+    #: only by the ``CE_DiceLoss`` nothing builds), beside :func:`uncalled_functions`' own
+    unreached: frozenset[tuple[str, str]]
+    #: (path, name) -> (first, last line) of every definition of both, and of the dead
+    #: definitions given: where a call site, a finding or a work item's place does not run
+    spans: dict[tuple[str, str], tuple[int, int]]
+
+    def runs(self, path: str, line: int) -> bool:
+        """Whether ``line`` of ``path`` lies outside every definition not reached."""
+        return not any(p == path and a <= line <= z for (p, _), (a, z) in self.spans.items())
+
+
 def apart_only(
-    analyses: Sequence[FileAnalysis], apart: Callable[[str], str]
-) -> dict[tuple[str, str], str]:
-    """(path, name) -> the files counted apart that use it, for the module-level classes and
-    functions of ported library modules that only code counted apart uses: yolov7's
+    analyses: Sequence[FileAnalysis],
+    apart: Callable[[str], str],
+    dead: Mapping[tuple[str, str], tuple[int, int]] | None = None,
+    kept: Collection[str] = frozenset(),
+) -> Reach:
+    """The module-level classes and functions of ported library modules that only code counted
+    apart uses (``exporting``: (path, name) -> the files counted apart that use it): yolov7's
     ``End2End`` in ``models/experimental.py``, built only by ``export.py`` (an export), and
     the ONNX/TensorRT wrappers only ``End2End`` builds (``ONNX_ORT``, and the ``ORT_NMS``
     autograd Function ``ONNX_ORT`` applies). Their code goes with the files using it: counted
@@ -2473,10 +2548,21 @@ def apart_only(
     method called through the class's name (``ORT_NMS.apply``) or an import by name (a star
     import names nothing); a use inside the definition itself does not count, one inside
     another such definition counts as that one's. A definition with no use at all is
-    :func:`uncalled_functions`' (not reached), not one of these."""
+    :func:`uncalled_functions`' (not reached), not one of these.
+
+    ``dead`` are those definitions nothing uses ((path, name) -> their lines): a use inside
+    one runs no more than one in a file counted apart, so what only they (and files counted
+    apart) use is not reached either (``unreached``): a loss's helpers (``flatten_probas``,
+    called only by the ``lovasz_softmax`` only an unbuilt ``LovaszSoftmax`` calls), a
+    builder's blocks only the depths nothing builds use. Reachability is told here once, by
+    definition, and read by every section that prices code. ``kept`` are names something
+    else may build (a config file writes them: a model YAML's layer): reached, whatever
+    uses them."""
+    dead = dict(dead or {})
     files = {fa.path: fa for fa in analyses if not fa.errors and fa.syntax is not None}
     imported = imported_modules(fa for fa in analyses if not is_test_path(fa.path))
     defs: dict[tuple[str, str], tuple[int, int]] = {}
+    classes: set[tuple[str, str]] = set()
     for path, fa in files.items():
         facts = fa.syntax
         values = facts.values if facts is not None else None
@@ -2493,6 +2579,18 @@ def apart_only(
             if any(a < d.line and d.end_line <= b for a, b in spans):
                 continue  # nested in another def
             defs[(path, name)] = (d.line, d.end_line)
+            if d.is_class:
+                classes.add((path, name))
+    # a class a string names may be built from it (a registry's ``type=``), as
+    # :func:`uncalled_functions` keeps it: reached, whatever else uses it
+    strings = {
+        e.value
+        for fa in files.values()
+        if fa.syntax is not None and fa.syntax.values is not None
+        for x in _written(fa.syntax.values)
+        for e in x.walk()
+        if e.kind == "Constant" and isinstance(e.value, str)
+    }
     by_name: dict[str, list[tuple[str, str]]] = {}
     for key in defs:
         by_name.setdefault(key[1], []).append(key)
@@ -2510,7 +2608,7 @@ def apart_only(
         for ref in fa.local_refs:
             module, _, last = ref.rpartition(".")
             if last in by_name and module not in fa.modules:  # an import from another file
-                uses.setdefault(last, set()).add((path, 0, ""))
+                uses.setdefault(last, set()).add((path, _IMPORTED, ""))
         values = fa.syntax.values if fa.syntax is not None else None
         for call in values.calls if values is not None else ():
             func = call.expr.func if call.expr.parts else None
@@ -2519,11 +2617,19 @@ def apart_only(
                 if part in by_name:
                     uses.setdefault(part, set()).add((path, call.expr.line, ""))
 
+    spans = {**defs, **dead}
+
+    # an import is a use only where the file uses the name no other way (a package's
+    # ``__init__`` re-exporting it); where it does, those uses tell where it runs
+    for name, places in uses.items():
+        other = {p for p, line, _ in places if line != _IMPORTED}
+        uses[name] = {u for u in places if u[1] != _IMPORTED or u[0] not in other}
+
     def inside(path: str, line: int, top: str, keys: Iterable[tuple[str, str]]) -> bool:
         return any(
             k[0] == path and ((top and top == k[1]) or (line and a <= line <= z))
             for k in keys
-            for a, z in (defs[k],)
+            for a, z in (spans[k],)
         )
 
     outer = {
@@ -2533,43 +2639,63 @@ def apart_only(
             if not inside(p, line, top, (key,))
         ]
         for key in defs
+        if key not in dead
     }
-    # the largest set of used definitions whose every use is in a file counted apart or
-    # inside one of the set ...
-    found = {key for key, used in outer.items() if used}
-    while True:
-        kept = {
-            key
-            for key in found
-            if all(apart(p) or inside(p, line, top, found) for p, line, top in outer[key])
-        }
-        if kept == found:
-            break
-        found = kept
-    # ... that code counted apart reaches (a cycle of definitions using only each other is
-    # reached by nothing)
-    reached = {key for key in found if any(apart(p) for p, _, _ in outer[key])}
-    while True:
-        more = {
-            key
-            for key in found - reached
-            if any(inside(p, line, top, reached) for p, line, top in outer[key])
-        }
-        if not more:
-            break
-        reached |= more
-    found = reached
+
+    def unrun(p: str, line: int, top: str, keys: Collection[tuple[str, str]]) -> bool:
+        """A use in a file counted apart, inside a dead definition or inside one of ``keys``."""
+        return apart(p) or inside(p, line, top, keys) or inside(p, line, top, dead)
+
+    def largest(excluded: Collection[str]) -> set[tuple[str, str]]:
+        """The largest set of used definitions, none named in ``excluded``, whose every use
+        is in a file counted apart, inside a dead definition or inside one of the set."""
+        found = {key for key, used in outer.items() if used and key[1] not in excluded}
+        while True:
+            still = {key for key in found if all(unrun(*use, found) for use in outer[key])}
+            if still == found:
+                return found
+            found = still
+
+    def reached_from(
+        found: set[tuple[str, str]], seed: Callable[[str, int, str], bool]
+    ) -> set[tuple[str, str]]:
+        """Those of ``found`` a use of ``seed`` reaches, directly or through others of it
+        (a cycle of definitions using only each other is reached by nothing)."""
+        reached = {key for key in found if any(seed(*use) for use in outer[key])}
+        while True:
+            more = {
+                key for key in found - reached if any(inside(*use, reached) for use in outer[key])
+            }
+            if not more:
+                return reached
+            reached |= more
+
+    # those code counted apart reaches: counted apart with it; those only dead code reaches:
+    # not reached at all, less a class a string names, which a registry's ``type=`` may build
+    # (:func:`uncalled_functions` keeps it so too)
+    exported = reached_from(largest(kept), lambda p, line, top: bool(apart(p)))
+    unreached = (
+        reached_from(
+            largest({*kept, *(name for _, name in classes if name in strings)}),
+            lambda p, line, top: inside(p, line, top, dead),
+        )
+        - exported
+    )
 
     def users(key: tuple[str, str]) -> str:
         direct = sorted({p for p, _, _ in outer[key] if apart(p)})
         via = sorted(
             k[1]
-            for k in found
+            for k in exported
             if k != key and any(inside(p, line, top, (k,)) for p, line, top in outer[key])
         )
         return ", ".join([*direct, *(f"via {name}" for name in via)])
 
-    return {key: users(key) for key in sorted(found)}
+    return Reach(
+        {key: users(key) for key in sorted(exported)},
+        frozenset(unreached),
+        {k: spans[k] for k in (*exported, *unreached, *dead)},
+    )
 
 
 def _unused_imports(fa: FileAnalysis) -> set[str]:

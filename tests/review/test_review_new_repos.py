@@ -119,11 +119,12 @@ def test_torchvision_pretrained_by_position_and_self_tests(tmp_path: Path) -> No
             "train.py": """
                 import torch
                 import torchvision
-                from models.seg import Seg
+                from models.seg import Deep, Seg
                 from utils.sched import Poly
 
                 if __name__ == "__main__":
                     extra = torchvision.models.vgg16()
+                    deep = Deep()
                     net = Seg()
                     Poly(torch.optim.SGD(net.parameters(), lr=0.1))
             """,
@@ -132,10 +133,10 @@ def test_torchvision_pretrained_by_position_and_self_tests(tmp_path: Path) -> No
     items = _items(build_review(str(tmp_path)), "pretrained-backbone")
     assert items == {
         # VALID: the depths of one family are one port and one conversion; the positional
-        # pretrained flag picked by name (backbone="resnet50") joins the family it reaches
+        # pretrained flag picked by name (backbone="resnet50") joins the family it reaches;
+        # INVALID: ``Plain`` (line 15), which nothing builds, is no place of it
         "torchvision.models.resnet101 | resnet50 | <backbone>(pretrained=True)": [
             "models/seg.py:9",
-            "models/seg.py:15",
             "models/seg.py:21",
             "models/seg.py:22",
         ],

@@ -32,8 +32,9 @@ def test_a_class_and_a_function_nothing_reaches_are_not_priced(review) -> None:
     apart = [s for s in effort.explanation if s.startswith("Not reached:")]
     assert apart == [
         "Not reached: 2 classes or functions of ported files that nothing builds, calls or "
-        "names (no config string, registry or base class either), counted apart and not "
-        "priced, 8 API call sites: losses.py:RankingLoss, losses.py:unused_iou."
+        "names (no config string, registry or base class either) or that only such code "
+        "uses, counted apart and not priced, 8 API call sites: losses.py:RankingLoss, "
+        "losses.py:unused_iou."
     ]
     # network sites: ComputeLoss's BCE and indexing, Net's Module base and Sequential, the
     # YAML-picked layer's sigmoid, and _ClampGrad's autograd.Function base (network code:
