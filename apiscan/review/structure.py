@@ -2337,12 +2337,13 @@ class _Builders:
                 picks, key=lambda m: (not _trains(m.where.path, m.builder), len(m.where.path))
             )
             found.append(self._with_builder_parts(pick, found))
+        beside: list[TopModel] = []
         if named and not any(_trains(m.where.path, m.builder) for m in found):
             # only inference code picks a model by name (a reader's recognizer loaded by
-            # ``importlib``): the model a training script builds itself is trained, a top
-            # model too (not an "other" class no training reaches)
+            # ``importlib``): the models training scripts build themselves are trained, top
+            # models too (not "other" classes no training reaches), after the picks
             known = {m.cls for m in found}
-            found += [
+            beside = [
                 m
                 for m in self._scripted()
                 if _trains(m.where.path, m.builder) and m.cls not in known
@@ -2442,6 +2443,7 @@ class _Builders:
                 m.where.line,
             ),
         )
+        tops += [m for m in beside if m.cls not in {t.cls for t in tops}]
         if run_time is None:  # a class a by-name builder constructs from its dotted name
             picks = self._class_named()
             shown = {m.cls for m in picks}

@@ -63,9 +63,12 @@ def test_a_tie_names_no_majority_and_keeps_the_first_branch() -> None:
 
 def test_the_model_a_training_script_builds_beside_an_inference_pick() -> None:
     """trainer/train.py builds ``Model(opt)`` from trainer/model.py (imported as ``model``,
-    the script's folder on ``sys.path``): a top model, not left out because only the
-    inference code picks a model by name; the inference pick stays untrained."""
+    the script's folder on ``sys.path``), its ``train(opt)`` run by trainer.ipynb (``from
+    train import train``: the notebook drives the script, which stays an entry point): a
+    top model after the pick, not left out because
+    only the inference code picks a model by name; the inference pick stays untrained."""
     review = build_review(str(_ROOT / "voted"), jobs=1)
+    assert [m.cls for m in review.top_models] == ["ocr.nets.big.Net", "model.Model"]
     tops = {m.cls: m for m in review.top_models}
     trained = tops["model.Model"]
     assert (trained.where.path, trained.builder) == ("trainer/train.py", "train")
