@@ -165,6 +165,16 @@ def holds(expr: Expr, lookup: Lookup, depth: int = 0, limit: int = 10) -> object
     return UNKNOWN
 
 
+def choice_key(expr: Expr) -> str | None:
+    """The name a string-keyed chain tests (``backbone``, ``self.backbone``,
+    ``args.model_type``): a name, or an attribute of a name; None for any other expression."""
+    if expr.kind == "Name":
+        return expr.name
+    if expr.kind == "Attribute" and expr.parts[0].kind == "Name":
+        return expr.name
+    return None
+
+
 def outcomes(
     expr: Expr,
     key: Callable[[Expr], str | None],

@@ -28,6 +28,7 @@ from apiscan.extract.models import Assign, Expr, Function, ModelFacts
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.syntax import shorten
 from apiscan.extract.values import Expr as ValueExpr
+from apiscan.review.evaluate import choice_key, outcomes
 from apiscan.review.model import Where
 from apiscan.review.names import ArgparseDefaults, OptionDefault
 from apiscan.review.sources import place
@@ -352,7 +353,13 @@ class Registries:
             module = self._imported_module(file, inner.value or "", fn)
             if module is not None:
                 target = self.in_module(module[0], func.value or "")
-                return Lookup(target, f"{module[1]}, .{func.value}") if target else None
+                others = tuple(
+                    (other, found)
+                    for other in module[2]
+                    if (found := self.in_module(other, func.value or "")) is not None
+                )
+                how = f"{module[1]}, .{func.value}"
+                return Lookup(target, how, others) if target else None
         return self._by_name(file, call, func_ref, fn)
 
     def _by_name(self, file: ModelFile, call: Expr, func_ref: int, fn: int) -> Lookup | None:
@@ -400,8 +407,15 @@ class Registries:
         alternatives = tuple((k, t) for k, t in sorted(named.items()) if k != found[0])
         return Lookup(named[found[0]], f"{func.node.text}: {found[1]}", alternatives)
 
-    def _imported_module(self, file: ModelFile, name: str, fn: int) -> tuple[str, str] | None:
-        """``model = importlib.import_module(args.model)``: (the module it loads, how)."""
+    def _imported_module(
+        self, file: ModelFile, name: str, fn: int
+    ) -> tuple[str, str, tuple[str, ...]] | None:
+        """``model = importlib.import_module(args.model)``: (the module it loads, how, the
+        modules the def's other branches load instead). With one ``import_module`` per
+        branch of a test on a parameter (``if network == 'a': pkg = import_module("x.a")
+        elif network == 'b': ... "x.b"``), the branch the values the def's callers pass
+        select most often (:meth:`_voted_branch`); the first one when that cannot be told."""
+        found: list[tuple[int, str, str]] = []  # line, module, how
         for assign in file.assigns_in(fn):
             value = file.expr(assign.value)
             if (
@@ -412,15 +426,106 @@ class Registries:
                 and self.dotted(file, value.refs[0]) == "importlib.import_module"
                 and file.args(value)
             ):
-                found = self.key(file, file.args(value)[0], fn)
-                if found is None:
-                    return None
+                key = self.key(file, file.args(value)[0], fn)
+                if key is None:
+                    continue  # a module named at run time (a user's own network)
                 modules = sorted(
-                    m for m in self.by_module if m == found[0] or m.endswith("." + found[0])
+                    m for m in self.by_module if m == key[0] or m.endswith("." + key[0])
                 )
-                if modules:
-                    return modules[0], f"importlib.import_module: {found[1]}"
-        return None
+                if modules and all(modules[0] != m for _, m, _ in found):
+                    found.append((assign.line, modules[0], f"importlib.import_module: {key[1]}"))
+        if not found:
+            return None
+        found.sort()
+        chosen, why = 0, ""
+        if len(found) > 1:
+            voted = self._voted_branch(file, fn, [line for line, _, _ in found])
+            if voted is not None:
+                chosen, why = voted
+        _, module, how = found[chosen]
+        others = tuple(m for i, (_, m, _) in enumerate(found) if i != chosen)
+        return module, how + (f" ({why})" if why else ""), others
+
+    def _voted_branch(self, file: ModelFile, fn: int, lines: list[int]) -> tuple[int, str] | None:
+        """Which of the assignments on ``lines`` (each in its own branch of ``if`` tests on
+        one parameter of the def ``fn``) the def's callers select: each literal a call of
+        the def passes for that parameter, or, for a name passed, each literal the caller
+        assigns that name (EasyOCR-like ``recog_network = 'generation2'`` in most branches
+        of a language switch, then ``get_recognizer(recog_network, ...)``), is a vote for
+        the branch its value takes for certain. (index in ``lines``, why), or None when no
+        value decides a branch or two branches tie."""
+        values = file.fa.syntax.values if file.fa.syntax is not None else None
+        func = file.function(fn)
+        if values is None or func is None:
+            return None
+        own = [d for d in values.defs if d.qual == func.qualname and not d.is_class]
+        if len(own) != 1 or own[0].owner >= 0:
+            return None  # a method: its callers are not told apart here
+        d = own[0]
+        ifs: list[tuple[tuple[ValueExpr, bool], ...]] = []
+        for line in lines:
+            stored = [a for a in d.assigns if a.line == line]
+            if not stored:
+                return None
+            ifs.append(
+                tuple(
+                    (i.test, 0 < i.body_end < line)
+                    for i in stored[0].ifs
+                    if i.function == d.function
+                )
+            )
+        read = {
+            k for tests in ifs for test, _ in tests for e in test.walk() if (k := choice_key(e))
+        }
+        params = [p for p in d.positional if p in read]
+        if len(params) != 1:
+            return None
+        param = params[0]
+        votes = self._passed_literals(f"{file.module}.{d.qual}", d.positional.index(param), param)
+        score = [0] * len(lines)
+        for value, count in votes.items():
+            for i, tests in enumerate(ifs):
+                if tests and all(
+                    outcomes(test, choice_key, {param: [value]}) == {not in_else}
+                    for test, in_else in tests
+                ):
+                    score[i] += count
+        best = max(score)
+        if best == 0 or score.count(best) > 1:
+            return None
+        total = sum(votes.values())
+        index = score.index(best)
+        return index, f"{param}: {best} of the {total} values its callers pass select it"
+
+    def _passed_literals(self, dotted: str, index: int, param: str) -> dict[object, int]:
+        """literal -> how often the calls of the function ``dotted`` pass it for the
+        parameter at ``index`` (or named ``param``): a literal argument, or each literal the
+        caller's def assigns a name it passes."""
+        out: dict[object, int] = {}
+        seen: set[str] = set()
+        for caller in self.by_module.values():
+            if caller.path in seen:
+                continue
+            seen.add(caller.path)
+            for ref, cfid in caller.facts.calls:
+                call = caller.exprs[ref]
+                if self.dotted(caller, call.refs[0]) != dotted:
+                    continue
+                args = caller.args(call)
+                given = call.refs[len(call.refs) - len(call.keywords) :]
+                named = dict(zip(call.keywords, given, strict=True))
+                arg = args[index] if index < len(args) else named.get(param)
+                expr = caller.expr(arg) if arg is not None else None
+                if expr is None:
+                    continue
+                if expr.kind == "const" and expr.value is not None:
+                    out[expr.value] = out.get(expr.value, 0) + 1
+                elif expr.kind == "name" and cfid >= 0:
+                    for a in caller.assigns_in(cfid):
+                        v = caller.expr(a.value) if a.single and a.names[0] == expr.value else None
+                        if v is not None and v.kind == "const" and v.value is not None:
+                            out[v.value] = out.get(v.value, 0) + 1
+        return out
 
     def in_module(self, module: str, name: str) -> str | None:
         """The def ``module.name`` stands for, through module-level aliases

@@ -32,6 +32,7 @@ from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
 from apiscan.extract.values import DefValues, ValueReader, field_default
 from apiscan.extract.values import Expr as ValueExpr
 from apiscan.model import ApiFinding, ScanResult
+from apiscan.notebook import SUFFIX as NOTEBOOK
 from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
 from apiscan.review.config_files import YamlPlace
@@ -954,6 +955,9 @@ class _Builders:
         #: path -> (first, last line of its ``__main__`` block, other files import the
         #: module, the module is in a package) of every module with such a block
         referenced = imported_modules(analyses)
+        # a notebook that imports a script to run its function (``from train import train``
+        # then ``train(opt)`` in a cell) drives it: the script is still an entry point
+        driven = imported_modules(a for a in analyses if not a.path.endswith(NOTEBOOK))
         #: scripts no other file imports, run as ``__main__`` or named as an entry point
         #: (train_net.py; CenterTrack's main.py calls ``main(opt)`` at module level)
         self.entries = [
@@ -961,7 +965,9 @@ class _Builders:
             for f in self.files
             if f.fa.syntax is not None
             and (f.fa.syntax.main_block != (0, 0) or _entry_name(f.path))
-            and not any(m in referenced for m in f.modules)
+            and not any(
+                m in (referenced if f.fa.syntax.main_block != (0, 0) else driven) for m in f.modules
+            )
         ]
         self.self_tests: dict[str, tuple[int, int, bool, bool]] = {}
         for file in self.files:
@@ -2340,6 +2346,17 @@ class _Builders:
                 picks, key=lambda m: (not _trains(m.where.path, m.builder), len(m.where.path))
             )
             found.append(self._with_builder_parts(pick, found))
+        beside: list[TopModel] = []
+        if named and not any(_trains(m.where.path, m.builder) for m in found):
+            # only inference code picks a model by name (a reader's recognizer loaded by
+            # ``importlib``): the models training scripts build themselves are trained, top
+            # models too (not "other" classes no training reaches), after the picks
+            known = {m.cls for m in found}
+            beside = [
+                m
+                for m in self._scripted()
+                if _trains(m.where.path, m.builder) and m.cls not in known
+            ]
         # what a part's builder constructs is an alternative of that part, not a model
         inside_builders = {
             (owner.path, owner.functions[fid].name)
@@ -2435,6 +2452,7 @@ class _Builders:
                 m.where.line,
             ),
         )
+        tops += [m for m in beside if m.cls not in {t.cls for t in tops}]
         if run_time is None:  # a class a by-name builder constructs from its dotted name
             picks = self._class_named()
             shown = {m.cls for m in picks}
@@ -3679,15 +3697,18 @@ def top_models(
 
 
 def _named_parts(tops: Sequence[TopModel]) -> set[str]:
-    """Short class names the top models list as their parts."""
+    """Short class names the top models list as their parts. An alternative of the same
+    short name as the model (``vgg_model.Model`` picked, ``model.Model`` the other branch's)
+    is another module's model, no part of it."""
     return {
-        piece.partition(" (")[0]
+        piece
         for m in tops
         for name, part in m.parts
         if name not in ("selected by", "extends")
         # "one of 19 classes: A, B, ..." a recursive builder picks: no class known a part
         if not part.startswith("one of ")
         for piece in re.split(r", | or ", part.partition(" (")[0])
+        if not (name == "alternatives" and piece == m.cls.rpartition(".")[2])
     }
 
 

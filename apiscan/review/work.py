@@ -34,7 +34,7 @@ from apiscan.program.index import follow, module_aliases
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review.commands import documented_entry
 from apiscan.review.config_files import OptionFiles, config_names
-from apiscan.review.evaluate import outcomes, values_of
+from apiscan.review.evaluate import choice_key, outcomes, values_of
 from apiscan.review.masked import METRICS
 from apiscan.review.model import (
     BACKBONE_ARCHITECTURE,
@@ -2738,16 +2738,6 @@ def _value_names(expr: Expr) -> Iterator[str]:
         todo.extend(e.parts)
 
 
-def _choice_key(expr: Expr) -> str | None:
-    """The name a string-keyed chain tests (``backbone``, ``self.backbone``,
-    ``args.model_type``): a name, or an attribute of a name; None for any other expression."""
-    if expr.kind == "Name":
-        return expr.name
-    if expr.kind == "Attribute" and expr.parts[0].kind == "Name":
-        return expr.name
-    return None
-
-
 #: A backbone item's weights asked for through a parameter (``pretrained=pretrained``).
 _WEIGHTS_PARAM = re.compile(r"(?:, |(?<=\())(pretrained|weights)=([A-Za-z_]\w*(?:\.\w+)?)(?=[,)])")
 #: What a backbone item says of its pretrained weights.
@@ -2822,7 +2812,7 @@ def _string_choices(
     calls: list[tuple[str, int, str, object, tuple[tuple[Expr, bool], ...]]] = []
     #: path, line, function, the tests around it: the assignments under ``if`` tests
     stores: list[tuple[str, int, str, tuple[tuple[Expr, bool], ...]]] = []
-    #: id of each test -> the names it reads (:func:`_choice_key`), read once: most tests
+    #: id of each test -> the names it reads (:func:`choice_key`), read once: most tests
     #: read none the running calls give a value (the tests live as long as ``calls``)
     reads: dict[int, frozenset[str]] = {}
     functions: dict[str, set[str]] = {}  # a module-level function's name -> its paths
@@ -2860,7 +2850,7 @@ def _string_choices(
             for test, _ in inner:
                 if id(test) not in reads:
                     reads[id(test)] = frozenset(
-                        k for e in test.walk() if (k := _choice_key(e)) is not None
+                        k for e in test.walk() if (k := choice_key(e)) is not None
                     )
             outer = values.defs[call.function] if call.function >= 0 else None
             if outer is not None and outer.owner >= 0:  # a method: its class's
@@ -2881,7 +2871,7 @@ def _string_choices(
             for test, _ in inner:
                 if id(test) not in reads:
                     reads[id(test)] = frozenset(
-                        k for e in test.walk() if (k := _choice_key(e)) is not None
+                        k for e in test.walk() if (k := choice_key(e)) is not None
                     )
             outer = values.defs[function] if function >= 0 else None
             if outer is not None and outer.owner >= 0:  # a method: its class's
@@ -2934,7 +2924,7 @@ def _string_choices(
             for test, in_else in tests_around:
                 if reads[id(test)].isdisjoint(chosen):
                     continue  # it reads no name the running calls give a value
-                if outcomes(test, _choice_key, chosen) == {in_else}:  # its branch never runs
+                if outcomes(test, choice_key, chosen) == {in_else}:  # its branch never runs
                     new_calls.add((path, line))
                     break
         callers: dict[str, list[bool]] = {}
@@ -2952,7 +2942,7 @@ def _string_choices(
         for test, in_else in tests_around:
             if reads[id(test)].isdisjoint(fixed):
                 continue
-            if outcomes(test, _choice_key, fixed) == {in_else}:
+            if outcomes(test, choice_key, fixed) == {in_else}:
                 off_calls.add((path, line))
                 break
     tests = {

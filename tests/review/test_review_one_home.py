@@ -15,10 +15,10 @@ import pytest
 from apiscan.extract.values import Expr, ValueReader
 from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.review.build import build_review
-from apiscan.review.evaluate import outcomes, values_of
+from apiscan.review.evaluate import choice_key, outcomes, values_of
 from apiscan.review.readings import Readings
 from apiscan.review.structure import config_value
-from apiscan.review.work import _choice_key, _option_key, name_values, uncalled_functions
+from apiscan.review.work import _option_key, name_values, uncalled_functions
 
 CFGBRANCH = Path("fixtures/modeltree/cfgbranch")
 
@@ -61,11 +61,11 @@ def test_the_values_a_name_holds_are_told_by_the_same_evaluator() -> None:
 
 def test_a_string_keyed_chain_reads_a_name_or_an_attribute_of_one() -> None:
     chosen = {"backbone": {"beitl16_512"}}
-    assert outcomes(_expr("backbone == 'vitb16_384'"), _choice_key, chosen) == {False}
-    assert outcomes(_expr("self.backbone == 'beitl16_512'"), _choice_key, chosen) == {True}
-    assert outcomes(_expr("backbone.startswith('beit')"), _choice_key, chosen) == {True}
+    assert outcomes(_expr("backbone == 'vitb16_384'"), choice_key, chosen) == {False}
+    assert outcomes(_expr("self.backbone == 'beitl16_512'"), choice_key, chosen) == {True}
+    assert outcomes(_expr("backbone.startswith('beit')"), choice_key, chosen) == {True}
     # a deeper chain is no name of the chain's
-    assert outcomes(_expr("a.b.backbone == 'x'"), _choice_key, chosen) is None
+    assert outcomes(_expr("a.b.backbone == 'x'"), choice_key, chosen) is None
 
 
 def test_a_config_value_is_read_as_python_reads_it() -> None:
