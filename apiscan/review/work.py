@@ -6638,8 +6638,17 @@ def _teacher_uses(
         handed = [n for n, a in enumerate(call.expr.args) if a.kind == "Name" and a.name in names]
         if not handed or depth >= _TEACHER_DEPTH:
             continue
+        # the call fact of this call, not another call on its line (``model(x) + f(t)``)
+        last = call.expr.callee().rpartition(".")[2]
         callee = next(
-            (c.callee for c in fa.calls if c.line == call.expr.line and c.role == "call"), ""
+            (
+                c.callee
+                for c in fa.calls
+                if c.line == call.expr.line
+                and c.role == "call"
+                and c.callee.rpartition(".")[2] == last
+            ),
+            "",
         )
         target = _repository_def(files, callee)
         if target is None:
