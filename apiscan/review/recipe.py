@@ -87,6 +87,7 @@ from apiscan.review.config_files import (
     darknet_settings,
     framework_rows,
     hyp_settings,
+    loaded_settings,
     option_rows,
     picked_by_options,
     yacs_key,
@@ -1022,6 +1023,10 @@ class _Read(NamedTuple):
     fn: int
 
 
+#: How many import levels :meth:`_Repo.linked` follows up (importers) and down (imports).
+_LINK_DEPTH = 6
+
+
 @dataclass
 class _Repo:
     """Repository-wide tables: argparse options, attributes classes set, defs and call sites."""
@@ -1061,6 +1066,14 @@ class _Repo:
     root: Path | None = None
     #: a module name -> the files importing it or a name from it
     importers: dict[str, list[_File]] = field(default_factory=dict)
+    #: every module spelling of a file -> the file
+    by_module: dict[str, _File] = field(default_factory=dict)
+    #: path -> the repository files it imports or refers to (set by the recipe)
+    graph: dict[str, set[str]] | None = None
+    #: path -> the files importing or referring to it (built on first use)
+    _users: dict[str, set[str]] | None = None
+    #: a file's path -> the paths :meth:`linked` finds (read on first use)
+    _linked: dict[str, frozenset[str]] = field(default_factory=dict)
     #: a script's path -> the shell scripts' commands that run it (read on first use)
     _launches: dict[str, list[Launch]] = field(default_factory=dict)
     #: what the review reads once (the parameters no call passes, read on first use)
@@ -1112,7 +1125,39 @@ class _Repo:
         ]
         return trains
 
+    def linked(self, f: _File) -> frozenset[str]:
+        """The paths of the files on the same run as ``f``, by what imports or refers to
+        what (:attr:`graph`): ``f`` and the scripts using it (a training script that calls
+        ``train(opt)``), a few levels up, then everything those use, a few levels down. An
+        option or a config attribute ``f`` reads by name (``opt.workers``) belongs to a
+        parser or a config class among them: a parser of the package's inference command
+        line, which neither uses nor is used by the training, is another run's. Every
+        file when no graph is set."""
+        known = self._linked.get(f.path)
+        if known is not None:
+            return known
+        if self.graph is None:
+            return frozenset(self.by_module[m].path for m in self.by_module)
+        if self._users is None:
+            self._users = {}
+            for path, targets in self.graph.items():
+                for target in targets:
+                    self._users.setdefault(target, set()).add(path)
+        seen = {f.path}
+        todo = {f.path}
+        for _ in range(_LINK_DEPTH):
+            todo = {u for p in todo for u in self._users.get(p, ())} - seen
+            seen |= todo
+        todo = set(seen)
+        for _ in range(_LINK_DEPTH):
+            todo = {t for p in todo for t in self.graph.get(p, ())} - seen
+            seen |= todo
+        self._linked[f.path] = frozenset(seen)
+        return self._linked[f.path]
+
     def add_file(self, f: _File) -> None:
+        for module in f.modules:
+            self.by_module.setdefault(module, f)
         for dotted in set(f.imports.values()):
             for name in {dotted, dotted.rpartition(".")[0]} - {""}:
                 self.importers.setdefault(name, []).append(f)
@@ -1496,7 +1541,7 @@ class _Values:
                 step = f"{expr.text}: {setting.text} in {setting.loc()}, {hyp.chosen_by}"
                 return _Val(setting.text, True, (step,))
             if last in _ARG_RECEIVERS | _CONFIG_RECEIVERS:
-                found = self._config(expr, depth)
+                found = self._config(f, expr, depth)
                 if found is not None:
                     return found
             head = receiver.partition(".")[0]
@@ -2523,9 +2568,16 @@ class _Values:
         # The parser of this file, else the training script's, else every one there is but
         # those of another task's scripts (a zero-shot benchmark's ``--batch-size 16``)
         local = [o for o in options if o.file.path == f.path]
-        own = [o for o in options if not self.apart(o.file.path)]
+        # ... and only a parser on the reader's own run (its file, a script importing it,
+        # a module either imports): a parser of another command line (the package's
+        # inference CLI) that shares the option's name gives another run's value, so the
+        # read is left unresolved rather than bound to it
+        linked = self.repo.linked(f)
+        own = [o for o in options if not self.apart(o.file.path) and o.file.path in linked]
         training = [o for o in own if "train" in PurePosixPath(o.file.path).name]
-        options = local or training or own or options
+        options = local or training or own
+        if not options:
+            return None
         text = expr.text
         found = []
         for o in options:
@@ -2793,6 +2845,16 @@ class _Values:
             return self._entries_of(f, fn, inner, key, caller, depth) if inner else None
         if value.kind == "Name":
             return self._dict_entry(f, fn, value.name, value.line, key, caller, depth)
+        if (
+            value.kind == "Call"
+            and len(value.args) == 1
+            and not value.keywords
+            and _DICT_WRAPPERS.search(value.callee().rpartition(".")[2])
+        ):
+            # ``opt = AttrDict(opt)``: the wrapped dict's entries
+            return self._entries_of(f, fn, value.args[0], key, caller, depth + 1)
+        if value.kind == "Call" and _LOADER_CALL.search(value.callee()) and fn >= 0:
+            return self._loaded_entry(f, fn, key, caller, depth)
         if _parses(value):
             options = [o for o in self.repo.argparse.get(key, ()) if o.file.path == f.path]
             found = []
@@ -2815,6 +2877,43 @@ class _Values:
         for k, item in items:
             if k == key:
                 return self.resolve(f, fn, item, depth + 1).then(f"{key}= at {f.loc(item.line)}")
+        return None
+
+    def _loaded_entry(
+        self, f: _File, fn: int, key: str, caller: tuple[_File, Expr], depth: int
+    ) -> _Val | None:
+        """``key`` of the file def ``fn`` loads (``yaml.safe_load(stream)`` under ``with
+        open(file_path) as stream``, ``file_path`` its parameter) when the ``caller`` passes
+        a literal path (a notebook's ``get_config("config_files/en.yaml")``): the file's
+        value, with where it is set. None when the path or the key is not known."""
+        caller_file, call = caller
+        params = dict(f.defs[fn].params)
+        bound = _bind_def(f.defs[fn], call)
+        for c in f.values.calls:
+            e = c.expr
+            if c.function != fn or e.callee() != "open" or not e.args:
+                continue
+            arg = e.args[0]
+            if arg.kind == "Name" and arg.name in params and arg.name in bound:
+                arg, at_file = bound[arg.name], caller_file
+            else:
+                at_file = f
+            written = self.resolve(at_file, -1, arg, depth + 1)
+            try:
+                path = ast.literal_eval(written.text) if written.literal else None
+            except (ValueError, SyntaxError):
+                path = None
+            root, readings = self.repo.root, self.repo.readings
+            if not isinstance(path, str) or root is None or readings is None:
+                continue
+            settings = loaded_settings(root, at_file.path, path, readings.composed)
+            setting = settings.get(key) if settings is not None else None
+            if setting is None:
+                return None
+            loaded = f"loaded at {caller_file.loc(call.line)}"
+            return _Val(
+                setting.text, True, (f"{key}: {setting.text} in {setting.loc()}, {loaded}",)
+            )
         return None
 
     def _module_entry(
@@ -2891,11 +2990,20 @@ class _Values:
         name = f.defs[owner].name
         return _Val(text, False, (f"not set as a literal in {name} or its bases",))
 
-    def _config(self, expr: Expr, depth: int) -> _Val | None:
+    def _config(self, f: _File, expr: Expr, depth: int) -> _Val | None:
         """``exp.max_epoch`` / ``cfg.lr``: the literal some class sets in ``__init__``; base
-        classes first, since they hold the defaults subclasses override."""
+        classes first, since they hold the defaults subclasses override. A module, a
+        dataset or a sampler setting an attribute of the same name (a loss's ``self.eps``)
+        is no config object: an options object is never one of them. Nor is a class off
+        the reader's run (:meth:`_Repo.linked`), unless it derives from one on it (a config
+        file's ``Exp(BaseExp)`` the run loads by path)."""
+        linked = self.repo.linked(f)
         sets = sorted(
-            self.repo.attrs_by_name.get(expr.name, ()),
+            (
+                a
+                for a in self.repo.attrs_by_name.get(expr.name, ())
+                if not self.hierarchy.torch_ancestors(a.cls) and self._on_run(a.cls, linked)
+            ),
             key=lambda a: (len(self._lineage(a.cls)), a.file.path, a.line),
         )
         found = [
@@ -2908,6 +3016,15 @@ class _Values:
             for a in sets
         ]
         return _merge(found)
+
+    def _on_run(self, cls: str, linked: frozenset[str]) -> bool:
+        """Whether the class ``cls`` or one of its repository bases is defined in one of
+        the ``linked`` files."""
+        for q in self._lineage(cls):
+            found = self.repo.defs.get(q)
+            if found is not None and found[0].path in linked:
+                return True
+        return False
 
     def _lineage(self, cls: str) -> list[str]:
         """``cls`` and its repo ancestors, nearest first."""
@@ -3063,6 +3180,9 @@ class _Recipe:
         for path in sorted(self.files):
             if not is_test_path(path):
                 self.repo.add_file(self.files[path])
+        from apiscan.review.work import file_graph
+
+        self.repo.graph = file_graph(analyses)
         #: the repository's own top-level packages (a loss class of another is third-party)
         self.local = {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
         #: module name -> its file (built on first use)
@@ -3096,6 +3216,8 @@ class _Recipe:
         self._self_tests = self_tests(analyses)
         #: module classes a pick on a default value leaves out (set by :func:`extract_recipe`)
         self.not_picked: frozenset[str] = frozenset()
+        #: the files that train (read on first use: :meth:`_on_training_run`)
+        self._training_paths: frozenset[str] | None = None
         #: argparse destination -> its defaults (set by :func:`extract_recipe`)
         self.option_defaults: dict[str, set[object]] = {}
         self.values = _Values(self.repo, self.hierarchy, self.files, apart)
@@ -3509,6 +3631,18 @@ class _Recipe:
                 note = "weights set in the constructor (not through torch.nn.init)"
                 self.add("init", f"weights set in {owner.qual}.__init__",
                          file.where(min(lines)), values, note)  # fmt: skip
+
+    def _on_training_run(self, f: _File) -> bool:
+        """Whether a file's settings (its parser's options) are on a training run: some file
+        that trains is linked to it by imports (:meth:`_Repo.linked`), or no file of the
+        repository trains (an inference-only repository's options are its recipe)."""
+        if self._training_paths is None:
+            self._training_paths = frozenset(
+                p for p in self.files if not is_test_path(p) and self._trains(p)
+            )
+        if not self._training_paths:
+            return True
+        return not self._training_paths.isdisjoint(self.repo.linked(f))
 
     def _trains(self, path: str) -> bool:
         """Whether the file at ``path`` builds an optimizer, steps one or runs a backward
@@ -8300,6 +8434,8 @@ class _Recipe:
             if category == "epochs" and self._model_argument_only(dest):
                 continue  # RAFT's --iters: refinement steps the model's call runs, no length
             for o in options:
+                if not self._on_training_run(o.file):
+                    continue  # the package's inference CLI: its --batch_size is no recipe
                 if category == "loss" and self._picks_network(
                     [r for r in self._option_reads(dest) if r.file is o.file]
                 ):

@@ -1,0 +1,65 @@
+"""Recipe values read by attribute name (``opt.eps``, ``opt.workers``) bind only to a parser
+or a config object on the reader's own run (``fixtures/optbind``): the package's inference
+CLI (``ocrpkg/cli.py``, ``--workers 0``, ``--batch_size 1``) and a loss module's ``self.eps``
+are other objects that share the names. The recognizer's training reads ``opt`` from the
+YAML its runner loads (``get_config("config_files/en_config.yaml")`` into an ``AttrDict``,
+then ``train(opt, amp=False)``); the detector's training reads its own parser's defaults
+and a plain settings class."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from apiscan.pipeline import ScanOptions, scan_with_facts
+from apiscan.review.model import RecipeItem
+from apiscan.review.recipe import extract_recipe
+
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "optbind"
+
+
+@pytest.fixture(scope="module")
+def items() -> tuple[RecipeItem, ...]:
+    result, analyses = scan_with_facts(ScanOptions(str(FIXTURE), cache_dir=None, jobs=1))
+    return extract_recipe(result, analyses, FIXTURE)
+
+
+def row(items: tuple[RecipeItem, ...], name: str, path: str) -> dict[str, str]:
+    (found,) = [i for i in items if i.name == name and i.where.path == path]
+    return dict(found.values)
+
+
+def test_the_yaml_the_runner_loads_gives_the_options(items: tuple[RecipeItem, ...]) -> None:
+    adadelta = row(items, "torch.optim.Adadelta", "recog/train.py")
+    # VALID: the file the runner passes, not a loss's ``self.eps = 1e-6`` nor another
+    # training's settings class
+    assert adadelta["eps"].startswith("0.00000001 (opt.eps: built by get_config()")
+    assert "recog/config_files/en_config.yaml:5, loaded at recog/run.py:14" in adadelta["eps"]
+    assert adadelta["lr"].startswith("1. ") and adadelta["rho"].startswith("0.95 ")
+    loader = row(items, "torch.utils.data.DataLoader", "recog/train.py")
+    assert loader["num_workers"].startswith("int(6) (opt.workers: built by get_config()")
+    assert loader["batch_size"].startswith("32 ")
+    # INVALID: nothing bound to the inference CLI's defaults or the loss's attribute
+    shown = " ".join([*adadelta.values(), *loader.values()])
+    assert "ocrpkg/cli.py" not in shown and "losses.py" not in shown
+    assert "settings.py" not in shown
+
+
+def test_the_runs_own_parser_and_settings_still_bind(items: tuple[RecipeItem, ...]) -> None:
+    loader = row(items, "torch.utils.data.DataLoader", "det/train_det.py")
+    assert loader["num_workers"] == (
+        "4 (args.workers: default of argparse --workers at det/opts.py:6)"
+    )
+    assert loader["batch_size"].startswith("8 (args.batch_size: default of argparse --batch_size")
+    adam = row(items, "torch.optim.Adam", "det/train_det.py")
+    assert adam["eps"] == "1e-5 (cfg.eps: Settings.__init__ sets it at det/settings.py:5)"
+
+
+def test_an_inference_cli_option_is_no_recipe_row(items: tuple[RecipeItem, ...]) -> None:
+    options = {(i.name, i.where.path) for i in items if i.name.startswith("argparse ")}
+    # VALID: the training's parser; INVALID: the package's inference command line
+    assert options == {
+        ("argparse --workers", "det/opts.py"),
+        ("argparse --batch_size", "det/opts.py"),
+    }
