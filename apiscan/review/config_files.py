@@ -269,13 +269,24 @@ def _yacs_defaults(files: Sequence[FileAnalysis]) -> dict[str, Setting]:
     ``_C.TRAIN.lr_encoder = 0.02``): :func:`yacs_key` says which chains are keys."""
     out: dict[str, Setting] = {}
     for fa in files:
+        top: list[tuple[list[str], Setting]] = []
+        roots: set[str] = set()
         for stmt in fa.syntax.values.assigns:  # type: ignore[union-attr]
             target = stmt.target
             if target.kind != "Attribute" or not stmt.value.literal:
                 continue
             chain = target.full().split(".")
+            setting = Setting(stmt.value.text, fa.path, stmt.line)
             if len(chain) >= 3 and yacs_key(chain[1:]) == chain[1:]:
-                out.setdefault(".".join(chain[1:]), Setting(stmt.value.text, fa.path, stmt.line))
+                out.setdefault(".".join(chain[1:]), setting)
+                roots.add(chain[0])
+            elif len(chain) == 2 and chain[1].isupper():
+                top.append((chain, setting))
+        # a key at the top (``_C.DTYPE = "float32"``) of the node whose sections the file
+        # fills in (``_C.SOLVER.BASE_LR``); another object's upper-case attribute is none
+        for chain, setting in top:
+            if chain[0] in roots:
+                out.setdefault(chain[1], setting)
     return out
 
 

@@ -82,6 +82,7 @@ from apiscan.review.commands import NUMBER, Launch, launches
 from apiscan.review.config_files import (
     DarknetSettings,
     OptionFiles,
+    Setting,
     YamlConfigs,
     darknet_recipe,
     darknet_settings,
@@ -1509,6 +1510,8 @@ class _Values:
             return self._indexed(f, fn, expr, depth)
         if expr.kind in ("BinOp", "BoolOp"):
             return self._folded(f, fn, expr, depth)
+        if expr.kind == "Compare" or expr.kind == "IfExp":
+            return self._decided(f, fn, expr, depth)
         if expr.kind == "Attribute":
             receiver = expr.target.full()
             last = receiver.rpartition(".")[2]
@@ -1570,6 +1573,11 @@ class _Values:
                     if by_yaml is not None:  # after the default it qualifies
                         merged = merged._replace(trail=(*merged.trail, by_yaml[1]))
                     return merged
+                default = self._yaml_default(expr)
+                if default is not None and by_yaml is None:
+                    # ``cfg.DTYPE`` under ``from .defaults import _C as cfg``: no chain of
+                    # assignments names it, the defaults the YAML files merge over do
+                    return _Val(default.text, True, (f"{text}: default at {default.loc()}",))
             by_file = self._hparams(expr)
             if by_file is not None:
                 return _Val(by_file[0] or text, bool(by_file[0]), (by_file[1],))
@@ -1616,6 +1624,33 @@ class _Values:
             finally:
                 self._unwritten.discard(key)
         return _merge(found)
+
+    def _decided(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
+        """A switch computed from a setting: ``cfg.DTYPE == "float16"`` where both sides
+        reach literals (``False``, with where the setting is), and ``'O1' if
+        use_mixed_precision else 'O0'`` where the test does (the branch taken, ``'O0'``).
+        The expression as written when a side or the test is not known (an epoch, data)."""
+        if expr.kind == "IfExp" and len(expr.parts) == 3:
+            test, body, orelse = expr.parts
+            decided = self.resolve(f, fn, test, depth + 1)
+            if not decided.literal or decided.text not in ("True", "False"):
+                return _Val(expr.text, False)
+            taken = body if decided.text == "True" else orelse
+            value = self.resolve(f, fn, taken, depth + 1)
+            step = f"{test.text}: {decided.text}"
+            return _Val(value.text, value.literal, (*value.trail, step, *decided.trail))
+        if len(expr.parts) != 2 or expr.name not in ("Eq", "NotEq"):
+            return _Val(expr.text, False)
+        sides = [self.resolve(f, fn, part, depth + 1) for part in expr.parts]
+        if not all(side.literal for side in sides) or any(side.undecided() for side in sides):
+            return _Val(expr.text, False)
+        try:
+            left, right = (ast.literal_eval(side.text) for side in sides)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return _Val(expr.text, False)
+        result = (left == right) if expr.name == "Eq" else (left != right)
+        trail = tuple(step for side in sides for step in side.trail)
+        return _Val(str(result), True, (f"{expr.text}", *trail))
 
     def _folded(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
         """Arithmetic on settings (simsiam's ``args.lr * args.batch_size / 256``): its number
@@ -1846,6 +1881,16 @@ class _Values:
                 if a.target.kind == "Attribute" and a.target.text == text:
                     return f"{f.loc(a.line)} ({a.value.text})"
         return ""
+
+    def _yaml_default(self, expr: Expr) -> Setting | None:
+        """The Python default of the yacs key ``expr`` reads (``cfg.DTYPE`` →
+        ``_C.DTYPE = "float32"``), when the YAML configs are read."""
+        if self.repo.yaml is None:
+            return None
+        keys = yacs_key([*expr.target.full().split("."), expr.name])
+        if not keys and expr.target.kind == "Name" and expr.name.isupper():
+            keys = [expr.name]
+        return self.repo.yaml.defaults.get(".".join(keys)) if keys else None
 
     def _yaml(self, expr: Expr) -> tuple[str, str] | None:
         """What the yacs YAML configs make of ``cfg.SOLVER.BASE_LR``: the default YAML's
@@ -2573,9 +2618,17 @@ class _Values:
         # inference CLI) that shares the option's name gives another run's value, so the
         # read is left unresolved rather than bound to it
         linked = self.repo.linked(f)
-        own = [o for o in options if not self.apart(o.file.path) and o.file.path in linked]
+        own = [o for o in options if not self.apart(o.file.path)]
         training = [o for o in own if "train" in PurePosixPath(o.file.path).name]
-        options = local or training or own
+        on_run = [o for o in own if o.file.path in linked]
+        options = (
+            local
+            or [o for o in training if o.file.path in linked]
+            or on_run
+            # no parser on the run declares it: a training script's, never another
+            # command line's (the package's inference CLI)
+            or training
+        )
         if not options:
             return None
         text = expr.text
@@ -2994,16 +3047,17 @@ class _Values:
         """``exp.max_epoch`` / ``cfg.lr``: the literal some class sets in ``__init__``; base
         classes first, since they hold the defaults subclasses override. A module, a
         dataset or a sampler setting an attribute of the same name (a loss's ``self.eps``)
-        is no config object: an options object is never one of them. Nor is a class off
-        the reader's run (:meth:`_Repo.linked`), unless it derives from one on it (a config
-        file's ``Exp(BaseExp)`` the run loads by path)."""
+        is no config object: an options object is never one of them. The classes on the
+        reader's run (:meth:`_Repo.linked`, or deriving from one there: a config file's
+        ``Exp(BaseExp)`` the run loads by path) come before any other."""
         linked = self.repo.linked(f)
+        configs = [
+            a
+            for a in self.repo.attrs_by_name.get(expr.name, ())
+            if not self.hierarchy.torch_ancestors(a.cls)
+        ]
         sets = sorted(
-            (
-                a
-                for a in self.repo.attrs_by_name.get(expr.name, ())
-                if not self.hierarchy.torch_ancestors(a.cls) and self._on_run(a.cls, linked)
-            ),
+            [a for a in configs if self._on_run(a.cls, linked)] or configs,
             key=lambda a: (len(self._lineage(a.cls)), a.file.path, a.line),
         )
         found = [
@@ -3071,6 +3125,11 @@ def _merge(found: list[tuple[_Val, str]]) -> _Val | None:
     more = f" | … {len(distinct) - 3} more" if len(distinct) > 3 else ""
     return _Val(" | ".join(v.show() for v in shown) + more, all(v.literal for v in shown))
 
+
+#: The comparison operators a test picks one member of an enumeration by.
+_EQUALITY_OPS = frozenset({"Eq", "NotEq", "In", "NotIn"})
+#: The integers an enumeration's members take (0, 1, 2...): a tag, not a quantity.
+_ENUM_LIMIT = 16
 
 #: Literals that hold no setting: empty containers (records filled in later).
 _EMPTY = frozenset({"[]", "()", "{}", "dict()", "list()"})
@@ -3458,10 +3517,11 @@ class _Recipe:
             _side_amp(_input_step(i), whose, self._trains(i.where.path))
             for i in self.out
             if not _evaluation_code(i)
+            and not (i.category == "augmentation" and self._test_time_only(i.where))
             and not _inference_script_row(i)
             and i.category not in _SEPARATE.get(whose := self._whose(i.where, side), ())
         ]
-        self.out = self._exclusive_twins(self.out)
+        self.out = _generator_seeds(self._exclusive_twins(self.out))
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
         order = {c: n for n, c in enumerate(CATEGORIES)}
         return tuple(
@@ -3565,7 +3625,7 @@ class _Recipe:
             side = body if verdict else orelse
             told = self.values.describe(file, fn, test)
             picked = self._picked_value(file, fn, side)  # a nested ``a if t else b`` too
-            if told == test.text:  # a comparison: what it comes to
+            if told == test.text or test.kind == "Compare":  # a comparison: what it comes to
                 return f"{picked} ({test.text}: {verdict})"
             return f"{picked} ({test.text} = {told})"
         return value.text
@@ -3632,13 +3692,54 @@ class _Recipe:
                 self.add("init", f"weights set in {owner.qual}.__init__",
                          file.where(min(lines)), values, note)  # fmt: skip
 
+    def _test_time_only(self, where: Where) -> bool:
+        """Whether the function holding ``where`` runs only at test time: every chain of
+        its callers, a few calls up, ends in a function at an inference or evaluation
+        place (:data:`_INFERENCE_PLACE`: ``engine/inference.py``'s loop calling a
+        test-time-augmentation helper that builds its own resize): its transforms are no
+        training augmentation. A function nothing calls is not judged here."""
+        file = self.files.get(where.path)
+        if file is None:
+            return False
+        inner = [
+            n
+            for n, d in enumerate(file.defs)
+            if not d.is_class and d.line <= where.line <= d.end_line
+        ]
+        if not inner:
+            return False
+        todo = [(file, max(inner, key=lambda n: file.defs[n].line))]
+        seen: set[tuple[str, int]] = set()
+        for _ in range(_TEST_TIME_DEPTH):
+            callers: list[tuple[_File, int]] = []
+            for f, n in todo:
+                if _INFERENCE_PLACE.search(f"{f.path}:{f.defs[n].name}"):
+                    continue  # this chain ends at test time
+                sites = self.values.call_sites(f, n)
+                if not sites:
+                    return False  # a chain that starts outside the test path
+                for caller, call in sites:
+                    if call.function < 0:
+                        return False  # called at a module's top: a script's own run
+                    key = (caller.path, call.function)
+                    if key not in seen:
+                        seen.add(key)
+                        callers.append((caller, call.function))
+            if not callers:
+                return bool(seen)
+            todo = callers
+        return False
+
     def _on_training_run(self, f: _File) -> bool:
         """Whether a file's settings (its parser's options) are on a training run: some file
-        that trains is linked to it by imports (:meth:`_Repo.linked`), or no file of the
-        repository trains (an inference-only repository's options are its recipe)."""
+        that trains, or a training script by its name, is linked to it by imports
+        (:meth:`_Repo.linked`), or no file of the repository trains (an inference-only
+        repository's options are its recipe)."""
         if self._training_paths is None:
             self._training_paths = frozenset(
-                p for p in self.files if not is_test_path(p) and self._trains(p)
+                p
+                for p in self.files
+                if not is_test_path(p) and (self._trains(p) or "train" in PurePosixPath(p).name)
             )
         if not self._training_paths:
             return True
@@ -4925,6 +5026,13 @@ class _Recipe:
         if category == "distributed" and _INFERENCE_PLACE.search(f"{f.path}:{f.function}"):
             return  # CRAFT's test.py wraps the net in DataParallel to run it: no training
         file = self.files.get(f.path)
+        if (
+            category == "distributed"
+            and f.api.endswith("DataParallel")
+            and file is not None
+            and not self._on_training_run(file)
+        ):
+            return  # a reader's ``nn.DataParallel(net)`` on no training run: inference
         call = file.call_for(f) if file is not None else None
         where = Where(f.path, f.span.line, f.cell)
         if file is None or call is None:
@@ -8492,6 +8600,8 @@ class _Recipe:
                 # subclass (YOLOX's exps overriding mosaic_prob) is one through its base
                 continue
             for category, a in found:
+                if _name_table(a.value):
+                    continue  # a keypoint flip map ({'left_eye': 'right_eye', ...}): no setting
                 if category == "epochs" and a.method == "__init__" and a.value.text == "0":
                     # RAFT's Logger.total_steps = 0 in __init__: a counter starting, no
                     # length (fairseq's dataclass field max_epoch = 0 is "no limit": it stays)
@@ -8510,14 +8620,53 @@ class _Recipe:
                     values.append(("entry defaults", "; ".join(shown)))
                 self.add(category, name, a.file.where(a.line), values)
         self._dataset_config_settings()
+        tags = self._enum_tags()
         for constant, stmt, f in self.repo.constants:
+            if (f.path, constant) in tags:
+                continue  # FLIP_LEFT_RIGHT = 0: the name of a choice, no setting
             category = _setting_category(constant)
             if category == "loss" and self._picks_network(
                 [r for r in self._reads()[1].get(constant, []) if r.file is f]
             ):
                 continue
-            if category and stmt.value.literal and not _empty_collection(stmt.value):
+            if (
+                category
+                and stmt.value.literal
+                and not _empty_collection(stmt.value)
+                and not _name_table(stmt.value)
+            ):
                 self.add(category, constant, f.where(stmt.line), [("value", stmt.value.text)])
+
+    def _enum_tags(self) -> set[tuple[str, str]]:
+        """(path, name) of the module constants that are members of an enumeration: two or
+        more constants of one module sharing their first word, numbered 0, 1, 2..., one of
+        them compared to a value by equality or membership in some test (a transpose
+        method's ``FLIP_LEFT_RIGHT = 0`` and ``FLIP_TOP_BOTTOM = 1``, then ``if method ==
+        FLIP_LEFT_RIGHT:``). They name a choice; the value is no setting."""
+        compared: set[str] = set()
+        for f in self.files.values():
+            for d in f.defs:
+                for branch in d.branches:
+                    for node in branch.test.walk():
+                        if node.kind != "Compare" or node.name not in _EQUALITY_OPS:
+                            continue
+                        for operand in node.parts:
+                            compared.update(
+                                n.name for n in (operand, *operand.parts) if n.kind == "Name"
+                            )
+        families: dict[tuple[str, str], list[tuple[str, object]]] = {}
+        for constant, stmt, f in self.repo.constants:
+            head, sep, _ = constant.partition("_")
+            value = _literal_value(stmt.value)
+            if sep and constant.isupper() and type(value) is int and 0 <= value < _ENUM_LIMIT:
+                families.setdefault((f.path, head), []).append((constant, value))
+        out: set[tuple[str, str]] = set()
+        for (path, _), members in families.items():
+            names = {name for name, _ in members}
+            values = [value for _, value in members]
+            if len(names) > 1 and sorted(values) == list(range(len(values))) and names & compared:
+                out |= {(path, name) for name in names}
+        return out
 
     def _parameter_default_overrides(
         self, classes: set[str]
@@ -9711,6 +9860,38 @@ def _category(api: str) -> str | None:
     if api.startswith("torch.nn.init."):
         return "init"
     return None
+
+
+def _name_table(expr: Expr) -> bool:
+    """A dict literal of names to names (a keypoint flip map, ``{'left_eye': 'right_eye',
+    ...}``): a lookup table the code reads, no setting of the recipe."""
+    if expr.kind != "Dict" or not expr.keys or any(key is None for key in expr.keys):
+        return False
+    values = expr.parts[-len(expr.keys) :]
+    return all(v.kind == "Constant" and isinstance(v.value, str) for v in values)
+
+
+#: How many calls up :meth:`_Recipe._test_time_only` follows a function's callers.
+_TEST_TIME_DEPTH = 4
+
+#: A generator object's own seeding (``g = torch.Generator(); g.manual_seed(self.epoch)``).
+_GENERATOR_SEED = re.compile(r"^torch\.(\w+\.)*Generator\.manual_seed$")
+
+
+def _generator_seeds(items: list[RecipeItem]) -> list[RecipeItem]:
+    """A ``torch.Generator`` seeded for its own draws (a sampler's shuffle order, seeded
+    with the epoch) is no seed of the run: its row goes with the data loading, and says
+    whether any global seed is set at all (none when no other seed row is left)."""
+    seeded = any(i.category == "seed" and not _GENERATOR_SEED.match(i.name) for i in items)
+    out = []
+    for i in items:
+        if i.category == "seed" and _GENERATOR_SEED.match(i.name):
+            note = "a generator seeded for its own draws (a shuffle order), not the run's seed"
+            if not seeded:
+                note += "; no global seed is set (torch.manual_seed, numpy, random)"
+            i = replace(i, category="dataloader", note="; ".join(n for n in (i.note, note) if n))
+        out.append(i)
+    return out
 
 
 def _bind_torch(params: Sequence[tuple[str, str, bool]], call: Expr) -> dict[str, Expr]:

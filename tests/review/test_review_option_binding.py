@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from apiscan.pipeline import ScanOptions, scan_with_facts
+from apiscan.review.inference import inference_steps
 from apiscan.review.model import RecipeItem
 from apiscan.review.recipe import extract_recipe
 
@@ -63,3 +64,23 @@ def test_an_inference_cli_option_is_no_recipe_row(items: tuple[RecipeItem, ...])
         ("argparse --workers", "det/opts.py"),
         ("argparse --batch_size", "det/opts.py"),
     }
+
+
+def test_an_inference_data_parallel_wrap_is_no_distributed_row(
+    items: tuple[RecipeItem, ...],
+) -> None:
+    wraps = [(i.name, i.where.path) for i in items if i.category == "distributed"]
+    # VALID: the training's wrap; INVALID: the reader's ``nn.DataParallel(self.net)``
+    assert wraps == [("torch.nn.DataParallel", "recog/train.py")]
+
+
+def test_a_lone_top_k_is_a_selection_not_sampling() -> None:
+    _, analyses = scan_with_facts(ScanOptions(str(FIXTURE), cache_dir=None, jobs=1))
+    rows = {(i.name, dict(i.values).get("top_k")) for i in inference_steps(analyses, (), _none)}
+    # VALID: a decoder's temperature and top-k; INVALID: a keypoint head's ``top_k = 0``
+    assert ("sampling settings in generate", "50") in rows
+    assert not any("KeypointHead" in name for name, _ in rows)
+
+
+def _none(path: str) -> bool:
+    return False
