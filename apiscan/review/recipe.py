@@ -1633,7 +1633,11 @@ class _Values:
         if expr.kind == "IfExp" and len(expr.parts) == 3:
             test, body, orelse = expr.parts
             decided = self.resolve(f, fn, test, depth + 1)
-            if not decided.literal or decided.text not in ("True", "False"):
+            if (
+                not decided.literal
+                or decided.text not in ("True", "False")
+                or _from_parameter_default(decided)
+            ):
                 return _Val(expr.text, False)
             taken = body if decided.text == "True" else orelse
             value = self.resolve(f, fn, taken, depth + 1)
@@ -1642,7 +1646,9 @@ class _Values:
         if len(expr.parts) != 2 or expr.name not in ("Eq", "NotEq"):
             return _Val(expr.text, False)
         sides = [self.resolve(f, fn, part, depth + 1) for part in expr.parts]
-        if not all(side.literal for side in sides) or any(side.undecided() for side in sides):
+        if not all(side.literal for side in sides) or any(
+            side.undecided() or _from_parameter_default(side) for side in sides
+        ):
             return _Val(expr.text, False)
         try:
             left, right = (ast.literal_eval(side.text) for side in sides)
@@ -3521,7 +3527,7 @@ class _Recipe:
             and not _inference_script_row(i)
             and i.category not in _SEPARATE.get(whose := self._whose(i.where, side), ())
         ]
-        self.out = _generator_seeds(self._exclusive_twins(self.out))
+        self.out = _generator_seeds(self._exclusive_twins(self.out), self._in_data_class)
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
         order = {c: n for n, c in enumerate(CATEGORIES)}
         return tuple(
@@ -3691,6 +3697,22 @@ class _Recipe:
                 note = "weights set in the constructor (not through torch.nn.init)"
                 self.add("init", f"weights set in {owner.qual}.__init__",
                          file.where(min(lines)), values, note)  # fmt: skip
+
+    def _in_data_class(self, where: Where) -> bool:
+        """Whether ``where`` is in a method of a sampler or a dataset (a class deriving from
+        ``torch.utils.data``'s)."""
+        file = self.files.get(where.path)
+        if file is None or not file.module:
+            return False
+        return any(
+            d.is_class
+            and d.line <= where.line <= d.end_line
+            and any(
+                t.startswith("torch.utils.data.")
+                for t in self.hierarchy.torch_ancestors(f"{file.module}.{d.qual}")
+            )
+            for d in file.defs
+        )
 
     def _test_time_only(self, where: Where) -> bool:
         """Whether the function holding ``where`` runs only at test time: every chain of
@@ -9862,6 +9884,12 @@ def _category(api: str) -> str | None:
     return None
 
 
+def _from_parameter_default(value: _Val) -> bool:
+    """Whether ``value`` is a parameter's default that no caller is known to pass (the
+    callers may pass another: no switch is decided on it, as no arithmetic is)."""
+    return any(step.startswith("default of parameter") for step in value.trail)
+
+
 def _name_table(expr: Expr) -> bool:
     """A dict literal of names to names (a keypoint flip map, ``{'left_eye': 'right_eye',
     ...}``): a lookup table the code reads, no setting of the recipe."""
@@ -9878,18 +9906,25 @@ _TEST_TIME_DEPTH = 4
 _GENERATOR_SEED = re.compile(r"^torch\.(\w+\.)*Generator\.manual_seed$")
 
 
-def _generator_seeds(items: list[RecipeItem]) -> list[RecipeItem]:
-    """A ``torch.Generator`` seeded for its own draws (a sampler's shuffle order, seeded
-    with the epoch) is no seed of the run: its row goes with the data loading, and says
-    whether any global seed is set at all (none when no other seed row is left)."""
+def _generator_seeds(items: list[RecipeItem], in_data: Callable[[Where], bool]) -> list[RecipeItem]:
+    """A ``torch.Generator`` seeded for its own draws (a sampler's shuffle order seeded with
+    the epoch, an optimizer's probe vectors) is no seed of the run: its row says so, and
+    whether any global seed is set at all (none when no other seed row is left); one a
+    sampler or a dataset seeds (``in_data``) goes with the data loading."""
     seeded = any(i.category == "seed" and not _GENERATOR_SEED.match(i.name) for i in items)
     out = []
     for i in items:
         if i.category == "seed" and _GENERATOR_SEED.match(i.name):
-            note = "a generator seeded for its own draws (a shuffle order), not the run's seed"
+            data = in_data(i.where)
+            what = "a shuffle order" if data else "its own draws"
+            note = f"a generator seeded for {what}, not the run's seed"
             if not seeded:
                 note += "; no global seed is set (torch.manual_seed, numpy, random)"
-            i = replace(i, category="dataloader", note="; ".join(n for n in (i.note, note) if n))
+            i = replace(
+                i,
+                category="dataloader" if data else i.category,
+                note="; ".join(n for n in (i.note, note) if n),
+            )
         out.append(i)
     return out
 

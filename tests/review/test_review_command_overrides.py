@@ -66,18 +66,22 @@ def test_only_known_keys_after_the_command_s_options(tmp_path: Path) -> None:
 def test_a_switch_computed_from_a_top_level_key(items: tuple[RecipeItem, ...]) -> None:
     scaler = dict(row(items, "torch.cuda.amp.GradScaler").values)
     assert scaler["enabled"] == (
-        'False (use_mixed_precision set at tools/train_net.py:18; cfg.DTYPE == "float16"; '
+        'False (use_mixed_precision set at tools/train_net.py:19; cfg.DTYPE == "float16"; '
         "cfg.DTYPE: default at det/config/defaults.py:15)"
     )
 
 
 def test_a_generator_seeded_for_a_shuffle_is_no_run_seed(items: tuple[RecipeItem, ...]) -> None:
-    assert [i for i in items if i.category == "seed"] == []
-    generator = row(items, "torch.Generator.manual_seed")
-    assert generator.category == "dataloader"
-    assert generator.note.endswith(
-        "not the run's seed; no global seed is set (torch.manual_seed, numpy, random)"
+    seeds = {i.where.path: i for i in items if i.name == "torch.Generator.manual_seed"}
+    # the sampler's generator goes with the data loading
+    assert seeds["det/data/samplers.py"].category == "dataloader"
+    assert seeds["det/data/samplers.py"].note == (
+        "a generator seeded for a shuffle order, not the run's seed; "
+        "no global seed is set (torch.manual_seed, numpy, random)"
     )
+    # another class's generator stays a seed row, said to be no global seed
+    assert seeds["det/noise.py"].category == "seed"
+    assert seeds["det/noise.py"].note.startswith("a generator seeded for its own draws, not")
 
 
 def test_flip_tags_are_no_augmentation_settings(items: tuple[RecipeItem, ...]) -> None:
