@@ -3528,6 +3528,7 @@ class _Recipe:
             and i.category not in _SEPARATE.get(whose := self._whose(i.where, side), ())
         ]
         self.out = _generator_seeds(self._exclusive_twins(self.out), self._in_data_class)
+        self.out = [self._unused_scaler(i) for i in self.out]
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
         order = {c: n for n, c in enumerate(CATEGORIES)}
         return tuple(
@@ -3697,6 +3698,40 @@ class _Recipe:
                 note = "weights set in the constructor (not through torch.nn.init)"
                 self.add("init", f"weights set in {owner.qual}.__init__",
                          file.where(min(lines)), values, note)  # fmt: skip
+
+    def _unused_scaler(self, item: RecipeItem) -> RecipeItem:
+        """A loss scaler built unconditionally (``scaler = GradScaler()``) whose every use
+        (``scaler.scale(loss)``, ``scaler.step``) sits in a branch the defaults do not take
+        (``if amp:`` with ``amp=False``, as the documented call passes): said on its row, no
+        loss scaling runs."""
+        if item.category != "amp" or not item.name.endswith("GradScaler"):
+            return item
+        file = self.files.get(item.where.path)
+        if file is None:
+            return item
+        held = [
+            (a.target.name, fn)
+            for a, fn in file.assigns
+            if a.line == item.where.line and a.target.kind == "Name" and fn >= 0
+        ]
+        if not held:
+            return item
+        name, fn = held[0]
+        uses = [
+            c.expr.line
+            for c in file.values.calls
+            if c.function == fn
+            and c.expr.func.kind == "Attribute"
+            and c.expr.func.target.kind == "Name"
+            and c.expr.func.target.name == name
+        ]
+        if not uses or any(self._assignment_runs(file, fn, line) for line in uses):
+            return item
+        note = (
+            f"built, but every use of {name} is in a branch the defaults do not take: "
+            "no loss scaling runs"
+        )
+        return replace(item, note="; ".join(n for n in (item.note, note) if n))
 
     def _in_data_class(self, where: Where) -> bool:
         """Whether ``where`` is in a method of a sampler or a dataset (a class deriving from

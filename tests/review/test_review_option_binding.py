@@ -84,3 +84,17 @@ def test_a_lone_top_k_is_a_selection_not_sampling() -> None:
 
 def _none(path: str) -> bool:
     return False
+
+
+def test_a_scaler_used_only_under_amp_off_says_so(items: tuple[RecipeItem, ...]) -> None:
+    scalers = {
+        i.where.line: i.note
+        for i in items
+        if i.where.path == "recog/train_amp.py" and i.category == "amp"
+    }
+    # INVALID as AMP: built, used only under ``if amp:`` with amp=False; VALID: used always
+    assert scalers[8] == (
+        "built, but every use of scaler is in a branch the defaults do not take: "
+        "no loss scaling runs"
+    )
+    assert scalers[23] == ""
