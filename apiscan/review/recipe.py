@@ -2966,7 +2966,9 @@ class _Values:
             if not isinstance(path, str) or root is None or readings is None:
                 continue
             settings = loaded_settings(root, at_file.path, path, readings.composed)
-            setting = settings.get(key) if settings is not None else None
+            if settings is None:
+                continue  # not a mapping file (a CSV the function also opens)
+            setting = settings.get(key)
             if setting is None:
                 return None
             loaded = f"loaded at {caller_file.loc(call.line)}"
