@@ -1490,6 +1490,8 @@ class _Values:
         #: whether an assignment (file, def, line) inside ``if`` statements is known to run
         #: with the defaults (every test around it told); the recipe sets it
         self.taken: Callable[[_File, int, int], bool] = lambda f, fn, line: False
+        #: whether :meth:`_settings_in` is reading (it does not read again inside)
+        self._scaling = False
 
     def describe(self, f: _File, fn: int, expr: Expr) -> str:
         return self.resolve(f, fn, expr, 0).show()
@@ -1663,11 +1665,14 @@ class _Values:
         where every name in it reaches one, shown with the expression and what each name
         holds (``0.1 (= args.lr * args.batch_size / 256 with args.lr = 0.05, ...)``); the
         expression as written otherwise."""
-        if _reads_epoch(expr) or (
-            fn >= 0
-            and any(e.kind == "Name" and e.name in f.defs[fn].loop_names for e in expr.walk())
-        ):
+        if _reads_epoch(expr):
             return _Val(expr.text, False)  # ``self.seed + 2 * epoch``: a value per epoch
+        if fn >= 0 and any(
+            e.kind == "Name" and e.name in f.defs[fn].loop_names for e in expr.walk()
+        ):
+            # ``opt.batch_size * float(batch_ratio_d)`` in a loop over the data sets: one
+            # value per element, shown with the settings it scales (``opt.batch_size = 32``)
+            return _Val(expr.text, False, self._settings_in(f, fn, expr, depth))
         steps: dict[str, str] = {}
 
         def lookup(leaf: Expr) -> float | None:
@@ -1690,6 +1695,26 @@ class _Values:
             return _Val(expr.text, False)
         shown = ", ".join(f"{name} = {value}" for name, value in steps.items())
         return _Val(format(number, ".10g"), True, (f"= {expr.text} with {shown}",))
+
+    def _settings_in(self, f: _File, fn: int, expr: Expr, depth: int) -> tuple[str, ...]:
+        """``name.attr = value`` of each setting read by attribute in ``expr`` that reaches
+        a literal the run is known to use (no parameter's default no caller passes)."""
+        out: dict[str, str] = {}
+        if self._scaling:
+            return ()  # asked again while one is read: no reading inside a reading
+        self._scaling = True
+        try:
+            for leaf in expr.walk():
+                if leaf.kind != "Attribute" or leaf.target.kind != "Name" or leaf.text in out:
+                    continue
+                # read afresh: the setting sits a few calls up (the options a training
+                # function is passed), deeper than the expression around it
+                value = self.resolve(f, fn, leaf, 1)
+                if value.literal and not value.undecided() and not _from_parameter_default(value):
+                    out[leaf.text] = f"{_SCALED}{leaf.text} = {value.show()}"
+        finally:
+            self._scaling = False
+        return tuple(out.values())
 
     def _built_attr(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val | None:
         """``hparams.learning_rate`` where ``hparams`` holds what a config builder returns:
@@ -1942,6 +1967,10 @@ class _Values:
                     changed = True
                     steps += value.trail or (f"{shown} = {value.text}",)
                     shown = value.text
+                elif value.trail and all(t.startswith(_SCALED) for t in value.trail):
+                    # a value per element that scales settings (:meth:`_settings_in`)
+                    changed = True
+                    steps += value.trail
             args.append(shown)
         if not changed:
             return _Val(text, False)
@@ -9935,6 +9964,9 @@ def _name_table(expr: Expr) -> bool:
     values = expr.parts[-len(expr.keys) :]
     return all(v.kind == "Constant" and isinstance(v.value, str) for v in values)
 
+
+#: How a step names a setting a per-element value scales (:meth:`_Values._settings_in`).
+_SCALED = "with "
 
 #: How many calls up :meth:`_Recipe._test_time_only` follows a function's callers.
 _TEST_TIME_DEPTH = 4

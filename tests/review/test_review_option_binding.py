@@ -26,8 +26,10 @@ def items() -> tuple[RecipeItem, ...]:
     return extract_recipe(result, analyses, FIXTURE)
 
 
-def row(items: tuple[RecipeItem, ...], name: str, path: str) -> dict[str, str]:
-    (found,) = [i for i in items if i.name == name and i.where.path == path]
+def row(items: tuple[RecipeItem, ...], name: str, path: str, line: int = 0) -> dict[str, str]:
+    (found,) = [
+        i for i in items if i.name == name and i.where.path == path and line in (0, i.where.line)
+    ]
     return dict(found.values)
 
 
@@ -38,7 +40,7 @@ def test_the_yaml_the_runner_loads_gives_the_options(items: tuple[RecipeItem, ..
     assert adadelta["eps"].startswith("0.00000001 (opt.eps: built by get_config()")
     assert "recog/config_files/en_config.yaml:5, loaded at recog/run.py:14" in adadelta["eps"]
     assert adadelta["lr"].startswith("1. ") and adadelta["rho"].startswith("0.95 ")
-    loader = row(items, "torch.utils.data.DataLoader", "recog/train.py")
+    loader = row(items, "torch.utils.data.DataLoader", "recog/train.py", 18)
     assert loader["num_workers"].startswith("int(6) (opt.workers: built by get_config()")
     assert loader["batch_size"].startswith("32 ")
     # INVALID: nothing bound to the inference CLI's defaults or the loss's attribute
@@ -98,3 +100,17 @@ def test_a_scaler_used_only_under_amp_off_says_so(items: tuple[RecipeItem, ...])
         "no loss scaling runs"
     )
     assert scalers[23] == ""
+
+
+def test_a_per_element_batch_shows_the_setting_it_scales(items: tuple[RecipeItem, ...]) -> None:
+    (loader,) = [
+        dict(i.values)
+        for i in items
+        if i.name == "torch.utils.data.DataLoader" and i.where.line == 11
+    ]
+    # one batch per data set, scaled by its ratio (a loop's element): no one number, but
+    # the setting it scales is the YAML's
+    assert loader["batch_size"].startswith("max(round(opt.batch_size * float(ratio)), 1) (")
+    assert (
+        "with opt.batch_size = 32 (opt.batch_size: built by get_config()" in (loader["batch_size"])
+    )
