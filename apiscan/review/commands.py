@@ -28,7 +28,7 @@ import os
 import re
 import shlex
 from collections import Counter
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
@@ -66,6 +66,27 @@ def commanded_config(root: Path, configs: set[str]) -> tuple[str, str] | None:
     if sum(1 for _, _, count in named if count == best) > 1:
         return None  # HRNet's README trains MPII and COCO alike: neither is "the" config
     return named[0][0], named[0][1]
+
+
+def command_overrides(root: Path, where: str, keys: Iterable[str]) -> list[tuple[str, str]]:
+    """(key, value) of each ``KEY VALUE`` pair the command at ``where`` (``README.md:135``)
+    passes after its options, ``KEY`` one of ``keys`` (a yacs/detectron-style command line:
+    ``train_net.py --config-file x.yaml SOLVER.BASE_LR 0.0025 SOLVER.STEPS "(480000,
+    640000)"``, merged over the file by ``cfg.merge_from_list(args.opts)``), in order; []
+    when it passes none or is not found."""
+    path, _, line = where.rpartition(":")
+    known = set(keys)
+    for at, start, words in _commands(root, docs=False):
+        if at != path or str(start) != line:
+            continue
+        pairs = [
+            (word, value)
+            for word, value in itertools.pairwise(words)
+            if word in known and not value.startswith("-")
+        ]
+        if pairs:
+            return pairs
+    return []
 
 
 def script_config(root: Path, script: str, flag: str) -> tuple[str, str] | None:

@@ -42,6 +42,7 @@ import yaml
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.values import Expr, FileValues
 from apiscan.review.commands import (
+    command_overrides,
     commanded_config,
     commanded_configs,
     files_below,
@@ -110,16 +111,27 @@ class YamlConfigs:
     #: the option that names the YAML (``--cfg``) and where, when it has no default
     option: str = ""
     notes: list[str] = field(default_factory=list)
+    #: dotted key -> the value the command that picks the YAML passes after its options
+    #: (``SOLVER.BASE_LR 0.0025``), merged over the file (``cfg.merge_from_list(args.opts)``)
+    overrides: dict[str, Setting] = field(default_factory=dict)
 
     def step(self, key: str, shown: str) -> tuple[str, str] | None:
-        """What the YAML configs make of ``key``: (value, step) when the chosen YAML sets
-        it; ("", step) when several YAMLs set it and none is the default; else None."""
+        """What the YAML configs make of ``key``: (value, step) when the command that picks
+        the YAML or the chosen YAML sets it; ("", step) when several YAMLs set it and none
+        is the default; else None."""
         if self.chosen is not None:
             setting = self.flat.get(self.chosen, {}).get(key)
-            if setting is None:
-                return None
             default = self.defaults.get(key)
             over = f", over the default {default.text} at {default.loc()}" if default else ""
+            given = self.overrides.get(key)
+            if given is not None:
+                under = f"{setting.text} in {setting.loc()}" if setting is not None else ""
+                under = f", over {under}" if under else over
+                return given.text, f"{shown}: {given.text} on the training command at " + (
+                    f"{given.loc()}{under}"
+                )
+            if setting is None:
+                return None
             by = f", {self.chosen_by}" if self.chosen_by else ""
             return setting.text, f"{shown}: {setting.text} in {setting.loc()}{by}{over}"
         setters = {p: f[key] for p, f in self.flat.items() if key in f}
@@ -257,13 +269,24 @@ def _yacs_defaults(files: Sequence[FileAnalysis]) -> dict[str, Setting]:
     ``_C.TRAIN.lr_encoder = 0.02``): :func:`yacs_key` says which chains are keys."""
     out: dict[str, Setting] = {}
     for fa in files:
+        top: list[tuple[list[str], Setting]] = []
+        roots: set[str] = set()
         for stmt in fa.syntax.values.assigns:  # type: ignore[union-attr]
             target = stmt.target
             if target.kind != "Attribute" or not stmt.value.literal:
                 continue
             chain = target.full().split(".")
+            setting = Setting(stmt.value.text, fa.path, stmt.line)
             if len(chain) >= 3 and yacs_key(chain[1:]) == chain[1:]:
-                out.setdefault(".".join(chain[1:]), Setting(stmt.value.text, fa.path, stmt.line))
+                out.setdefault(".".join(chain[1:]), setting)
+                roots.add(chain[0])
+            elif len(chain) == 2 and chain[1].isupper():
+                top.append((chain, setting))
+        # a key at the top (``_C.DTYPE = "float32"``) of the node whose sections the file
+        # fills in (``_C.SOLVER.BASE_LR``); another object's upper-case attribute is none
+        for chain, setting in top:
+            if chain[0] in roots:
+                out.setdefault(chain[1], setting)
     return out
 
 
@@ -417,6 +440,13 @@ def _choose(found: YamlConfigs, root: Path, files: Sequence[FileAnalysis]) -> No
         commanded = commanded_config(root, set(found.flat))
         if commanded is not None:
             named.append((commanded[0], f"the training command at {commanded[1]}"))
+            # its trailing ``KEY VALUE`` pairs replace the file's values in the run
+            path, _, line = commanded[1].rpartition(":")
+            keys = set(found.defaults) | set(found.flat[commanded[0]])
+            found.overrides = {
+                key: Setting(value, path, int(line))
+                for key, value in command_overrides(root, commanded[1], keys)
+            }
     if named:
         found.chosen, found.chosen_by = named[0]
 
@@ -447,6 +477,23 @@ def _candidates(source: str, written: str) -> Iterator[str]:
         folder = folder.parent
 
 
+def loaded_settings(
+    root: Path, source: str, written: str, nodes: dict[str, yaml.Node | Exception | None]
+) -> dict[str, Setting] | None:
+    """The settings of the YAML or JSON file a call in ``source`` names by the literal path
+    ``written`` (``get_config("config_files/en.yaml")``: looked for from the root and from
+    each folder up from ``source``'s), flattened to dotted keys; None when no such file
+    is a mapping. ``nodes`` is the review's cache of composed files."""
+    for candidate in _candidates(source, written):
+        if candidate.startswith("..") or not (root / candidate).is_file():
+            continue
+        found = OptionFiles("loaded")
+        _flat_yamls(found, root, nodes, None, [candidate])
+        if candidate in found.flat:
+            return found.flat[candidate]
+    return None
+
+
 def yaml_rows(found: YamlConfigs | None) -> tuple[RecipeItem, ...]:
     """The recipe rows of the YAML configs' learning rate, length of training and batch
     size: the default YAML's values (its other values show where the recipe reads the
@@ -456,6 +503,12 @@ def yaml_rows(found: YamlConfigs | None) -> tuple[RecipeItem, ...]:
     out: list[RecipeItem] = []
     if found.chosen is not None:
         why = f"read from {found.chosen}, {found.chosen_by}"
+        if found.overrides:
+            why += (
+                " (with the values it passes after the file: "
+                + ", ".join(f"{k} {s.text}" for k, s in found.overrides.items())
+                + ")"
+            )
     elif found.option:
         why = f"no YAML config is the default ({found.option} names none)"
     else:
@@ -464,7 +517,7 @@ def yaml_rows(found: YamlConfigs | None) -> tuple[RecipeItem, ...]:
         why += ": the Python defaults are shown elsewhere; the configs differ"
     if found.notes:
         why += f"; {len(found.notes)} YAML file(s) not read: " + ", ".join(found.notes[:3])
-    keys = sorted({k for flat in found.flat.values() for k in flat})
+    keys = sorted({k for flat in found.flat.values() for k in flat} | set(found.overrides))
     for category, pattern in _SUMMARY:
         for key in keys:
             if not pattern.search(key) or key.split(".")[0] in ("TEST", "VAL"):
@@ -480,13 +533,25 @@ def _summary_row(found: YamlConfigs, category: str, key: str, why: str) -> Recip
     shown: list[tuple[str, str]] = []
     if found.chosen is not None:
         setting = found.flat[found.chosen].get(key)
-        if setting is None:
+        given = found.overrides.get(key)
+        if given is not None:
+            # the command's value, over the file's (or the default) it replaces
+            shown.append(("value", f"{given.text} (on the training command at {given.loc()})"))
+            if setting is not None:
+                shown.append((f"in {found.chosen}", setting.text))
+        elif setting is not None:
+            shown.append(("value", setting.text))
+        elif category == "batch_size" and default is not None:
+            # the chosen YAML keeps the Python default: the run's batch is that default
+            shown.append(("value", f"{default.text} (the default; {found.chosen} keeps it)"))
+            setting = default
+        else:
             return None
-        shown.append(("value", setting.text))
         if default is not None:
             shown.append(("default", f"{default.text} at {default.loc()}"))
+        place = given or setting
         return RecipeItem(
-            category, f"config {key}", Where(setting.path, setting.line), tuple(shown), why
+            category, f"config {key}", Where(place.path, place.line), tuple(shown), why
         )
     setters = [f[key] for f in found.flat.values() if key in f]
     if not setters:

@@ -135,6 +135,10 @@ _ROWS: dict[str, tuple[str, str, str]] = {
 #: ``boundary_metrics.py``, ``compute_metric``): its cut-offs are no step of the inference path.
 _SCORING = re.compile(r"(?:^|/)eval(?:uation)?/|metric", re.IGNORECASE)
 
+#: A sampling parameter that alone only keeps the k best (keypoints, detections): with no
+#: temperature, nucleus or beam setting beside it, nothing is sampled.
+_SELECTION = re.compile(r"^top_?k$", re.IGNORECASE)
+
 #: What each kind's references are called in the row.
 _REF_NAMES: dict[str, tuple[str, ...]] = {
     "long_side": ("longer side",),
@@ -179,6 +183,10 @@ def inference_steps(
         for step in sf.input_steps:
             if step.kind == "threshold" and _SCORING.search(f"{fa.path}/{step.function}"):
                 continue
+            if step.kind == "sampling" and all(
+                _SELECTION.match(ref.partition("=")[0].strip()) for ref in step.refs
+            ):
+                continue  # a keypoint detector's ``top_k = 0``: a selection, no decoding
             cls = step.function.rpartition(".")[0].rpartition(".")[2]
             if cls and f"{cls}(" in listed:
                 continue

@@ -82,11 +82,13 @@ from apiscan.review.commands import NUMBER, Launch, launches
 from apiscan.review.config_files import (
     DarknetSettings,
     OptionFiles,
+    Setting,
     YamlConfigs,
     darknet_recipe,
     darknet_settings,
     framework_rows,
     hyp_settings,
+    loaded_settings,
     option_rows,
     picked_by_options,
     yacs_key,
@@ -1022,6 +1024,10 @@ class _Read(NamedTuple):
     fn: int
 
 
+#: How many import levels :meth:`_Repo.linked` follows up (importers) and down (imports).
+_LINK_DEPTH = 6
+
+
 @dataclass
 class _Repo:
     """Repository-wide tables: argparse options, attributes classes set, defs and call sites."""
@@ -1061,6 +1067,14 @@ class _Repo:
     root: Path | None = None
     #: a module name -> the files importing it or a name from it
     importers: dict[str, list[_File]] = field(default_factory=dict)
+    #: every module spelling of a file -> the file
+    by_module: dict[str, _File] = field(default_factory=dict)
+    #: path -> the repository files it imports or refers to (set by the recipe)
+    graph: dict[str, set[str]] | None = None
+    #: path -> the files importing or referring to it (built on first use)
+    _users: dict[str, set[str]] | None = None
+    #: a file's path -> the paths :meth:`linked` finds (read on first use)
+    _linked: dict[str, frozenset[str]] = field(default_factory=dict)
     #: a script's path -> the shell scripts' commands that run it (read on first use)
     _launches: dict[str, list[Launch]] = field(default_factory=dict)
     #: what the review reads once (the parameters no call passes, read on first use)
@@ -1112,7 +1126,39 @@ class _Repo:
         ]
         return trains
 
+    def linked(self, f: _File) -> frozenset[str]:
+        """The paths of the files on the same run as ``f``, by what imports or refers to
+        what (:attr:`graph`): ``f`` and the scripts using it (a training script that calls
+        ``train(opt)``), a few levels up, then everything those use, a few levels down. An
+        option or a config attribute ``f`` reads by name (``opt.workers``) belongs to a
+        parser or a config class among them: a parser of the package's inference command
+        line, which neither uses nor is used by the training, is another run's. Every
+        file when no graph is set."""
+        known = self._linked.get(f.path)
+        if known is not None:
+            return known
+        if self.graph is None:
+            return frozenset(self.by_module[m].path for m in self.by_module)
+        if self._users is None:
+            self._users = {}
+            for path, targets in self.graph.items():
+                for target in targets:
+                    self._users.setdefault(target, set()).add(path)
+        seen = {f.path}
+        todo = {f.path}
+        for _ in range(_LINK_DEPTH):
+            todo = {u for p in todo for u in self._users.get(p, ())} - seen
+            seen |= todo
+        todo = set(seen)
+        for _ in range(_LINK_DEPTH):
+            todo = {t for p in todo for t in self.graph.get(p, ())} - seen
+            seen |= todo
+        self._linked[f.path] = frozenset(seen)
+        return self._linked[f.path]
+
     def add_file(self, f: _File) -> None:
+        for module in f.modules:
+            self.by_module.setdefault(module, f)
         for dotted in set(f.imports.values()):
             for name in {dotted, dotted.rpartition(".")[0]} - {""}:
                 self.importers.setdefault(name, []).append(f)
@@ -1444,6 +1490,8 @@ class _Values:
         #: whether an assignment (file, def, line) inside ``if`` statements is known to run
         #: with the defaults (every test around it told); the recipe sets it
         self.taken: Callable[[_File, int, int], bool] = lambda f, fn, line: False
+        #: whether :meth:`_settings_in` is reading (it does not read again inside)
+        self._scaling = False
 
     def describe(self, f: _File, fn: int, expr: Expr) -> str:
         return self.resolve(f, fn, expr, 0).show()
@@ -1464,6 +1512,8 @@ class _Values:
             return self._indexed(f, fn, expr, depth)
         if expr.kind in ("BinOp", "BoolOp"):
             return self._folded(f, fn, expr, depth)
+        if expr.kind == "Compare" or expr.kind == "IfExp":
+            return self._decided(f, fn, expr, depth)
         if expr.kind == "Attribute":
             receiver = expr.target.full()
             last = receiver.rpartition(".")[2]
@@ -1496,7 +1546,7 @@ class _Values:
                 step = f"{expr.text}: {setting.text} in {setting.loc()}, {hyp.chosen_by}"
                 return _Val(setting.text, True, (step,))
             if last in _ARG_RECEIVERS | _CONFIG_RECEIVERS:
-                found = self._config(expr, depth)
+                found = self._config(f, expr, depth)
                 if found is not None:
                     return found
             head = receiver.partition(".")[0]
@@ -1525,6 +1575,11 @@ class _Values:
                     if by_yaml is not None:  # after the default it qualifies
                         merged = merged._replace(trail=(*merged.trail, by_yaml[1]))
                     return merged
+                default = self._yaml_default(expr)
+                if default is not None and by_yaml is None:
+                    # ``cfg.DTYPE`` under ``from .defaults import _C as cfg``: no chain of
+                    # assignments names it, the defaults the YAML files merge over do
+                    return _Val(default.text, True, (f"{text}: default at {default.loc()}",))
             by_file = self._hparams(expr)
             if by_file is not None:
                 return _Val(by_file[0] or text, bool(by_file[0]), (by_file[1],))
@@ -1572,16 +1627,52 @@ class _Values:
                 self._unwritten.discard(key)
         return _merge(found)
 
+    def _decided(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
+        """A switch computed from a setting: ``cfg.DTYPE == "float16"`` where both sides
+        reach literals (``False``, with where the setting is), and ``'O1' if
+        use_mixed_precision else 'O0'`` where the test does (the branch taken, ``'O0'``).
+        The expression as written when a side or the test is not known (an epoch, data)."""
+        if expr.kind == "IfExp" and len(expr.parts) == 3:
+            test, body, orelse = expr.parts
+            decided = self.resolve(f, fn, test, depth + 1)
+            if (
+                not decided.literal
+                or decided.text not in ("True", "False")
+                or _from_parameter_default(decided)
+            ):
+                return _Val(expr.text, False)
+            taken = body if decided.text == "True" else orelse
+            value = self.resolve(f, fn, taken, depth + 1)
+            step = f"{test.text}: {decided.text}"
+            return _Val(value.text, value.literal, (*value.trail, step, *decided.trail))
+        if len(expr.parts) != 2 or expr.name not in ("Eq", "NotEq"):
+            return _Val(expr.text, False)
+        sides = [self.resolve(f, fn, part, depth + 1) for part in expr.parts]
+        if not all(side.literal for side in sides) or any(
+            side.undecided() or _from_parameter_default(side) for side in sides
+        ):
+            return _Val(expr.text, False)
+        try:
+            left, right = (ast.literal_eval(side.text) for side in sides)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return _Val(expr.text, False)
+        result = (left == right) if expr.name == "Eq" else (left != right)
+        trail = tuple(step for side in sides for step in side.trail)
+        return _Val(str(result), True, (f"{expr.text}", *trail))
+
     def _folded(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
         """Arithmetic on settings (simsiam's ``args.lr * args.batch_size / 256``): its number
         where every name in it reaches one, shown with the expression and what each name
         holds (``0.1 (= args.lr * args.batch_size / 256 with args.lr = 0.05, ...)``); the
         expression as written otherwise."""
-        if _reads_epoch(expr) or (
-            fn >= 0
-            and any(e.kind == "Name" and e.name in f.defs[fn].loop_names for e in expr.walk())
-        ):
+        if _reads_epoch(expr):
             return _Val(expr.text, False)  # ``self.seed + 2 * epoch``: a value per epoch
+        if fn >= 0 and any(
+            e.kind == "Name" and e.name in f.defs[fn].loop_names for e in expr.walk()
+        ):
+            # ``opt.batch_size * float(batch_ratio_d)`` in a loop over the data sets: one
+            # value per element, shown with the settings it scales (``opt.batch_size = 32``)
+            return _Val(expr.text, False, self._settings_in(f, fn, expr, depth))
         steps: dict[str, str] = {}
 
         def lookup(leaf: Expr) -> float | None:
@@ -1604,6 +1695,26 @@ class _Values:
             return _Val(expr.text, False)
         shown = ", ".join(f"{name} = {value}" for name, value in steps.items())
         return _Val(format(number, ".10g"), True, (f"= {expr.text} with {shown}",))
+
+    def _settings_in(self, f: _File, fn: int, expr: Expr, depth: int) -> tuple[str, ...]:
+        """``name.attr = value`` of each setting read by attribute in ``expr`` that reaches
+        a literal the run is known to use (no parameter's default no caller passes)."""
+        out: dict[str, str] = {}
+        if self._scaling:
+            return ()  # asked again while one is read: no reading inside a reading
+        self._scaling = True
+        try:
+            for leaf in expr.walk():
+                if leaf.kind != "Attribute" or leaf.target.kind != "Name" or leaf.text in out:
+                    continue
+                # read afresh: the setting sits a few calls up (the options a training
+                # function is passed), deeper than the expression around it
+                value = self.resolve(f, fn, leaf, 1)
+                if value.literal and not value.undecided() and not _from_parameter_default(value):
+                    out[leaf.text] = f"{_SCALED}{leaf.text} = {value.show()}"
+        finally:
+            self._scaling = False
+        return tuple(out.values())
 
     def _built_attr(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val | None:
         """``hparams.learning_rate`` where ``hparams`` holds what a config builder returns:
@@ -1802,6 +1913,16 @@ class _Values:
                     return f"{f.loc(a.line)} ({a.value.text})"
         return ""
 
+    def _yaml_default(self, expr: Expr) -> Setting | None:
+        """The Python default of the yacs key ``expr`` reads (``cfg.DTYPE`` →
+        ``_C.DTYPE = "float32"``), when the YAML configs are read."""
+        if self.repo.yaml is None:
+            return None
+        keys = yacs_key([*expr.target.full().split("."), expr.name])
+        if not keys and expr.target.kind == "Name" and expr.name.isupper():
+            keys = [expr.name]
+        return self.repo.yaml.defaults.get(".".join(keys)) if keys else None
+
     def _yaml(self, expr: Expr) -> tuple[str, str] | None:
         """What the yacs YAML configs make of ``cfg.SOLVER.BASE_LR``: the default YAML's
         value, or how many YAML files set it to what when none is the default."""
@@ -1846,6 +1967,10 @@ class _Values:
                     changed = True
                     steps += value.trail or (f"{shown} = {value.text}",)
                     shown = value.text
+                elif value.trail and all(t.startswith(_SCALED) for t in value.trail):
+                    # a value per element that scales settings (:meth:`_settings_in`)
+                    changed = True
+                    steps += value.trail
             args.append(shown)
         if not changed:
             return _Val(text, False)
@@ -2523,9 +2648,24 @@ class _Values:
         # The parser of this file, else the training script's, else every one there is but
         # those of another task's scripts (a zero-shot benchmark's ``--batch-size 16``)
         local = [o for o in options if o.file.path == f.path]
+        # ... and only a parser on the reader's own run (its file, a script importing it,
+        # a module either imports): a parser of another command line (the package's
+        # inference CLI) that shares the option's name gives another run's value, so the
+        # read is left unresolved rather than bound to it
+        linked = self.repo.linked(f)
         own = [o for o in options if not self.apart(o.file.path)]
         training = [o for o in own if "train" in PurePosixPath(o.file.path).name]
-        options = local or training or own or options
+        on_run = [o for o in own if o.file.path in linked]
+        options = (
+            local
+            or [o for o in training if o.file.path in linked]
+            or on_run
+            # no parser on the run declares it: a training script's, never another
+            # command line's (the package's inference CLI)
+            or training
+        )
+        if not options:
+            return None
         text = expr.text
         found = []
         for o in options:
@@ -2793,6 +2933,16 @@ class _Values:
             return self._entries_of(f, fn, inner, key, caller, depth) if inner else None
         if value.kind == "Name":
             return self._dict_entry(f, fn, value.name, value.line, key, caller, depth)
+        if (
+            value.kind == "Call"
+            and len(value.args) == 1
+            and not value.keywords
+            and _DICT_WRAPPERS.search(value.callee().rpartition(".")[2])
+        ):
+            # ``opt = AttrDict(opt)``: the wrapped dict's entries
+            return self._entries_of(f, fn, value.args[0], key, caller, depth + 1)
+        if value.kind == "Call" and _LOADER_CALL.search(value.callee()) and fn >= 0:
+            return self._loaded_entry(f, fn, key, caller, depth)
         if _parses(value):
             options = [o for o in self.repo.argparse.get(key, ()) if o.file.path == f.path]
             found = []
@@ -2815,6 +2965,45 @@ class _Values:
         for k, item in items:
             if k == key:
                 return self.resolve(f, fn, item, depth + 1).then(f"{key}= at {f.loc(item.line)}")
+        return None
+
+    def _loaded_entry(
+        self, f: _File, fn: int, key: str, caller: tuple[_File, Expr], depth: int
+    ) -> _Val | None:
+        """``key`` of the file def ``fn`` loads (``yaml.safe_load(stream)`` under ``with
+        open(file_path) as stream``, ``file_path`` its parameter) when the ``caller`` passes
+        a literal path (a notebook's ``get_config("config_files/en.yaml")``): the file's
+        value, with where it is set. None when the path or the key is not known."""
+        caller_file, call = caller
+        params = dict(f.defs[fn].params)
+        bound = _bind_def(f.defs[fn], call)
+        for c in f.values.calls:
+            e = c.expr
+            if c.function != fn or e.callee() != "open" or not e.args:
+                continue
+            arg = e.args[0]
+            if arg.kind == "Name" and arg.name in params and arg.name in bound:
+                arg, at_file = bound[arg.name], caller_file
+            else:
+                at_file = f
+            written = self.resolve(at_file, -1, arg, depth + 1)
+            try:
+                path = ast.literal_eval(written.text) if written.literal else None
+            except (ValueError, SyntaxError):
+                path = None
+            root, readings = self.repo.root, self.repo.readings
+            if not isinstance(path, str) or root is None or readings is None:
+                continue
+            settings = loaded_settings(root, at_file.path, path, readings.composed)
+            if settings is None:
+                continue  # not a mapping file (a CSV the function also opens)
+            setting = settings.get(key)
+            if setting is None:
+                return None
+            loaded = f"loaded at {caller_file.loc(call.line)}"
+            return _Val(
+                setting.text, True, (f"{key}: {setting.text} in {setting.loc()}, {loaded}",)
+            )
         return None
 
     def _module_entry(
@@ -2891,11 +3080,21 @@ class _Values:
         name = f.defs[owner].name
         return _Val(text, False, (f"not set as a literal in {name} or its bases",))
 
-    def _config(self, expr: Expr, depth: int) -> _Val | None:
+    def _config(self, f: _File, expr: Expr, depth: int) -> _Val | None:
         """``exp.max_epoch`` / ``cfg.lr``: the literal some class sets in ``__init__``; base
-        classes first, since they hold the defaults subclasses override."""
+        classes first, since they hold the defaults subclasses override. A module, a
+        dataset or a sampler setting an attribute of the same name (a loss's ``self.eps``)
+        is no config object: an options object is never one of them. The classes on the
+        reader's run (:meth:`_Repo.linked`, or deriving from one there: a config file's
+        ``Exp(BaseExp)`` the run loads by path) come before any other."""
+        linked = self.repo.linked(f)
+        configs = [
+            a
+            for a in self.repo.attrs_by_name.get(expr.name, ())
+            if not self.hierarchy.torch_ancestors(a.cls)
+        ]
         sets = sorted(
-            self.repo.attrs_by_name.get(expr.name, ()),
+            [a for a in configs if self._on_run(a.cls, linked)] or configs,
             key=lambda a: (len(self._lineage(a.cls)), a.file.path, a.line),
         )
         found = [
@@ -2908,6 +3107,15 @@ class _Values:
             for a in sets
         ]
         return _merge(found)
+
+    def _on_run(self, cls: str, linked: frozenset[str]) -> bool:
+        """Whether the class ``cls`` or one of its repository bases is defined in one of
+        the ``linked`` files."""
+        for q in self._lineage(cls):
+            found = self.repo.defs.get(q)
+            if found is not None and found[0].path in linked:
+                return True
+        return False
 
     def _lineage(self, cls: str) -> list[str]:
         """``cls`` and its repo ancestors, nearest first."""
@@ -2954,6 +3162,11 @@ def _merge(found: list[tuple[_Val, str]]) -> _Val | None:
     more = f" | … {len(distinct) - 3} more" if len(distinct) > 3 else ""
     return _Val(" | ".join(v.show() for v in shown) + more, all(v.literal for v in shown))
 
+
+#: The comparison operators a test picks one member of an enumeration by.
+_EQUALITY_OPS = frozenset({"Eq", "NotEq", "In", "NotIn"})
+#: The integers an enumeration's members take (0, 1, 2...): a tag, not a quantity.
+_ENUM_LIMIT = 16
 
 #: Literals that hold no setting: empty containers (records filled in later).
 _EMPTY = frozenset({"[]", "()", "{}", "dict()", "list()"})
@@ -3063,6 +3276,9 @@ class _Recipe:
         for path in sorted(self.files):
             if not is_test_path(path):
                 self.repo.add_file(self.files[path])
+        from apiscan.review.work import file_graph
+
+        self.repo.graph = file_graph(analyses)
         #: the repository's own top-level packages (a loss class of another is third-party)
         self.local = {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
         #: module name -> its file (built on first use)
@@ -3096,6 +3312,8 @@ class _Recipe:
         self._self_tests = self_tests(analyses)
         #: module classes a pick on a default value leaves out (set by :func:`extract_recipe`)
         self.not_picked: frozenset[str] = frozenset()
+        #: the files that train (read on first use: :meth:`_on_training_run`)
+        self._training_paths: frozenset[str] | None = None
         #: argparse destination -> its defaults (set by :func:`extract_recipe`)
         self.option_defaults: dict[str, set[object]] = {}
         self.values = _Values(self.repo, self.hierarchy, self.files, apart)
@@ -3336,10 +3554,12 @@ class _Recipe:
             _side_amp(_input_step(i), whose, self._trains(i.where.path))
             for i in self.out
             if not _evaluation_code(i)
+            and not (i.category == "augmentation" and self._test_time_only(i.where))
             and not _inference_script_row(i)
             and i.category not in _SEPARATE.get(whose := self._whose(i.where, side), ())
         ]
-        self.out = self._exclusive_twins(self.out)
+        self.out = _generator_seeds(self._exclusive_twins(self.out), self._in_data_class)
+        self.out = [self._unused_scaler(i) for i in self.out]
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
         order = {c: n for n, c in enumerate(CATEGORIES)}
         return tuple(
@@ -3443,7 +3663,7 @@ class _Recipe:
             side = body if verdict else orelse
             told = self.values.describe(file, fn, test)
             picked = self._picked_value(file, fn, side)  # a nested ``a if t else b`` too
-            if told == test.text:  # a comparison: what it comes to
+            if told == test.text or test.kind == "Compare":  # a comparison: what it comes to
                 return f"{picked} ({test.text}: {verdict})"
             return f"{picked} ({test.text} = {told})"
         return value.text
@@ -3509,6 +3729,109 @@ class _Recipe:
                 note = "weights set in the constructor (not through torch.nn.init)"
                 self.add("init", f"weights set in {owner.qual}.__init__",
                          file.where(min(lines)), values, note)  # fmt: skip
+
+    def _unused_scaler(self, item: RecipeItem) -> RecipeItem:
+        """A loss scaler built unconditionally (``scaler = GradScaler()``) whose every use
+        (``scaler.scale(loss)``, ``scaler.step``) sits in a branch the defaults do not take
+        (``if amp:`` with ``amp=False``, as the documented call passes): said on its row, no
+        loss scaling runs."""
+        if item.category != "amp" or not item.name.endswith("GradScaler"):
+            return item
+        file = self.files.get(item.where.path)
+        if file is None:
+            return item
+        held = [
+            (a.target.name, fn)
+            for a, fn in file.assigns
+            if a.line == item.where.line and a.target.kind == "Name" and fn >= 0
+        ]
+        if not held:
+            return item
+        name, fn = held[0]
+        uses = [
+            c.expr.line
+            for c in file.values.calls
+            if c.function == fn
+            and c.expr.func.kind == "Attribute"
+            and c.expr.func.target.kind == "Name"
+            and c.expr.func.target.name == name
+        ]
+        if not uses or any(self._assignment_runs(file, fn, line) for line in uses):
+            return item
+        note = (
+            f"built, but every use of {name} is in a branch the defaults do not take: "
+            "no loss scaling runs"
+        )
+        return replace(item, note="; ".join(n for n in (item.note, note) if n))
+
+    def _in_data_class(self, where: Where) -> bool:
+        """Whether ``where`` is in a method of a sampler or a dataset (a class deriving from
+        ``torch.utils.data``'s)."""
+        file = self.files.get(where.path)
+        if file is None or not file.module:
+            return False
+        return any(
+            d.is_class
+            and d.line <= where.line <= d.end_line
+            and any(
+                t.startswith("torch.utils.data.")
+                for t in self.hierarchy.torch_ancestors(f"{file.module}.{d.qual}")
+            )
+            for d in file.defs
+        )
+
+    def _test_time_only(self, where: Where) -> bool:
+        """Whether the function holding ``where`` runs only at test time: every chain of
+        its callers, a few calls up, ends in a function at an inference or evaluation
+        place (:data:`_INFERENCE_PLACE`: ``engine/inference.py``'s loop calling a
+        test-time-augmentation helper that builds its own resize): its transforms are no
+        training augmentation. A function nothing calls is not judged here."""
+        file = self.files.get(where.path)
+        if file is None:
+            return False
+        inner = [
+            n
+            for n, d in enumerate(file.defs)
+            if not d.is_class and d.line <= where.line <= d.end_line
+        ]
+        if not inner:
+            return False
+        todo = [(file, max(inner, key=lambda n: file.defs[n].line))]
+        seen: set[tuple[str, int]] = set()
+        for _ in range(_TEST_TIME_DEPTH):
+            callers: list[tuple[_File, int]] = []
+            for f, n in todo:
+                if _INFERENCE_PLACE.search(f"{f.path}:{f.defs[n].name}"):
+                    continue  # this chain ends at test time
+                sites = self.values.call_sites(f, n)
+                if not sites:
+                    return False  # a chain that starts outside the test path
+                for caller, call in sites:
+                    if call.function < 0:
+                        return False  # called at a module's top: a script's own run
+                    key = (caller.path, call.function)
+                    if key not in seen:
+                        seen.add(key)
+                        callers.append((caller, call.function))
+            if not callers:
+                return bool(seen)
+            todo = callers
+        return False
+
+    def _on_training_run(self, f: _File) -> bool:
+        """Whether a file's settings (its parser's options) are on a training run: some file
+        that trains, or a training script by its name, is linked to it by imports
+        (:meth:`_Repo.linked`), or no file of the repository trains (an inference-only
+        repository's options are its recipe)."""
+        if self._training_paths is None:
+            self._training_paths = frozenset(
+                p
+                for p in self.files
+                if not is_test_path(p) and (self._trains(p) or "train" in PurePosixPath(p).name)
+            )
+        if not self._training_paths:
+            return True
+        return not self._training_paths.isdisjoint(self.repo.linked(f))
 
     def _trains(self, path: str) -> bool:
         """Whether the file at ``path`` builds an optimizer, steps one or runs a backward
@@ -4791,6 +5114,13 @@ class _Recipe:
         if category == "distributed" and _INFERENCE_PLACE.search(f"{f.path}:{f.function}"):
             return  # CRAFT's test.py wraps the net in DataParallel to run it: no training
         file = self.files.get(f.path)
+        if (
+            category == "distributed"
+            and f.api.endswith("DataParallel")
+            and file is not None
+            and not self._on_training_run(file)
+        ):
+            return  # a reader's ``nn.DataParallel(net)`` on no training run: inference
         call = file.call_for(f) if file is not None else None
         where = Where(f.path, f.span.line, f.cell)
         if file is None or call is None:
@@ -8303,6 +8633,8 @@ class _Recipe:
             if category == "epochs" and self._model_argument_only(dest):
                 continue  # RAFT's --iters: refinement steps the model's call runs, no length
             for o in options:
+                if not self._on_training_run(o.file):
+                    continue  # the package's inference CLI: its --batch_size is no recipe
                 if category == "loss" and self._picks_network(
                     [r for r in self._option_reads(dest) if r.file is o.file]
                 ):
@@ -8359,6 +8691,8 @@ class _Recipe:
                 # subclass (YOLOX's exps overriding mosaic_prob) is one through its base
                 continue
             for category, a in found:
+                if _name_table(a.value):
+                    continue  # a keypoint flip map ({'left_eye': 'right_eye', ...}): no setting
                 if category == "epochs" and a.method == "__init__" and a.value.text == "0":
                     # RAFT's Logger.total_steps = 0 in __init__: a counter starting, no
                     # length (fairseq's dataclass field max_epoch = 0 is "no limit": it stays)
@@ -8377,14 +8711,53 @@ class _Recipe:
                     values.append(("entry defaults", "; ".join(shown)))
                 self.add(category, name, a.file.where(a.line), values)
         self._dataset_config_settings()
+        tags = self._enum_tags()
         for constant, stmt, f in self.repo.constants:
+            if (f.path, constant) in tags:
+                continue  # FLIP_LEFT_RIGHT = 0: the name of a choice, no setting
             category = _setting_category(constant)
             if category == "loss" and self._picks_network(
                 [r for r in self._reads()[1].get(constant, []) if r.file is f]
             ):
                 continue
-            if category and stmt.value.literal and not _empty_collection(stmt.value):
+            if (
+                category
+                and stmt.value.literal
+                and not _empty_collection(stmt.value)
+                and not _name_table(stmt.value)
+            ):
                 self.add(category, constant, f.where(stmt.line), [("value", stmt.value.text)])
+
+    def _enum_tags(self) -> set[tuple[str, str]]:
+        """(path, name) of the module constants that are members of an enumeration: two or
+        more constants of one module sharing their first word, numbered 0, 1, 2..., one of
+        them compared to a value by equality or membership in some test (a transpose
+        method's ``FLIP_LEFT_RIGHT = 0`` and ``FLIP_TOP_BOTTOM = 1``, then ``if method ==
+        FLIP_LEFT_RIGHT:``). They name a choice; the value is no setting."""
+        compared: set[str] = set()
+        for f in self.files.values():
+            for d in f.defs:
+                for branch in d.branches:
+                    for node in branch.test.walk():
+                        if node.kind != "Compare" or node.name not in _EQUALITY_OPS:
+                            continue
+                        for operand in node.parts:
+                            compared.update(
+                                n.name for n in (operand, *operand.parts) if n.kind == "Name"
+                            )
+        families: dict[tuple[str, str], list[tuple[str, object]]] = {}
+        for constant, stmt, f in self.repo.constants:
+            head, sep, _ = constant.partition("_")
+            value = _literal_value(stmt.value)
+            if sep and constant.isupper() and type(value) is int and 0 <= value < _ENUM_LIMIT:
+                families.setdefault((f.path, head), []).append((constant, value))
+        out: set[tuple[str, str]] = set()
+        for (path, _), members in families.items():
+            names = {name for name, _ in members}
+            values = [value for _, value in members]
+            if len(names) > 1 and sorted(values) == list(range(len(values))) and names & compared:
+                out |= {(path, name) for name in names}
+        return out
 
     def _parameter_default_overrides(
         self, classes: set[str]
@@ -9578,6 +9951,54 @@ def _category(api: str) -> str | None:
     if api.startswith("torch.nn.init."):
         return "init"
     return None
+
+
+def _from_parameter_default(value: _Val) -> bool:
+    """Whether ``value`` is a parameter's default that no caller is known to pass (the
+    callers may pass another: no switch is decided on it, as no arithmetic is)."""
+    return any(step.startswith("default of parameter") for step in value.trail)
+
+
+def _name_table(expr: Expr) -> bool:
+    """A dict literal of names to names (a keypoint flip map, ``{'left_eye': 'right_eye',
+    ...}``): a lookup table the code reads, no setting of the recipe."""
+    if expr.kind != "Dict" or not expr.keys or any(key is None for key in expr.keys):
+        return False
+    values = expr.parts[-len(expr.keys) :]
+    return all(v.kind == "Constant" and isinstance(v.value, str) for v in values)
+
+
+#: How a step names a setting a per-element value scales (:meth:`_Values._settings_in`).
+_SCALED = "with "
+
+#: How many calls up :meth:`_Recipe._test_time_only` follows a function's callers.
+_TEST_TIME_DEPTH = 4
+
+#: A generator object's own seeding (``g = torch.Generator(); g.manual_seed(self.epoch)``).
+_GENERATOR_SEED = re.compile(r"^torch\.(\w+\.)*Generator\.manual_seed$")
+
+
+def _generator_seeds(items: list[RecipeItem], in_data: Callable[[Where], bool]) -> list[RecipeItem]:
+    """A ``torch.Generator`` seeded for its own draws (a sampler's shuffle order seeded with
+    the epoch, an optimizer's probe vectors) is no seed of the run: its row says so, and
+    whether any global seed is set at all (none when no other seed row is left); one a
+    sampler or a dataset seeds (``in_data``) goes with the data loading."""
+    seeded = any(i.category == "seed" and not _GENERATOR_SEED.match(i.name) for i in items)
+    out = []
+    for i in items:
+        if i.category == "seed" and _GENERATOR_SEED.match(i.name):
+            data = in_data(i.where)
+            what = "a shuffle order" if data else "its own draws"
+            note = f"a generator seeded for {what}, not the run's seed"
+            if not seeded:
+                note += "; no global seed is set (torch.manual_seed, numpy, random)"
+            i = replace(
+                i,
+                category="dataloader" if data else i.category,
+                note="; ".join(n for n in (i.note, note) if n),
+            )
+        out.append(i)
+    return out
 
 
 def _bind_torch(params: Sequence[tuple[str, str, bool]], call: Expr) -> dict[str, Expr]:

@@ -1222,6 +1222,13 @@ def _import_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
     return graph
 
 
+def file_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
+    """path → the repository's files it imports or refers to, relative imports resolved:
+    the one reading of which file uses which, for the review's parts outside this module
+    (the recipe's "same run" test)."""
+    return _reference_graph(analyses, _import_graph(analyses))
+
+
 def _reference_graph(
     analyses: Sequence[FileAnalysis], imports: dict[str, set[str]]
 ) -> dict[str, set[str]]:
