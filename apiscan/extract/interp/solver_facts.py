@@ -226,9 +226,13 @@ class SolverFactsMixin:
         is walked again if the solver finds that the parameter is a tensor. What a function of
         another file returns (``("ret", q)``: ``boxes = decode(loc, priors)`` then
         ``boxes[mask]``) is asked of the re-export round the same way a method call on it
-        asks (``q()``: a tensor, or an instance of a repository class)."""
+        asks (``q()``: a tensor, or an instance of a repository class). The round knows only
+        returns its walk proved tensors; a return the solver finds holds one (a helper that
+        permutes and gathers its argument, ``id_head = gather(out, ind)`` then
+        ``id_head[batch["mask"] > 0]``) asks for a walk with that fact too."""
         if v[0] == "ret" and not self.silent:
             self.local_refs.add(str(v[1]) + RETURNS)
+            self.sensitive.add(f"r:{v[1]}")
             return
         source = self._param_source(v) or self._element_source(v)
         if source is not None and not self.silent:
@@ -293,7 +297,11 @@ class SolverFactsMixin:
         return inst(q) if q.partition(".")[0] in self.own_torch_roots else None
 
     def _note_passthrough(
-        self, qn: str, node: cst.FunctionDef, method: bool, params: list[tuple[str, str, Val, bool]]
+        self,
+        qn: str,
+        node: cst.FunctionDef,
+        method: bool,
+        params: list[tuple[str, str, Val, bool, bool]],
     ) -> None:
         """Remember a plain function of this file whose every ``return`` gives back one of its
         parameters, as is or cast (``def maybe_cast(t): return t.float() if c else t``): at
@@ -303,7 +311,7 @@ class SolverFactsMixin:
         if method:
             return
         names = {_returned_name(r.value) for r in _returns(node.body)}
-        positional = [name for name, kind, _v, _d in params if kind in ("posonly", "pos")]
+        positional = [name for name, kind, _v, _d, _n in params if kind in ("posonly", "pos")]
         if len(names) == 1 and (name := next(iter(names))) in positional:
             self.passthrough[qn] = positional.index(name)
 
