@@ -211,6 +211,10 @@ class Extractor(
         self.arg_masks: dict[int, Val] = {}
         #: id(value) -> value: elements of data-dependent tensors met in loops (one index)
         self.rows: dict[int, Val] = {}
+        #: id(value) -> (value, tensor): ``tuple(t)`` / ``list(t)`` of a tensor of a
+        #: data-dependent shape: indexing with it (``s[tuple(k.t())]``, one index tensor per
+        #: row of ``k``) indexes with ``t``'s rows, as many positions as ``t`` holds
+        self.unpacked: dict[int, tuple[Val, Val]] = {}
         #: id(value) -> value: elements of host data sized by data met in loops (``c`` of
         #: ``for c in np.unique(labels)``): a number, computed with on the host
         self.host_items: dict[int, Val] = {}

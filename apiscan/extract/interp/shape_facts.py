@@ -151,6 +151,8 @@ class ShapeFactsMixin:
                     named_mask = True
                 elif recv[0] == "tensor" and self._is_arg_mask(index):
                     index = BOOL_TENSOR  # ``ann[ann[:, 4] != -1]``: only a mask indexes so
+                elif (got := self.unpacked.get(id(index))) is not None and got[0] is index:
+                    index = got[1]  # ``s[tuple(k.t())]``: the positions ``k`` holds
                 indexes.append(index)
                 if type(s.value) is cst.Integer:
                     const_index = int(s.value.value, 0)
