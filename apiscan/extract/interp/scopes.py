@@ -380,12 +380,15 @@ class ScopesMixin:
             out.append((name, kinds[name], v, p.default is not None, default_none))
             if qn is not None:
                 f = self.env.get(f"p:{self.module_name}.{qn}:{name}")
-                if f is not None and not (v[0] == LAYER and not pv.is_informative(f)):
+                if f == pv.NONE:
+                    # no caller passes it: ``None``, which only the branches testing it read
+                    # (what its uses say of its type, in code that never runs, stays)
+                    v = fresh(v[0], v[1])
+                    self.nones[id(v)] = v
+                elif f is not None and not (v[0] == LAYER and not pv.is_informative(f)):
                     v = self._supplied(f, f"`{name}`", qn, f'`{name}["{{1}}"]`')
                     if hint is PLAIN and v[0] == "tensor":
                         v = NONTORCH  # a join over callers that one of them got wrong
-                    if f == pv.NONE:
-                        self.nones[id(v)] = v  # no caller passes it: ``None``
                 else:
                     v = fresh(v[0], v[1])
                 self.param_ids[id(v)] = (qn, name, v)

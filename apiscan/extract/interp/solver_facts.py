@@ -226,13 +226,9 @@ class SolverFactsMixin:
         is walked again if the solver finds that the parameter is a tensor. What a function of
         another file returns (``("ret", q)``: ``boxes = decode(loc, priors)`` then
         ``boxes[mask]``) is asked of the re-export round the same way a method call on it
-        asks (``q()``: a tensor, or an instance of a repository class). The round knows only
-        returns its walk proved tensors; a return the solver finds holds one (a helper that
-        permutes and gathers its argument, ``id_head = gather(out, ind)`` then
-        ``id_head[batch["mask"] > 0]``) asks for a walk with that fact too."""
+        asks (``q()``: a tensor, or an instance of a repository class)."""
         if v[0] == "ret" and not self.silent:
             self.local_refs.add(str(v[1]) + RETURNS)
-            self.sensitive.add(f"r:{v[1]}")
             return
         source = self._param_source(v) or self._element_source(v)
         if source is not None and not self.silent:
