@@ -539,7 +539,7 @@ def _param_facts(
                 passed[name].append(_as_passed(arg, caller, site, name, summary, index, sol))
     out = {}
     module_entry = _module_entry(node, summary, index)
-    defaulted = _left_to_default(node, sites)
+    defaulted = _left_to_default(summary, sites)
     for i, p in enumerate(params):
         if i < skip:
             continue
@@ -572,13 +572,14 @@ def _param_facts(
     return out
 
 
-def _left_to_default(node: str, sites: Sequence[tuple[str, CallSite, bool]]) -> bool:
-    """Whether a parameter that no call site of ``node`` passes keeps its default: the
+def _left_to_default(summary: FunctionSummary, sites: Sequence[tuple[str, CallSite, bool]]) -> bool:
+    """Whether a parameter that no call site of the function passes keeps its default: the
     function is called, every call is seen with its arguments (none spreads ``*args`` or
-    ``**kwargs``), and it is no method the framework or a builder may call with arguments
-    the repository does not show (``forward``, ``__init__``, ``__getitem__``...)."""
-    name = node.rpartition(".")[2]
-    if not sites or name in _ENTRY_POINTS or name == "__init__":
+    ``**kwargs``), and it is no method. A method is also called on receivers the solver
+    cannot resolve (``model.loss(x, mask=m)`` with ``model`` built from a config), by the
+    framework (``forward``) or by a builder (``__init__``), with arguments no site shows; a
+    plain function is called by its name."""
+    if not sites or summary.cls:
         return False
     return not any(site.star for _caller, site, _bound in sites)
 
