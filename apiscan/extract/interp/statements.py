@@ -233,7 +233,9 @@ class StatementsMixin:
         body_returns = returns[start:middle]
         if orelse is None and body_returns and self.pending_branches:
             # `if cond: return a` then `return b` later: the rest of the function is the else
-            self.pending_branches[-1].append((node.test, body_returns, len(returns)))
+            # (compared when the function ends: not from a branch that never runs)
+            if not self.dead:
+                self.pending_branches[-1].append((node.test, body_returns, len(returns)))
             return
         pairs = [(a, b) for a in body_returns for b in returns[middle:]]
         for name, v in after_body.items():
