@@ -614,8 +614,8 @@ def _program_records(
     summaries = []
     for qn, cls, params, bound, returned in ext.summaries:
         infos = tuple(
-            ParamInfo(name, kind, declared_fact(declared), has_default)
-            for name, kind, declared, has_default in params
+            ParamInfo(name, kind, declared_fact(declared), has_default, default_none)
+            for name, kind, declared, has_default, default_none in params
         )
         fact = facts_in(qn)
         writes: dict[str, pv.Fact] = {}

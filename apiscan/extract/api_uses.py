@@ -149,6 +149,12 @@ class Extractor(
         #: id(value) -> (function qualname, parameter name, value): parameters as bound, so
         #: that a call passing one on is recorded symbolically (identity, not equality)
         self.param_ids: dict[int, tuple[str, str, Val]] = {}
+        #: id(value) -> value: parameters the solver found no call site passes, left to their
+        #: default ``None`` (identity: rebinding the name forgets it)
+        self.nones: dict[int, Val] = {}
+        #: > 0 while the walk is in a branch that never runs (``if mask is not None:`` with
+        #: ``mask`` such a parameter): its dynamic-shape findings are not reported
+        self.dead = 0
         #: id(value) -> (value, (words, chain)): values the solver supplied, to name in
         #: findings (in words and as located steps)
         self.explained: dict[int, tuple[Val, Why]] = {}
@@ -205,6 +211,10 @@ class Extractor(
         self.arg_masks: dict[int, Val] = {}
         #: id(value) -> value: elements of data-dependent tensors met in loops (one index)
         self.rows: dict[int, Val] = {}
+        #: id(value) -> (value, tensor): ``tuple(t)`` / ``list(t)`` of a tensor of a
+        #: data-dependent shape: indexing with it (``s[tuple(k.t())]``, one index tensor per
+        #: row of ``k``) indexes with ``t``'s rows, as many positions as ``t`` holds
+        self.unpacked: dict[int, tuple[Val, Val]] = {}
         #: id(value) -> value: elements of host data sized by data met in loops (``c`` of
         #: ``for c in np.unique(labels)``): a number, computed with on the host
         self.host_items: dict[int, Val] = {}
@@ -226,7 +236,9 @@ class Extractor(
         self.fstring = 0
         self.annotating = 0
         tracker = ShapeTracker if dynamic_shape else NullShapeTracker
-        self.shapes = tracker(self._function, lambda: self.silent > 0, self._explain)
+        self.shapes = tracker(
+            self._function, lambda: self.silent > 0 or self.dead > 0, self._explain
+        )
         self.call_facts: list[tuple[str, str, cst.CSTNode, str]] = []
         #: (function, node) of each string formatting that reads a tensor's values on the
         #: host (``'%10.4g' % (*mloss,)``, ``f"{loss:.3f}"``, ``"{:.4f}".format(loss)``): a

@@ -143,6 +143,8 @@ class ParamInfo:
     kind: str  # "pos" (positional or keyword), "posonly", "kwonly", "star", "starstar"
     declared: Fact
     has_default: bool = False
+    #: the default is the literal ``None`` (a call site that leaves it passes ``None``)
+    default_none: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -734,6 +734,11 @@ class ShapeTracker:
         fn = self.function() if function is None else function
         self.hits.append(Hit(rule, start or (node, "s"), (node, "e"), fn, api, detail, chain))
 
+    def hit_count(self) -> int:
+        """How many findings the walk has made so far (a branch that added some is one
+        whose never running would change the report)."""
+        return len(self.hits)
+
     def _varying(self, dim: int) -> Val:
         """A dynamic tensor whose dimension ``dim`` is the one that varies (new tuple)."""
         v: Val = ("tensor", "dyn")

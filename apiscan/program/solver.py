@@ -539,10 +539,15 @@ def _param_facts(
                 passed[name].append(_as_passed(arg, caller, site, name, summary, index, sol))
     out = {}
     module_entry = _module_entry(node, summary, index)
+    defaulted = _left_to_default(summary, sites)
     for i, p in enumerate(params):
         if i < skip:
             continue
         facts = passed[p.name]
+        if defaulted and p.default_none and not facts:
+            # no call site passes it: what the function runs with is its default, ``None``
+            out[(node, p.name)] = pv.NONE
+            continue
         declared = p.declared
         if module_entry and isinstance(declared, pv.Tensor) and not declared.certain:
             # the walk could not tell the class is a Module (its base is in another file);
@@ -565,6 +570,18 @@ def _param_facts(
             fact = pv.at_construction(fact)
         out[(node, p.name)] = pv.widen(fact)
     return out
+
+
+def _left_to_default(summary: FunctionSummary, sites: Sequence[tuple[str, CallSite, bool]]) -> bool:
+    """Whether a parameter that no call site of the function passes keeps its default: the
+    function is called, every call is seen with its arguments (none spreads ``*args`` or
+    ``**kwargs``), and it is no method. A method is also called on receivers the solver
+    cannot resolve (``model.loss(x, mask=m)`` with ``model`` built from a config), by the
+    framework (``forward``) or by a builder (``__init__``), with arguments no site shows; a
+    plain function is called by its name."""
+    if not sites or summary.cls:
+        return False
+    return not any(site.star for _caller, site, _bound in sites)
 
 
 def _host_number_arg(declared: pv.Fact, passed: pv.Fact) -> bool:
@@ -700,8 +717,10 @@ def _tells_more(fact: pv.Fact, declared: pv.Fact) -> bool:
     """Whether a parameter's fact is worth handing to a walk: an informative one, or a plain
     host value where the walk takes the parameter for a tensor (a ``forward`` argument every
     caller passes a number: see :func:`_host_number_arg`)."""
-    return pv.is_informative(fact) or (
-        isinstance(fact, pv.Static) and isinstance(declared, pv.Tensor)
+    return (
+        pv.is_informative(fact)
+        or (isinstance(fact, pv.Static) and isinstance(declared, pv.Tensor))
+        or fact == pv.NONE  # left to its default by every call: a branch on it never runs
     )
 
 

@@ -92,9 +92,11 @@ class Unknown:
 class Static:
     """A host value that does not come from tensor data (a literal, a config number, a str).
     ``array``: a numpy-like array or a pandas frame (what a helper returning
-    ``pd.read_csv(...)`` gives its callers), whose items and methods are never torch's."""
+    ``pd.read_csv(...)`` gives its callers), whose items and methods are never torch's.
+    ``none``: ``None``, the default of a parameter no call site passes (:data:`NONE`)."""
 
     array: bool = False
+    none: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +250,10 @@ MAX_FIELDS = 32
 
 UNKNOWN = Unknown()
 STATIC = Static()
+#: A parameter left to its default ``None`` by every call site: a branch that runs only when
+#: it is given (``if mask is not None:``) never runs (joined with anything else, the fact
+#: is a plain ``Static``: "None" does not survive a join)
+NONE = Static(none=True)
 TENSOR = Tensor()
 
 

@@ -626,7 +626,10 @@ class CallsMixin:
             if name in NON_TORCH_BUILTINS:
                 return NONTORCH
             if name in SEQ_BUILTINS:
-                return seq(self._element(first))
+                out = seq(self._element(first))
+                if name in ("tuple", "list") and is_dyn_tensor(first):
+                    self.unpacked[id(out)] = (out, first)
+                return out
             if name == "next":
                 return self._element(first)
             if name == "enumerate":

@@ -346,23 +346,24 @@ class ScopesMixin:
         fname: str,
         is_static: bool = False,
         qn: str | None = None,
-    ) -> list[tuple[str, str, Val, bool]]:
-        """Bind the parameters; returns (name, kind, value declared here, has default) for
-        the function's summary. ``qn`` (None for lambdas) is the function's qualname: the
-        solver's facts for its parameters, when it has some, replace what is known here."""
+    ) -> list[tuple[str, str, Val, bool, bool]]:
+        """Bind the parameters; returns (name, kind, value declared here, has default, the
+        default is ``None``) for the function's summary. ``qn`` (None for lambdas) is the
+        function's qualname: the solver's facts for its parameters, when it has some,
+        replace what is known here."""
         all_params = _all_params(params)
         positional = [*params.posonly_params, *params.params]
         first = positional[0] if positional and cls is not None and not is_static else None
         forward = cls is not None and fname in ("forward", "__call__")
         module_kind = self._module_kind(cls) if forward and cls is not None else None
         kinds = _param_kinds(params)
-        out: list[tuple[str, str, Val, bool]] = []
+        out: list[tuple[str, str, Val, bool, bool]] = []
         for p in all_params:
             name = p.name.value
             hint = hints.get(name)
             if p is first and cls is not None:
                 self.bind(name, inst(f"{self.module_name}.{cls.qualname}"))
-                out.append((name, kinds[name], UNKNOWN, False))
+                out.append((name, kinds[name], UNKNOWN, False, False))
                 continue
             if hint is not None:
                 v = hint
@@ -375,10 +376,16 @@ class ScopesMixin:
                     v = ARG_TENSOR if module_kind else PTENSOR
             else:
                 v = UNKNOWN
-            out.append((name, kinds[name], v, p.default is not None))
+            default_none = type(p.default) is cst.Name and p.default.value == "None"
+            out.append((name, kinds[name], v, p.default is not None, default_none))
             if qn is not None:
                 f = self.env.get(f"p:{self.module_name}.{qn}:{name}")
-                if f is not None and not (v[0] == LAYER and not pv.is_informative(f)):
+                if f == pv.NONE:
+                    # no caller passes it: ``None``, which only the branches testing it read
+                    # (what its uses say of its type, in code that never runs, stays)
+                    v = fresh(v[0], v[1])
+                    self.nones[id(v)] = v
+                elif f is not None and not (v[0] == LAYER and not pv.is_informative(f)):
                     v = self._supplied(f, f"`{name}`", qn, f'`{name}["{{1}}"]`')
                     if hint is PLAIN and v[0] == "tensor":
                         v = NONTORCH  # a join over callers that one of them got wrong

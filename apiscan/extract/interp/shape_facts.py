@@ -151,6 +151,8 @@ class ShapeFactsMixin:
                     named_mask = True
                 elif recv[0] == "tensor" and self._is_arg_mask(index):
                     index = BOOL_TENSOR  # ``ann[ann[:, 4] != -1]``: only a mask indexes so
+                elif (got := self.unpacked.get(id(index))) is not None and got[0] is index:
+                    index = got[1]  # ``s[tuple(k.t())]``: the positions ``k`` holds
                 indexes.append(index)
                 if type(s.value) is cst.Integer:
                     const_index = int(s.value.value, 0)
@@ -158,6 +160,16 @@ class ShapeFactsMixin:
                 for part in (s.lower, s.upper, s.step):
                     if part is not None:
                         bounds.append(self.value(part))
+        if (
+            recv[0] == "ret"
+            and not self.silent
+            and any(self._is_arg_mask(i) or takes_tensor_only(i) for i in indexes)
+        ):
+            # a mask indexing what another file's function returns (``id_head =
+            # gather(out, ind)`` then ``id_head[batch["mask"] > 0]``): the re-export round
+            # knows only returns their own file's walk proved tensors; one the solver finds
+            # is a tensor (a helper handed tensors by its callers) asks for a walk too
+            self.sensitive.add(f"r:{recv[1]}")
         if not store and len(indexes) == 1 and not bounds:
             sample = self._indexed_sample(node, recv, indexes[0])
             if sample is not None:

@@ -293,7 +293,11 @@ class SolverFactsMixin:
         return inst(q) if q.partition(".")[0] in self.own_torch_roots else None
 
     def _note_passthrough(
-        self, qn: str, node: cst.FunctionDef, method: bool, params: list[tuple[str, str, Val, bool]]
+        self,
+        qn: str,
+        node: cst.FunctionDef,
+        method: bool,
+        params: list[tuple[str, str, Val, bool, bool]],
     ) -> None:
         """Remember a plain function of this file whose every ``return`` gives back one of its
         parameters, as is or cast (``def maybe_cast(t): return t.float() if c else t``): at
@@ -303,7 +307,7 @@ class SolverFactsMixin:
         if method:
             return
         names = {_returned_name(r.value) for r in _returns(node.body)}
-        positional = [name for name, kind, _v, _d in params if kind in ("posonly", "pos")]
+        positional = [name for name, kind, _v, _d, _n in params if kind in ("posonly", "pos")]
         if len(names) == 1 and (name := next(iter(names))) in positional:
             self.passthrough[qn] = positional.index(name)
 

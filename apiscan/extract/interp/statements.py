@@ -152,9 +152,28 @@ class StatementsMixin:
             # guessed to be (a model returning a dict of losses).
             names[narrowed] = NONTORCH
         self.shapes.enter_if(dynamic, node.body)
-        self._block(node.body)
+        given = _none_guard(node.test)
+        guarded = self.lookup(given[0]) if given is not None else None
+        never = guarded is not None and self.nones.get(id(guarded)) is guarded
+        hits = self.shapes.hit_count()
+        self._walk_branch(node.body, never and given is not None and given[1])
         if narrowed is not None and names.get(narrowed) is NONTORCH and narrowed in before:
             names[narrowed] = before[narrowed]
+        if never and given is not None and given[1]:
+            # ``if mask is not None:`` with ``mask`` left to ``None`` by every call: the body
+            # never runs, nothing it binds or returns survives (its findings are not reported)
+            names.clear()
+            names.update(before)
+            del returns[start:]
+        elif (
+            guarded is not None
+            and given is not None
+            and given[1]
+            and self.shapes.hit_count() > hits
+        ):
+            # a finding behind a test of a parameter against ``None``: walk again should the
+            # solver find no caller passes it
+            self._sensitive(guarded)
         if self._never_a_tensor(node.test):
             # ``if isinstance(n, torch.Tensor): k = torch.clamp(n, max=t)`` with ``n`` a
             # shape's length (an int in eager mode, a tensor only under tracing): the body
@@ -171,10 +190,27 @@ class StatementsMixin:
         if orelse is not None:
             for name in rebound:
                 names[name] = before[name]
-        if type(orelse) is cst.If:
-            self._if(orelse)
-        elif orelse is not None:
-            self._block(orelse.body)
+        dead_else = never and given is not None and not given[1]
+        hits = self.shapes.hit_count()
+        if dead_else:
+            self.dead += 1
+        try:
+            if type(orelse) is cst.If:
+                self._if(orelse)
+            elif orelse is not None:
+                self._block(orelse.body)
+        finally:
+            if dead_else:
+                self.dead -= 1
+        if dead_else and orelse is not None:
+            # ``if mask is None: ... else:`` with ``mask`` always ``None``: the ``else``
+            # never runs
+            names.clear()
+            names.update(after_body)
+            del returns[middle:]
+        elif orelse is not None and type(orelse) is not cst.If:
+            if guarded is not None and given is not None and self.shapes.hit_count() > hits:
+                self._sensitive(guarded)  # ``if x is None: ... else: <finding>``, as above
             for name in _set_to_none(orelse.body):
                 if name in after_body and after_body[name][0] not in ("nontorch", "unknown"):
                     names[name] = after_body[name]  # ``else: x = None``: x is the other's
@@ -197,7 +233,9 @@ class StatementsMixin:
         body_returns = returns[start:middle]
         if orelse is None and body_returns and self.pending_branches:
             # `if cond: return a` then `return b` later: the rest of the function is the else
-            self.pending_branches[-1].append((node.test, body_returns, len(returns)))
+            # (compared when the function ends: not from a branch that never runs)
+            if not self.dead:
+                self.pending_branches[-1].append((node.test, body_returns, len(returns)))
             return
         pairs = [(a, b) for a in body_returns for b in returns[middle:]]
         for name, v in after_body.items():
@@ -205,6 +243,17 @@ class StatementsMixin:
             if before.get(name) is not v and other is not None and v is not other:
                 pairs.append((v, other))
         self.shapes.on_branches(node.test, pairs)
+
+    def _walk_branch(self, body: cst.BaseSuite, never: bool) -> None:
+        """Walk ``body``; one that ``never`` runs with its dynamic-shape findings unreported
+        (its API uses stay: the code is there to port all the same)."""
+        if never:
+            self.dead += 1
+        try:
+            self._block(body)
+        finally:
+            if never:
+                self.dead -= 1
 
     def _never_a_tensor(self, test: cst.BaseExpression) -> bool:
         """``test`` asks whether a name is a tensor (``isinstance(n, torch.Tensor)``,
@@ -605,3 +654,26 @@ def _literal_item(value: cst.BaseExpression) -> bool:
         if type(v) is not cst.Integer:
             return False
     return True
+
+
+def _none_guard(test: cst.BaseExpression) -> tuple[str, bool] | None:
+    """(name, whether the body runs only when it is given) for a test of a name against
+    ``None``: ``x is not None`` (also as the first operand of an ``and``) gives True, ``x is
+    None`` False; None for any other test."""
+    if type(test) is cst.BooleanOperation and type(test.operator) is cst.And:
+        got = _none_guard(test.left)
+        return got if got is not None and got[1] else None
+    if type(test) is not cst.Comparison or len(test.comparisons) != 1:
+        return None
+    target = test.comparisons[0]
+    if (
+        type(test.left) is not cst.Name
+        or type(target.comparator) is not cst.Name
+        or target.comparator.value != "None"
+    ):
+        return None
+    if type(target.operator) is cst.IsNot:
+        return test.left.value, True
+    if type(target.operator) is cst.Is:
+        return test.left.value, False
+    return None
