@@ -462,6 +462,9 @@ _LENGTH_HELP = re.compile(
     r"|\btraining (iterations|iters|steps|epochs)\b",
     re.IGNORECASE,
 )
+#: An argparse help that says an option counts items ("maximum number of pairs"): a limit
+#: on how many inputs are read, not a size each input is brought to.
+_COUNT_HELP = re.compile(r"\bnumber of\b", re.IGNORECASE)
 #: An option naming how often something happens during the run (logging, saving,
 #: evaluating), whatever its help says of iterations.
 _CADENCE = re.compile(
@@ -561,7 +564,9 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "preprocessing",
             # deep-text-recognition's --imgH 32 / --imgW 100 (every image resized to 32x100)
             # and --batch_max_length 25 (labels padded to 25 characters)
-            r"img_?[hw]|image_?(height|width)|(batch_)?max_(label_)?length",
+            r"img_?[hw]|image_?(height|width)|(batch_)?max_(label_)?length"
+            # SuperGlue's --resize 640 480: every image resized to a fixed size first
+            r"|(img_|image_|input_)?resize(_(to|shape|size|dims?))?",
         ),
         (
             "distributed",
@@ -4824,7 +4829,13 @@ class _Recipe:
             if category == "init":
                 values = self._init_passed(file, call, values)
             if category == "loss":
-                values += self._loss_terms(file, call) or self._module_factor(file, call)
+                named = {k for k, _ in values}
+                # a factor beside an argument of the same name (torch's ``weight=`` class
+                # weights): the factor says it multiplies the loss
+                values += [
+                    ("loss weight" if k == "weight" and k in named else k, v)
+                    for k, v in self._loss_terms(file, call) or self._module_factor(file, call)
+                ]
             self.add(category, f.api, where, values, note)
 
     def _gradient_syncs(self) -> None:
@@ -7042,6 +7053,11 @@ class _Recipe:
                 shown = self._weight_text(file, fn, weights)
                 if shown is None:
                     continue  # ``loss * mask``: a tensor, not a setting
+                mix = _normalised_mix(root, node, weights)
+                if mix is not None:
+                    # DALL-E's ``(loss_text + w * loss_img) / (w + 1)``: a weighted mean of
+                    # the terms, each term's share w / (w + 1), not a weight on this loss
+                    return [("loss mix", f"{mix.full()}, with {_weights(weights)} = {shown}")]
                 term = held.name if (held := _reduced_name(hit[0])) is not None else ""
                 # the other terms of the tuple summed beside it: say which one is weighted
                 key = f"weight of {term}" if (set(names) - {term}) & summed else "weight"
@@ -7082,6 +7098,10 @@ class _Recipe:
                     continue
                 if element.kind != "Name":
                     continue
+                for key, value in _learned_weights(file, node, index, element.name):
+                    out.setdefault(
+                        f"{key} of {label}" if key == "learned weighting" else key, value
+                    )
                 scaled = self._scaled_in_place(file, index, element.name, 0, element.line)
                 if scaled is not None:
                     out.setdefault(f"weight of {label}", scaled)
@@ -8283,6 +8303,10 @@ class _Recipe:
     def _settings(self) -> None:
         for dest, options in self.repo.argparse.items():
             category = _setting_category(dest)
+            if category == "preprocessing" and any(_COUNT_HELP.search(_help(o)) for o in options):
+                # SuperGlue's --max_length, "maximum number of pairs to evaluate": how many
+                # inputs are read, not a length each one is cut or padded to
+                category = None
             if category is None and any(_AUG_HELP.search(_help(o)) for o in options):
                 # CenterNet's --scale / --shift: "apply scale augmentation" says what it is
                 category = "augmentation"
@@ -8610,7 +8634,10 @@ class _Recipe:
         ]
 
     def _model_argument(self, read: _Read) -> bool:
-        """The read is an argument of a call of the model or of a module's constructor."""
+        """The read is an argument of a call of the model or of a module's constructor, or a
+        value of a config dict handed to one (:meth:`_config_entry`)."""
+        if self._config_entry(read):
+            return True
         node = read.node
         call = read.file.call_around(node)
         at = (node.line, node.col, node.end_line, node.end_col)
@@ -8620,6 +8647,35 @@ class _Recipe:
             for v in (a.target if a.kind == "keyword" else a,)
         )
         return passed and call is not None and self._module_call(read.file, call, read.fn)
+
+    def _config_entry(self, read: _Read) -> bool:
+        """The read is a value of a dict literal (nested ones too) bound to a name that the
+        same scope then passes to a module's constructor or call (SuperGlue's
+        ``config = {'superglue': {'sinkhorn_iterations': opt.sinkhorn_iterations}}``, then
+        ``Matching(config)``): a setting the network runs with, not of the training."""
+        file, node = read.file, read.node
+        span = (node.line, node.col, node.end_line, node.end_col)
+        assigns = file.values.assigns if read.fn < 0 else file.defs[read.fn].assigns
+        for a in assigns:
+            if a.target.kind != "Name" or a.value.kind != "Dict":
+                continue
+            inside = [
+                d
+                for d in a.value.walk()
+                if d.kind == "Dict"
+                and any((v.line, v.col, v.end_line, v.end_col) == span for v in d.items)
+            ]
+            if not inside:
+                continue
+            for call in file.values.calls:
+                if call.function != read.fn or call.expr.line < a.line:
+                    continue
+                passed = (p.target if p.kind == "keyword" else p for p in call.expr.parts[1:])
+                if any(
+                    p.kind == "Name" and p.name == a.target.name for p in passed
+                ) and self._module_call(file, call, read.fn):
+                    return True
+        return False
 
     def _model_argument_only(self, dest: str) -> bool:
         """Every read of the option ``dest`` (``args.iters``) is an argument of a call of the
@@ -9784,6 +9840,80 @@ def _sequence(expr: Expr, resolve: Callable[[Expr], _Val]) -> bool:
         and len(value) in (1, 3)
         and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
     )
+
+
+def _learned_weights(file: _File, node: DefValues, fn: int, name: str) -> list[tuple[str, str]]:
+    """The terms of a loss class's output weighted by parameters the loss learns
+    (FairMOT's uncertainty weighting: ``loss = torch.exp(-self.s_det) * det_loss +
+    torch.exp(-self.s_id) * id_loss + (self.s_det + self.s_id)``, with ``self.s_det =
+    nn.Parameter(-1.85 * torch.ones(1))`` in ``__init__``): each assignment of ``name`` in the
+    forward ``fn`` that reads such a parameter, as written, with the ``if`` it is under, then
+    each parameter's initial value. The port keeps them trainable, in the optimizer's
+    parameters, starting at the same values. None for a class without parameters so built."""
+    if not node.is_class:
+        return []
+    init = file.first.get(f"{node.qual}.__init__")
+    if init is None:
+        return []
+    params = {
+        a.target.name: a
+        for a in file.defs[init].assigns
+        if a.target.kind == "Attribute"
+        and a.target.target.text == "self"
+        and a.value.kind == "Call"
+        and a.value.callee().rpartition(".")[2] == "Parameter"
+    }
+    if not params:
+        return []
+    out: list[tuple[str, str]] = []
+    read: list[str] = []
+    for a in file.defs[fn].assigns:
+        if a.target.kind != "Name" or a.target.name != name:
+            continue
+        used = [
+            n.name
+            for n in a.value.walk()
+            if n.kind == "Attribute" and n.target.text == "self" and n.name in params
+        ]
+        if not used:
+            continue
+        under = f", under if {a.ifs[0].test.text}" if a.ifs else ""
+        out.append(("learned weighting", f"{a.value.full()} (at {file.loc(a.line)}{under})"))
+        read += [u for u in used if u not in read]
+    for attr in [p for p in params if p in read]:  # as ``__init__`` builds them
+        a = params[attr]
+        out.append(
+            (
+                f"learned self.{attr}",
+                f"{a.value.full()} (at {file.loc(a.line)}): a parameter trained with the "
+                "network, keep it trainable with the same initial value",
+            )
+        )
+    return out
+
+
+def _normalised_mix(root: Expr, product: Expr, weights: Sequence[Expr]) -> Expr | None:
+    """The division in ``root`` whose numerator holds ``product`` (a weighted loss term) in
+    a sum, and whose denominator reads the same weight (``(a + w * b) / (w + 1)``): the
+    terms' weighted mean. None when the weight only scales (``a + w * b``)."""
+    span = (product.line, product.col, product.end_line, product.end_col)
+    texts = {w.full() for w in weights}
+    for node in root.walk():
+        if node.kind != "BinOp" or node.name != "Div" or len(node.parts) != 2:
+            continue
+        top, bottom = node.parts
+        if not any(t.kind == "BinOp" and t.name == "Add" for t in top.walk()):
+            continue
+        if not any((n.line, n.col, n.end_line, n.end_col) == span for n in top.walk()):
+            continue
+        if any(n.full() in texts for n in bottom.walk()):
+            return node
+    return None
+
+
+def _weights(weights: Sequence[Expr]) -> str:
+    """The factors of a weight as written (``self.loss_img_weight``)."""
+    return " * ".join(w.full() for w in weights)
 
 
 def _outer_products(expr: Expr) -> Iterator[Expr]:
