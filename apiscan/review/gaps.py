@@ -226,6 +226,21 @@ def has_verify_case(api: str) -> bool:
     return bool(cases_for(api))
 
 
+def uncovered_params(api: str, params: Iterable[str]) -> list[str]:
+    """Of ``params`` (the parameters a verify command is recommended for), those no case
+    of ``api`` in the catalogue passes (``log_target`` with no ``log_target=`` in any case's
+    PyTorch expression): the command then does not test why it is recommended, and the
+    review says so."""
+    from apiscan.resolve.torch_api import load_torch_api
+    from apiscan.verify.catalogue import cases_for  # plain data: no torch, no MindSpore
+    from apiscan.verify.coverage import passed_params
+
+    index = load_torch_api()
+    signature = index.params(index.canonical(api) or api) or ()
+    passed = {name for case in cases_for(api) for name in passed_params(case, signature)}
+    return [p for p in params if p not in passed]
+
+
 def verify_device_limit(api: str) -> str:
     """Why ``api``'s cases cannot run on a CPU machine (the catalogue's own record), ""
     when they can."""
@@ -279,7 +294,8 @@ def verify_first(findings: Iterable[ApiFinding], limit: int = 5) -> list[str]:
     consistent row; a difference only in memory behaviour counts as consistent), then a
     layer or functional op before a tensor method, a Parameter or an initialiser, then more
     call sites. A command whose cases cannot run on CPU names the device and why
-    (:func:`runnable_verify`). Each entry: the command, then why in brackets."""
+    (:func:`runnable_verify`); one whose cases pass none of a parameter it ranks by says
+    so (:func:`uncovered_params`). Each entry: the command, then why in brackets."""
     by_api: dict[str, list[ApiFinding]] = {}
     for f in findings:
         if f.status in _VERIFY_RISK and f.is_call_site and not is_uncertain_method(f):
@@ -308,6 +324,10 @@ def verify_first(findings: Iterable[ApiFinding], limit: int = 5) -> list[str]:
     for *_, sites, api, status, params in sorted(ranked)[:limit]:
         why = status + (f", passes {', '.join(params)}" if params else "")
         why += f", {-sites} call site{'s' if sites != -1 else ''}"
+        missing = uncovered_params(api, params)
+        if missing:
+            # the command runs, but none of its cases passes what made it rank first
+            why += f"; no case passes {', '.join(missing)}: compare that form by hand"
         out.append(f"{runnable_verify('apiscan verify ' + api)} ({why})")
     return out
 

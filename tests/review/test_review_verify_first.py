@@ -78,3 +78,23 @@ def test_only_commands_with_a_case_and_their_device() -> None:
 def test_at_most_the_limit() -> None:
     sites = [_site(api, "different", line=n) for n, api in enumerate(("torch.topk", "torch.cat"))]
     assert len(verify_first(sites, limit=1)) == 1
+
+
+LOG_TARGET = ParamChange("log_target", "unsupported")
+SIZE_AVERAGE = ParamChange("size_average", "unsupported")
+
+
+def test_a_command_says_which_ranked_parameter_no_case_passes() -> None:
+    found = verify_first(
+        [_site("torch.nn.functional.kl_div", "different", LOG_TARGET, SIZE_AVERAGE)]
+    )
+    # the catalogue has a log_target=True case; none passes size_average
+    assert found == [
+        "apiscan verify torch.nn.functional.kl_div (different, passes log_target, size_average, "
+        "1 call site; no case passes size_average: compare that form by hand)"
+    ]
+    # INVALID: a parameter a case passes adds no such note
+    covered = verify_first([_site("torch.nn.functional.kl_div", "different", LOG_TARGET)])
+    assert covered == [
+        "apiscan verify torch.nn.functional.kl_div (different, passes log_target, 1 call site)"
+    ]
