@@ -14,8 +14,8 @@ from apiscan.verify.coverage import (
     COVERED,
     NOT_CLAIM,
     UNCOVERED,
-    passed_params,
     measure,
+    passed_params,
     summarize,
 )
 from apiscan.verify.documented import NOT_EXERCISED, generate, row_entry, torch_index
