@@ -553,6 +553,14 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"|(num_)?(iters?|iterations|epochs?|steps)_decay|lr_update_\w+|lr_anneal\w*",
         ),
         (
+            # DALL-E's VAE: --starting_temp 1.0 annealed at --anneal_rate down to --temp_min
+            # (a Gumbel-softmax temperature); a constant temperature (a distillation's
+            # --kd-temperature) is no annealed setting
+            "anneal",
+            r"(start(ing)?_|init(ial)?_|min_|max_|final_|end_)temp(erature)?"
+            r"|temp(erature)?_(min|max|start|end|final|init(ial)?)|(\w+_)?anneal(_\w+)?",
+        ),
+        (
             "optimizer",
             r"(base_|basic_|init_|initial_|max_|b)?(lr|learning_rate)(_per_img)?|momentum"
             r"|weight_decay|nesterov|opt(imi[sz]er)?|betas|(adam_)?beta[12]"

@@ -41,13 +41,13 @@ def test_the_scripts_launched_before_the_entry_are_read_in_order() -> None:
 
 def test_an_earlier_stage_keeps_its_rows(review: Review) -> None:
     optimizers = _rows(review, "optimizer")
-    assert optimizers["train_coder.py:14"][1] == (
+    assert optimizers["train_coder.py:19"][1] == (
         "lr",
-        "1e-3 (args.learning_rate: default of argparse --learning_rate at train_coder.py:8)",
+        "1e-3 (args.learning_rate: default of argparse --learning_rate at train_coder.py:9)",
     )
     assert "train_prior.py:17" in optimizers
     batches = _rows(review, "batch_size")
-    assert batches["train_coder.py:9"] == (("default", "8"), ("launched", "8 (README.md:6)"))
+    assert batches["train_coder.py:10"] == (("default", "8"), ("launched", "8 (README.md:6)"))
     assert batches["train_prior.py:9"][0] == ("default", "4")
     coder = [r for r in review.recipe if r.where.path == "train_coder.py"]
     assert coder
@@ -64,3 +64,16 @@ def test_a_second_trainer_of_the_same_model_is_no_stage(review: Review) -> None:
     paths = {r.where.path for r in review.recipe}
     assert "legacy_prior.py" not in paths
     assert "finetune_prior.py" not in paths
+
+
+def test_an_annealed_temperature_is_its_own_row(review: Review) -> None:
+    annealed = {r.name: r.values for r in review.recipe if r.category == "anneal"}
+    assert annealed == {
+        "argparse --starting_temp": (("default", "1.0"),),
+        "argparse --temp_min": (("default", "0.5"),),
+        "argparse --anneal_rate": (("default", "1e-6"),),
+    }
+    # INVALID: a constant temperature is not annealed
+    assert not [
+        r for r in review.recipe if r.name == "argparse --temperature" and r.category == "anneal"
+    ]
