@@ -7042,6 +7042,13 @@ class _Recipe:
         for root in roots:
             if root.end_line < expr.line:
                 continue
+            bare = _bare_in_mix(root, names)
+            if bare is not None:
+                # the unweighted term of ``(a + w * b) / (w + 1)``: its share is 1 / (w + 1)
+                shown = self._weight_text(file, fn, bare[1])
+                if shown is not None:
+                    mix = f"{bare[0].full()}, with {_weights(bare[1])} = {shown}"
+                    return [("loss mix", mix)]
             summed = {t.name for t in _summands(root) if t.kind == "Name"}
             for node in _outer_products(root):
                 factors = _factors(node)
@@ -9916,6 +9923,26 @@ def _normalised_mix(root: Expr, product: Expr, weights: Sequence[Expr]) -> Expr 
             continue
         if any(n.full() in texts for n in bottom.walk()):
             return node
+    return None
+
+
+def _bare_in_mix(root: Expr, names: Sequence[str]) -> tuple[Expr, list[Expr]] | None:
+    """(the division, the other term's weight) where one of ``names`` is a bare term of a
+    sum divided by an expression reading the weight of another term of it (``loss_text``
+    in ``(loss_text + w * loss_img) / (w + 1)``); None elsewhere."""
+    for node in root.walk():
+        if node.kind != "BinOp" or node.name != "Div" or len(node.parts) != 2:
+            continue
+        top, bottom = node.parts
+        terms = _summands(top)
+        if len(terms) < 2 or not any(t.kind == "Name" and t.name in names for t in terms):
+            continue
+        below = {n.full() for n in bottom.walk()}
+        for term in terms:
+            if term.kind == "BinOp" and term.name == "Mult":
+                weights = [f for f in _factors(term) if f.full() in below]
+                if weights:
+                    return node, weights
     return None
 
 

@@ -31,6 +31,10 @@ def test_a_weight_dividing_the_sum_is_a_mix(losses) -> None:
         "default of parameter text_weight of Generator.__init__() at model.py:7)"
     )
     assert "weight" not in mixed and "loss weight" not in mixed
+    # the unweighted term of the same mean carries the same mix (its share is 1 / (w + 1))
+    assert (
+        losses["torch.nn.functional.cross_entropy @ model.py:14"]["loss mix"] == mixed["loss mix"]
+    )
 
 
 def test_a_plain_factor_is_no_mix(losses) -> None:
@@ -38,6 +42,8 @@ def test_a_plain_factor_is_no_mix(losses) -> None:
     plain = losses["torch.nn.functional.cross_entropy @ model.py:29"]
     assert "loss mix" not in plain
     assert plain["weight"].startswith("3 (self.aux_weight set in Plain.__init__")
+    # INVALID: the bare term of a plain sum is in no mix
+    assert "loss mix" not in losses["torch.nn.functional.nll_loss @ model.py:27"]
 
 
 def test_learned_weights_of_a_loss_class(losses) -> None:
