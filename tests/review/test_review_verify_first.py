@@ -4,6 +4,8 @@ run."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from apiscan.model import ApiFinding, CallArgs, ParamChange, Span
 from apiscan.review.gaps import verify_first
 
@@ -97,4 +99,19 @@ def test_a_command_says_which_ranked_parameter_no_case_passes() -> None:
     covered = verify_first([_site("torch.nn.functional.kl_div", "different", LOG_TARGET)])
     assert covered == [
         "apiscan verify torch.nn.functional.kl_div (different, passes log_target, 1 call site)"
+    ]
+
+
+def test_a_parameter_passed_at_its_torch_default_is_covered_by_the_default_case() -> None:
+    bias = ParamChange("bias", "default", torch_default="True", ms_default="False")
+    conv = _site("torch.nn.Conv1d", "different", bias)
+    at_default = replace(conv, args=CallArgs(keywords=(("bias", "True"),)))
+    assert verify_first([at_default]) == [
+        "apiscan verify torch.nn.Conv1d (different, passes bias, 1 call site)"
+    ]
+    # INVALID: bias=False is a form no case runs
+    off = replace(conv, args=CallArgs(keywords=(("bias", "False"),)))
+    assert verify_first([off]) == [
+        "apiscan verify torch.nn.Conv1d (different, passes bias, 1 call site; no case passes "
+        "bias: compare that form by hand)"
     ]
