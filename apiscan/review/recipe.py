@@ -5179,6 +5179,9 @@ class _Recipe:
         construction."""
         file = self.files.get(f.path)
         call = file.call_around_reference(f) if file is not None else None
+        if file is not None and call is None and _category(f.api) == "loss":
+            self._chosen_loss(f, file)
+            return
         if file is None or call is None or call.expr.callee() != "partial":
             return
         category = _category(f.api)
@@ -5192,6 +5195,35 @@ class _Recipe:
         stored = f", stored as {call.stored.text}" if call.stored is not None else ""
         where = Where(f.path, f.span.line, f.cell)
         self.add(category, f.api, where, values, f"bound by functools.partial{stored}")
+
+    def _chosen_loss(self, f: ApiFinding, file: _File) -> None:
+        """A loss function stored by reference in a conditional expression and called
+        through the name later (DALL-E's VAE: ``self.loss_fn = F.smooth_l1_loss if
+        smooth_l1_loss else F.mse_loss``, then ``self.loss_fn(images, out)``): each branch is
+        a row, saying the test that picks it and what that test holds by default."""
+        line = file.joined_line(f.span.line, f.cell)
+        for a, scope in file.assigns:
+            value = a.value
+            if value.kind != "IfExp" or len(value.parts) != 3 or not value.line <= line:
+                continue
+            test, body, orelse = value.parts
+            branch = next(
+                (
+                    (taken, part)
+                    for taken, part in ((True, body), (False, orelse))
+                    if part.end_line == line and part.text.endswith(f.api.rpartition(".")[2])
+                ),
+                None,
+            )
+            if branch is None:
+                continue
+            held = self._value(file, scope, "", test)
+            when = f"if {test.text}" if branch[0] else f"unless {test.text}"
+            if held != test.text:
+                when += f" ({test.text} = {held})"
+            note = f"stored as {a.target.text}, called through it; picked {when}"
+            self.add("loss", f.api, Where(f.path, f.span.line, f.cell), (), note)
+            return
 
     def _partial_losses(self) -> None:
         """A repository's loss method bound by ``functools.partial`` and called later
@@ -9895,7 +9927,7 @@ def _learned_weights(file: _File, node: DefValues, fn: int, name: str) -> list[t
         under = f", under if {a.ifs[0].test.text}" if a.ifs else ""
         out.append(("learned weighting", f"{a.value.full()} (at {file.loc(a.line)}{under})"))
         read += [u for u in used if u not in read]
-    for attr in [p for p in params if p in read]:  # as ``__init__`` builds them
+    for attr in sorted(read, key=lambda p: params[p].line):  # as ``__init__`` builds them
         a = params[attr]
         out.append(
             (

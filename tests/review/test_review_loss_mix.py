@@ -59,3 +59,29 @@ def test_learned_weights_of_a_loss_class(losses) -> None:
     # INVALID: a model computing its losses with no parameter weighting has no such value
     gen = [k for k, v in losses.items() if k.startswith("model.Generator")]
     assert not any(k.startswith("learned") for g in gen for k in losses[g])
+
+
+def test_a_loss_function_chosen_by_a_test_is_a_row_per_branch(losses) -> None:
+    mse = losses["torch.nn.functional.mse_loss @ model.py:55"]
+    smooth = losses["torch.nn.functional.smooth_l1_loss @ model.py:55"]
+    assert mse == {} and smooth == {}
+    # INVALID: a reference kept in a table is no chosen loss
+    assert not [k for k in losses if k.startswith("torch.nn.functional.l1_loss")]
+
+
+def test_the_chosen_branch_notes() -> None:
+    result, analyses = scan_with_facts(ScanOptions(str(FIXTURE), cache_dir=None, jobs=1))
+    notes = {
+        i.name: i.note
+        for i in extract_recipe(result, analyses, FIXTURE)
+        if i.category == "loss" and i.where.line == 55
+    }
+    default = "(smooth = False (default of parameter smooth of Recon.__init__() at model.py:53))"
+    assert notes == {
+        "torch.nn.functional.mse_loss": (
+            f"stored as self.loss_fn, called through it; picked unless smooth {default}"
+        ),
+        "torch.nn.functional.smooth_l1_loss": (
+            f"stored as self.loss_fn, called through it; picked if smooth {default}"
+        ),
+    }
