@@ -247,6 +247,7 @@ def review(options: ScanOptions) -> Review:
     recipe = extract_recipe(
         result, analyses, root, hierarchy, ancillary.other_recipe, readings, uncalled, not_picked
     )
+    recipe = staged(recipe, ancillary.stages)
     # a script that builds the repository's own optimizer class trains too (MAE's
     # main_linprobe.py: lars.LARS, its backward pass in another file)
     training |= {
@@ -325,6 +326,7 @@ def review(options: ScanOptions) -> Review:
             analyses,
             lambda path: bool(ancillary.why(path)),
             {cls for cls, inside in tree.items() if inside} if any(tree.values()) else None,
+            readings.argparse,
         )
         # the inference path's precision is what the port runs in
         recipe = tuple(
@@ -774,6 +776,23 @@ _GENERIC_METHODS = frozenset(
 #: (YOLOX's ``visualize_assign.py`` subclasses the trainer), timing a training step
 #: (detectron2's ``tools/benchmark.py``), demos and exports: the files counted apart by name.
 _NOT_ENTRY = tuple(ANCILLARY_FILES)
+
+
+def staged(recipe: tuple[RecipeItem, ...], stages: Sequence[str]) -> tuple[RecipeItem, ...]:
+    """The rows of an earlier stage's training script said to be that stage's (``stages``:
+    :attr:`~apiscan.review.work.Ancillary.stages`, in the documented order): two batch sizes
+    or learning rates are then two models' (DALL-E's VAE, then the transformer on it), not
+    one run's conflicting values."""
+    if not stages:
+        return recipe
+    out = []
+    for item in recipe:
+        if item.where.path in stages:
+            n = stages.index(item.where.path) + 1
+            said = f"stage {n} of {len(stages) + 1}: {item.where.path} trains its own model first"
+            item = replace(item, note=f"{said}; {item.note}" if item.note else said)
+        out.append(item)
+    return tuple(out)
 
 
 def training_files(result: ScanResult) -> frozenset[str]:

@@ -180,6 +180,23 @@ def documented_entry(root: Path, scripts: Mapping[str, str]) -> str | None:
     return ranked[0]
 
 
+def documented_stages(root: Path, scripts: Mapping[str, str], entry: str) -> tuple[str, ...]:
+    """The training scripts the documentation launches before its first command of ``entry``
+    (:func:`documented_entry`), in the order met: the earlier stages of one pipeline (DALL-E's
+    README trains the discrete VAE with ``train_vae.py``, then ``train_dalle.py --vae_path
+    ./vae.pt``), each training its own model. ``scripts`` as for :func:`documented_entry`.
+    A script launched only after the entry (a probe, a fine-tuning, a benchmark) is none:
+    the caller still checks that a stage trains a model of its own."""
+    order: list[str] = []
+    for _, _, words, cwd in _placed(_commands(root, docs=True, bare=True)):
+        for _, path in _launched(words, scripts, cwd):
+            if path == entry:
+                return tuple(order)
+            if path not in order:
+                order.append(path)
+    return ()
+
+
 class Launch(NamedTuple):
     """A shell script's command that runs a training script, with the options it passes
     (RAFT's ``train_standard.sh``: one ``python -u train.py --stage chairs --lr 0.0004 ...``

@@ -226,6 +226,36 @@ def has_verify_case(api: str) -> bool:
     return bool(cases_for(api))
 
 
+def uncovered_params(api: str, params: Iterable[str]) -> list[str]:
+    """Of ``params`` (the parameters a verify command is recommended for), those no case
+    of ``api`` in the catalogue passes (``log_target`` with no ``log_target=`` in any case's
+    PyTorch expression): the command then does not test why it is recommended, and the
+    review says so."""
+    from apiscan.resolve.torch_api import load_torch_api
+    from apiscan.verify.catalogue import cases_for  # plain data: no torch, no MindSpore
+    from apiscan.verify.coverage import passed_params
+
+    index = load_torch_api()
+    signature = index.params(index.canonical(api) or api) or ()
+    passed = {name for case in cases_for(api) for name in passed_params(case, signature)}
+    return [p for p in params if p not in passed]
+
+
+def _default_only(sites: Sequence[ApiFinding], param: str) -> bool:
+    """Whether every call of ``sites`` that differs in ``param`` gives it torch's default:
+    passed as that default's text, or left out where the difference is the default's."""
+    for f in sites:
+        for c in f.param_changes:
+            if c.param != param:
+                continue
+            given = f.args.keyword(param)
+            if given is None and c.kind == "default":
+                continue
+            if given is None or c.torch_default is None or given != c.torch_default:
+                return False
+    return True
+
+
 def verify_device_limit(api: str) -> str:
     """Why ``api``'s cases cannot run on a CPU machine (the catalogue's own record), ""
     when they can."""
@@ -279,7 +309,8 @@ def verify_first(findings: Iterable[ApiFinding], limit: int = 5) -> list[str]:
     consistent row; a difference only in memory behaviour counts as consistent), then a
     layer or functional op before a tensor method, a Parameter or an initialiser, then more
     call sites. A command whose cases cannot run on CPU names the device and why
-    (:func:`runnable_verify`). Each entry: the command, then why in brackets."""
+    (:func:`runnable_verify`); one whose cases pass none of a parameter it ranks by says
+    so (:func:`uncovered_params`). Each entry: the command, then why in brackets."""
     by_api: dict[str, list[ApiFinding]] = {}
     for f in findings:
         if f.status in _VERIFY_RISK and f.is_call_site and not is_uncertain_method(f):
@@ -305,9 +336,16 @@ def verify_first(findings: Iterable[ApiFinding], limit: int = 5) -> list[str]:
         plumbing = api.startswith(("torch.Tensor.", "torch.nn.Parameter", "torch.nn.init."))
         ranked.append((not params, not critical, risk, plumbing, -len(sites), api, status, params))
     out = []
-    for *_, sites, api, status, params in sorted(ranked)[:limit]:
+    for *_, count, api, status, params in sorted(ranked)[:limit]:
+        sites = by_api[api]
         why = status + (f", passes {', '.join(params)}" if params else "")
-        why += f", {-sites} call site{'s' if sites != -1 else ''}"
+        why += f", {-count} call site{'s' if count != -1 else ''}"
+        # a case that leaves a parameter out runs torch's default: it covers the calls that
+        # pass that default (SuperGlue's ``Conv1d(..., bias=True)``)
+        missing = [p for p in uncovered_params(api, params) if not _default_only(sites, p)]
+        if missing:
+            # the command runs, but none of its cases passes what made it rank first
+            why += f"; no case passes {', '.join(missing)}: compare that form by hand"
         out.append(f"{runnable_verify('apiscan verify ' + api)} ({why})")
     return out
 

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterable, Sequence
+from typing import NamedTuple
 
 from apiscan.extract.input_steps import InputStep
 from apiscan.extract.records import FileAnalysis
-from apiscan.review.model import RecipeItem
-from apiscan.review.names import NameValues
+from apiscan.extract.values import Expr
+from apiscan.review.model import RecipeItem, Where
+from apiscan.review.names import ArgparseDefaults, NameValues, OptionDefault
 from apiscan.review.sources import place, with_facts
 
 #: The name of a row that pads each side up to a multiple: each image keeps its own shape,
@@ -205,6 +207,7 @@ def default_settings(
     analyses: Sequence[FileAnalysis],
     apart: Callable[[str], bool],
     classes: Collection[str] | None = None,
+    argparse: ArgparseDefaults | None = None,
 ) -> tuple[RecipeItem, ...]:
     """The settings an inference-only model runs with, as recipe rows: each dict literal a
     class body binds to a settings name (:data:`_SETTINGS`: a matcher's ``default_conf =
@@ -214,8 +217,13 @@ def default_settings(
     port is compared on. ``classes``: the fully qualified classes of the top models'
     trees, whose settings the inference path uses (an alternative extractor's are not
     shown); None shows every class's. A name for the input's preparation
-    (``preprocess_conf``: the resize) is a preprocessing row, the rest runtime rows."""
+    (``preprocess_conf``: the resize) is a preprocessing row, the rest runtime rows. Where
+    the repository's code passes a dict of such keys (a script's config of argparse values,
+    handed to the model that merges it over the defaults), each value passed is shown over
+    the default (:func:`_overrides`), read through ``argparse``, the review's table of
+    options (built here when not given)."""
     rows: list[RecipeItem] = []
+    passed: list[_Passed] | None = None
     for fa, sf in with_facts(analyses):
         if apart(fa.path) or sf.values is None:
             continue
@@ -237,18 +245,104 @@ def default_settings(
                 if not shown:
                     continue
                 category = "preprocessing" if _PREPROCESS.search(a.target.name) else "runtime"
+                note = (
+                    "the defaults the model runs with unless its caller overrides them: "
+                    "run the port with the same values (thresholds and pruning change "
+                    "the outputs compared)"
+                )
+                if passed is None:  # read once, where some class has default settings
+                    passed = _passed_dicts(analyses, apart, argparse)
+                given = _overrides(passed, dict(shown), place(fa, a.line))
+                if given:
+                    shown = tuple(
+                        (key, f"{given[key]}; class default {value}" if key in given else value)
+                        for key, value in shown
+                    )
+                    note = (
+                        "the values the caller passes over the class defaults (merged "
+                        "into them in the constructor): run the port with the same values "
+                        "(thresholds and pruning change the outputs compared)"
+                    )
                 rows.append(
                     RecipeItem(
-                        category,
-                        f"{d.qual}.{a.target.name}",
-                        place(fa, a.line),
-                        shown,
-                        "the defaults the model runs with unless its caller overrides them: "
-                        "run the port with the same values (thresholds and pruning change "
-                        "the outputs compared)",
+                        category, f"{d.qual}.{a.target.name}", place(fa, a.line), shown, note
                     )
                 )
     return tuple(rows)
+
+
+class _Passed(NamedTuple):
+    """A dict literal the repository's code builds (a script's ``config = {'superpoint':
+    {'max_keypoints': opt.max_keypoints, ...}}``): each key with the value it holds, where."""
+
+    where: Where
+    values: dict[str, str]
+
+
+def _passed_dicts(
+    analyses: Sequence[FileAnalysis],
+    apart: Callable[[str], bool],
+    options: ArgparseDefaults | None = None,
+) -> list[_Passed]:
+    """Every dict literal with constant string keys written in an assignment's value or a
+    call's arguments of a file not counted apart, nested ones included, each value read
+    through the file's argparse options (``opt.max_keypoints`` -> its default, ``1024``)."""
+    found: dict[tuple[str, int, int], _Passed] = {}
+    files = [(fa, sf.values) for fa, sf in with_facts(analyses) if sf.values is not None]
+    if options is None:
+        options = ArgparseDefaults(files)
+    for fa, values in files:
+        if apart(fa.path):
+            continue
+        dests = {o.dest: o for o in options.by_path.get(fa.path, [])}
+        roots = [a.value for a in values.assigns]
+        roots += [a.value for d in values.defs for a in d.assigns]
+        roots += [c.expr for c in values.calls]
+        for root in roots:
+            for node in root.walk():
+                if node.kind != "Dict" or not node.keys or None in node.keys:
+                    continue
+                key = (fa.path, node.line, node.col)
+                if key in found:
+                    continue
+                read = {
+                    k: _option_value(v, dests, fa.path)
+                    for k, v in zip(node.keys, node.items, strict=True)
+                    if k and v.kind != "Dict"
+                }
+                found[key] = _Passed(place(fa, node.line), read)
+    return list(found.values())
+
+
+def _option_value(value: Expr, dests: dict[str, OptionDefault], path: str) -> str:
+    """``value`` as written, or the default of the argparse option it reads (``opt.x``),
+    then a tab and where that default is written."""
+    text = value.full()
+    if value.kind == "Attribute" and value.name in dests:
+        option = dests[value.name]
+        if option.written is not None:
+            default = (option.default or option.written).full()
+            return f"{default}\t{text}, default of argparse --{option.dest} at {path}:{option.line}"
+    return text
+
+
+def _overrides(passed: Sequence[_Passed], defaults: dict[str, str], at: Where) -> dict[str, str]:
+    """What the repository's code passes for the keys of a class's default settings: a dict
+    literal (not the defaults themselves) whose keys, two at least, are all keys of
+    ``defaults``, as the constructor's ``{**self.default_config, **config}`` merges it.
+    Several such dicts: every value each key is given, joined."""
+    given: dict[str, list[str]] = {}
+    for dict_ in passed:
+        keys = set(dict_.values)
+        if dict_.where == at or len(keys) < 2 or not keys <= defaults.keys():
+            continue
+        for key, value in dict_.values.items():
+            value, _, source = value.partition("\t")
+            by = f"passed at {dict_.where.path}:{dict_.where.line}"
+            text = f"{value} ({by} as {source})" if source else f"{value} ({by})"
+            if text not in given.setdefault(key, []):
+                given[key].append(text)
+    return {key: " | ".join(values) for key, values in given.items()}
 
 
 def _row(fa: FileAnalysis, step: InputStep, cls: str, names: NameValues) -> RecipeItem:

@@ -25,6 +25,9 @@ RECIPE_CATEGORIES: dict[str, str] = {
     "grad_accum": "Gradient accumulation",
     # a GAN's updates: how many discriminator steps per generator step
     "alternation": "Update alternation",
+    # a setting the training loop changes over the steps besides the LR (a Gumbel-softmax
+    # temperature annealed from a start to a minimum)
+    "anneal": "Annealed settings",
     "distributed": "Distributed training",
     "augmentation": "Data augmentation",
     # an inference-only repository's input transforms (the inference path's preprocessing),
@@ -62,6 +65,7 @@ RARE_CATEGORIES = frozenset(
         "postprocessing",
         "runtime",
         "alternation",
+        "anneal",
         "sampling",
         "decoding",
         "scoring",

@@ -464,6 +464,9 @@ _LENGTH_HELP = re.compile(
     r"|\btraining (iterations|iters|steps|epochs)\b",
     re.IGNORECASE,
 )
+#: An argparse help that says an option counts items ("maximum number of pairs"): a limit
+#: on how many inputs are read, not a size each input is brought to.
+_COUNT_HELP = re.compile(r"\bnumber of\b", re.IGNORECASE)
 #: An option naming how often something happens during the run (logging, saving,
 #: evaluating), whatever its help says of iterations.
 _CADENCE = re.compile(
@@ -552,6 +555,14 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"|(num_)?(iters?|iterations|epochs?|steps)_decay|lr_update_\w+|lr_anneal\w*",
         ),
         (
+            # DALL-E's VAE: --starting_temp 1.0 annealed at --anneal_rate down to --temp_min
+            # (a Gumbel-softmax temperature); a constant temperature (a distillation's
+            # --kd-temperature) is no annealed setting
+            "anneal",
+            r"(start(ing)?_|init(ial)?_|min_|max_|final_|end_)temp(erature)?"
+            r"|temp(erature)?_(min|max|start|end|final|init(ial)?)|(\w+_)?anneal(_\w+)?",
+        ),
+        (
             "optimizer",
             r"(base_|basic_|init_|initial_|max_|b)?(lr|learning_rate)(_per_img)?|momentum"
             r"|weight_decay|nesterov|opt(imi[sz]er)?|betas|(adam_)?beta[12]"
@@ -563,7 +574,9 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "preprocessing",
             # deep-text-recognition's --imgH 32 / --imgW 100 (every image resized to 32x100)
             # and --batch_max_length 25 (labels padded to 25 characters)
-            r"img_?[hw]|image_?(height|width)|(batch_)?max_(label_)?length",
+            r"img_?[hw]|image_?(height|width)|(batch_)?max_(label_)?length"
+            # SuperGlue's --resize 640 480: every image resized to a fixed size first
+            r"|(img_|image_|input_)?resize(_(to|shape|size|dims?))?",
         ),
         (
             "distributed",
@@ -5154,7 +5167,13 @@ class _Recipe:
             if category == "init":
                 values = self._init_passed(file, call, values)
             if category == "loss":
-                values += self._loss_terms(file, call) or self._module_factor(file, call)
+                named = {k for k, _ in values}
+                # a factor beside an argument of the same name (torch's ``weight=`` class
+                # weights): the factor says it multiplies the loss
+                values += [
+                    ("loss weight" if k == "weight" and k in named else k, v)
+                    for k, v in self._loss_terms(file, call) or self._module_factor(file, call)
+                ]
             self.add(category, f.api, where, values, note)
 
     def _gradient_syncs(self) -> None:
@@ -5490,6 +5509,9 @@ class _Recipe:
         construction."""
         file = self.files.get(f.path)
         call = file.call_around_reference(f) if file is not None else None
+        if file is not None and call is None and _category(f.api) == "loss":
+            self._chosen_loss(f, file)
+            return
         if file is None or call is None or call.expr.callee() != "partial":
             return
         category = _category(f.api)
@@ -5503,6 +5525,35 @@ class _Recipe:
         stored = f", stored as {call.stored.text}" if call.stored is not None else ""
         where = Where(f.path, f.span.line, f.cell)
         self.add(category, f.api, where, values, f"bound by functools.partial{stored}")
+
+    def _chosen_loss(self, f: ApiFinding, file: _File) -> None:
+        """A loss function stored by reference in a conditional expression and called
+        through the name later (DALL-E's VAE: ``self.loss_fn = F.smooth_l1_loss if
+        smooth_l1_loss else F.mse_loss``, then ``self.loss_fn(images, out)``): each branch is
+        a row, saying the test that picks it and what that test holds by default."""
+        line = file.joined_line(f.span.line, f.cell)
+        for a, scope in file.assigns:
+            value = a.value
+            if value.kind != "IfExp" or len(value.parts) != 3 or not value.line <= line:
+                continue
+            test, body, orelse = value.parts
+            branch = next(
+                (
+                    (taken, part)
+                    for taken, part in ((True, body), (False, orelse))
+                    if part.end_line == line and part.text.endswith(f.api.rpartition(".")[2])
+                ),
+                None,
+            )
+            if branch is None:
+                continue
+            held = self._value(file, scope, "", test)
+            when = f"if {test.text}" if branch[0] else f"unless {test.text}"
+            if held != test.text:
+                when += f" ({test.text} = {held})"
+            note = f"stored as {a.target.text}, called through it; picked {when}"
+            self.add("loss", f.api, Where(f.path, f.span.line, f.cell), (), note)
+            return
 
     def _partial_losses(self) -> None:
         """A repository's loss method bound by ``functools.partial`` and called later
@@ -7353,6 +7404,13 @@ class _Recipe:
         for root in roots:
             if root.end_line < expr.line:
                 continue
+            bare = _bare_in_mix(root, names)
+            if bare is not None:
+                # the unweighted term of ``(a + w * b) / (w + 1)``: its share is 1 / (w + 1)
+                shown = self._weight_text(file, fn, bare[1])
+                if shown is not None:
+                    mix = f"{bare[0].full()}, with {_weights(bare[1])} = {shown}"
+                    return [("loss mix", mix)]
             summed = {t.name for t in _summands(root) if t.kind == "Name"}
             for node in _outer_products(root):
                 factors = _factors(node)
@@ -7372,6 +7430,11 @@ class _Recipe:
                 shown = self._weight_text(file, fn, weights)
                 if shown is None:
                     continue  # ``loss * mask``: a tensor, not a setting
+                mix = _normalised_mix(root, node, weights)
+                if mix is not None:
+                    # DALL-E's ``(loss_text + w * loss_img) / (w + 1)``: a weighted mean of
+                    # the terms, each term's share w / (w + 1), not a weight on this loss
+                    return [("loss mix", f"{mix.full()}, with {_weights(weights)} = {shown}")]
                 term = held.name if (held := _reduced_name(hit[0])) is not None else ""
                 # the other terms of the tuple summed beside it: say which one is weighted
                 key = f"weight of {term}" if (set(names) - {term}) & summed else "weight"
@@ -7412,6 +7475,10 @@ class _Recipe:
                     continue
                 if element.kind != "Name":
                     continue
+                for key, value in _learned_weights(file, node, index, element.name):
+                    out.setdefault(
+                        f"{key} of {label}" if key == "learned weighting" else key, value
+                    )
                 scaled = self._scaled_in_place(file, index, element.name, 0, element.line)
                 if scaled is not None:
                     out.setdefault(f"weight of {label}", scaled)
@@ -8613,6 +8680,10 @@ class _Recipe:
     def _settings(self) -> None:
         for dest, options in self.repo.argparse.items():
             category = _setting_category(dest)
+            if category == "preprocessing" and any(_COUNT_HELP.search(_help(o)) for o in options):
+                # SuperGlue's --max_length, "maximum number of pairs to evaluate": how many
+                # inputs are read, not a length each one is cut or padded to
+                category = None
             if category is None and any(_AUG_HELP.search(_help(o)) for o in options):
                 # CenterNet's --scale / --shift: "apply scale augmentation" says what it is
                 category = "augmentation"
@@ -8983,7 +9054,10 @@ class _Recipe:
         ]
 
     def _model_argument(self, read: _Read) -> bool:
-        """The read is an argument of a call of the model or of a module's constructor."""
+        """The read is an argument of a call of the model or of a module's constructor, or a
+        value of a config dict handed to one (:meth:`_config_entry`)."""
+        if self._config_entry(read):
+            return True
         node = read.node
         call = read.file.call_around(node)
         at = (node.line, node.col, node.end_line, node.end_col)
@@ -8993,6 +9067,35 @@ class _Recipe:
             for v in (a.target if a.kind == "keyword" else a,)
         )
         return passed and call is not None and self._module_call(read.file, call, read.fn)
+
+    def _config_entry(self, read: _Read) -> bool:
+        """The read is a value of a dict literal (nested ones too) bound to a name that the
+        same scope then passes to a module's constructor or call (SuperGlue's
+        ``config = {'superglue': {'sinkhorn_iterations': opt.sinkhorn_iterations}}``, then
+        ``Matching(config)``): a setting the network runs with, not of the training."""
+        file, node = read.file, read.node
+        span = (node.line, node.col, node.end_line, node.end_col)
+        assigns = file.values.assigns if read.fn < 0 else file.defs[read.fn].assigns
+        for a in assigns:
+            if a.target.kind != "Name" or a.value.kind != "Dict":
+                continue
+            inside = [
+                d
+                for d in a.value.walk()
+                if d.kind == "Dict"
+                and any((v.line, v.col, v.end_line, v.end_col) == span for v in d.items)
+            ]
+            if not inside:
+                continue
+            for call in file.values.calls:
+                if call.function != read.fn or call.expr.line < a.line:
+                    continue
+                passed = (p.target if p.kind == "keyword" else p for p in call.expr.parts[1:])
+                if any(
+                    p.kind == "Name" and p.name == a.target.name for p in passed
+                ) and self._module_call(file, call, read.fn):
+                    return True
+        return False
 
     def _model_argument_only(self, dest: str) -> bool:
         """Every read of the option ``dest`` (``args.iters``) is an argument of a call of the
@@ -10205,6 +10308,100 @@ def _sequence(expr: Expr, resolve: Callable[[Expr], _Val]) -> bool:
         and len(value) in (1, 3)
         and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
     )
+
+
+def _learned_weights(file: _File, node: DefValues, fn: int, name: str) -> list[tuple[str, str]]:
+    """The terms of a loss class's output weighted by parameters the loss learns
+    (FairMOT's uncertainty weighting: ``loss = torch.exp(-self.s_det) * det_loss +
+    torch.exp(-self.s_id) * id_loss + (self.s_det + self.s_id)``, with ``self.s_det =
+    nn.Parameter(-1.85 * torch.ones(1))`` in ``__init__``): each assignment of ``name`` in the
+    forward ``fn`` that reads such a parameter, as written, with the ``if`` it is under, then
+    each parameter's initial value. The port keeps them trainable, in the optimizer's
+    parameters, starting at the same values. None for a class without parameters so built."""
+    if not node.is_class:
+        return []
+    init = file.first.get(f"{node.qual}.__init__")
+    if init is None:
+        return []
+    params = {
+        a.target.name: a
+        for a in file.defs[init].assigns
+        if a.target.kind == "Attribute"
+        and a.target.target.text == "self"
+        and a.value.kind == "Call"
+        and a.value.callee().rpartition(".")[2] == "Parameter"
+    }
+    if not params:
+        return []
+    out: list[tuple[str, str]] = []
+    read: list[str] = []
+    for a in file.defs[fn].assigns:
+        if a.target.kind != "Name" or a.target.name != name:
+            continue
+        used = [
+            n.name
+            for n in a.value.walk()
+            if n.kind == "Attribute" and n.target.text == "self" and n.name in params
+        ]
+        if not used:
+            continue
+        under = f", under if {a.ifs[0].test.text}" if a.ifs else ""
+        out.append(("learned weighting", f"{a.value.full()} (at {file.loc(a.line)}{under})"))
+        read += [u for u in used if u not in read]
+    for attr in sorted(read, key=lambda p: params[p].line):  # as ``__init__`` builds them
+        a = params[attr]
+        out.append(
+            (
+                f"learned self.{attr}",
+                f"{a.value.full()} (at {file.loc(a.line)}): a parameter trained with the "
+                "network, keep it trainable with the same initial value",
+            )
+        )
+    return out
+
+
+def _normalised_mix(root: Expr, product: Expr, weights: Sequence[Expr]) -> Expr | None:
+    """The division in ``root`` whose numerator holds ``product`` (a weighted loss term) in
+    a sum, and whose denominator reads the same weight (``(a + w * b) / (w + 1)``): the
+    terms' weighted mean. None when the weight only scales (``a + w * b``)."""
+    span = (product.line, product.col, product.end_line, product.end_col)
+    texts = {w.full() for w in weights}
+    for node in root.walk():
+        if node.kind != "BinOp" or node.name != "Div" or len(node.parts) != 2:
+            continue
+        top, bottom = node.parts
+        if not any(t.kind == "BinOp" and t.name == "Add" for t in top.walk()):
+            continue
+        if not any((n.line, n.col, n.end_line, n.end_col) == span for n in top.walk()):
+            continue
+        if any(n.full() in texts for n in bottom.walk()):
+            return node
+    return None
+
+
+def _bare_in_mix(root: Expr, names: Sequence[str]) -> tuple[Expr, list[Expr]] | None:
+    """(the division, the other term's weight) where one of ``names`` is a bare term of a
+    sum divided by an expression reading the weight of another term of it (``loss_text``
+    in ``(loss_text + w * loss_img) / (w + 1)``); None elsewhere."""
+    for node in root.walk():
+        if node.kind != "BinOp" or node.name != "Div" or len(node.parts) != 2:
+            continue
+        top, bottom = node.parts
+        terms = _summands(top)
+        if len(terms) < 2 or not any(t.kind == "Name" and t.name in names for t in terms):
+            continue
+        below = {n.full() for n in bottom.walk()}
+        for term in terms:
+            if term.kind == "BinOp" and term.name == "Mult":
+                weights = [f for f in _factors(term) if f.full() in below]
+                if weights:
+                    return node, weights
+    return None
+
+
+def _weights(weights: Sequence[Expr]) -> str:
+    """The factors of a weight as written (``self.loss_img_weight``)."""
+    return " * ".join(w.full() for w in weights)
 
 
 def _outer_products(expr: Expr) -> Iterator[Expr]:

@@ -32,7 +32,7 @@ from apiscan.mapping.match import memory_only
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.program.index import follow, module_aliases
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
-from apiscan.review.commands import documented_entry
+from apiscan.review.commands import documented_entry, documented_stages
 from apiscan.review.config_files import OptionFiles, config_names
 from apiscan.review.evaluate import choice_key, outcomes, values_of
 from apiscan.review.masked import METRICS
@@ -253,6 +253,9 @@ class Ancillary:
         self._adapter_dirs: dict[str, str] = {}
         #: path -> "tool" or "task": a tool's or another task's training facts (the recipe's)
         self._recipes: dict[str, str] = {}
+        #: the training scripts of the pipeline's earlier stages the documentation launches
+        #: before the entry, each training its own model (their rows are the recipe's too)
+        self.stages: tuple[str, ...] = ()
         #: the files the scan analysed without error: their reasons are all in ``_why``
         self._read = frozenset(fa.path for fa in analyses if not fa.errors)
         #: the modules the packaging declares as commands (console scripts): entry points
@@ -329,10 +332,17 @@ class Ancillary:
             self._why.update(self._unimported(analyses))
             self._recipes.update(dict.fromkeys(tasks, "task"))
             self._recipes.update({p: "tool" for p, why in tools.items() if why == "tools"})
-            entry = documented_entry(root, self._scripts(analyses)) if root else None
+            scripts = self._scripts(analyses) if root else {}
+            entry = documented_entry(root, scripts) if root else None
+            self.stages = (
+                _earlier_stages(analyses, documented_stages(root, scripts, entry), entry)
+                if root and entry
+                else ()
+            )
             ported = self._ported_entries()
             steps = {fa.path for fa in analyses if fa.path in ported and not _runs_as_script(fa)}
-            for path, whose in _side_recipes(analyses, entry or "", steps).items():
+            entries = (entry, *self.stages) if entry else ()
+            for path, whose in _side_recipes(analyses, entries, steps).items():
                 self._recipes.setdefault(path, whose)
         self._why.update(self._copies(analyses))
 
@@ -1111,15 +1121,17 @@ _TRAINING_NAME = re.compile(r"(^|[^a-z])train")
 
 
 def _side_recipes(
-    analyses: Sequence[FileAnalysis], entry: str = "", steps: Collection[str] = ()
+    analyses: Sequence[FileAnalysis], entries: Sequence[str] = (), steps: Collection[str] = ()
 ) -> dict[str, str]:
     """The scripts whose training facts are another recipe's, where the repository's root
     holds a training script, though they stay ported: any script nothing imports beside the
     training ones ("tool": fairseq's ``fairseq_cli/generate.py`` seeds and halves its own
     run, yolov9's ``utils/loggers/comet/hpo.py`` has its own options), and the files under a
     top-level folder holding its own training script ("task": yolov9's ``classify/``).
-    ``entry``: the training script the documentation launches
-    (:func:`~apiscan.review.commands.documented_entry`), wherever it lives; then every other
+    ``entries``: the training script the documentation launches
+    (:func:`~apiscan.review.commands.documented_entry`), wherever it lives, then the scripts
+    of its earlier stages (:func:`_earlier_stages`: DALL-E's ``train_vae.py`` before
+    ``train_dalle.py``, each training its own model, so their rows are recipe too); then every other
     script it does not import is a tool (open_clip's ``scripts/*_probe.py``, its profiler,
     its ``legacy_main.py``), and so is what only those scripts import. ``steps``: the
     modules holding the training step (an optimizer built, a backward pass); where the entry
@@ -1129,9 +1141,9 @@ def _side_recipes(
     only the other scripts themselves are tools (a module only they import statically may be
     one the config names: a conditioning encoder)."""
     analyses = [fa for fa in analyses if not is_test_path(fa.path)]
-    if entry:
+    if entries:
         graph = _reference_graph(analyses, _import_graph(analyses))
-        reach = _closure({entry}, graph, packages=True) | {entry}
+        reach = _closure(set(entries), graph, packages=True) | set(entries)
         configured = bool(steps) and not reach & set(steps)
         if configured:
             reach |= _closure(steps, graph, packages=True) | set(steps)
@@ -1180,10 +1192,65 @@ def _runs_as_script(fa: FileAnalysis, work_at_top: bool = False) -> bool:
     )
 
 
+def _earlier_stages(
+    analyses: Sequence[FileAnalysis], launched: Sequence[str], entry: str
+) -> tuple[str, ...]:
+    """Of the training scripts the documentation ``launched`` before ``entry``
+    (:func:`~apiscan.review.commands.documented_stages`), those that train a model of their
+    own that the entry then builds on: each builds one of the repository's torch Modules
+    itself, and the entry builds all the stage's and more (DALL-E's ``train_vae.py`` builds
+    ``DiscreteVAE``; ``train_dalle.py`` builds it again to load the trained weights, and
+    ``DALLE`` on it). A second trainer of the entry's own model (a legacy main building the
+    same network) is no stage, nor is a pretraining whose network the entry never builds
+    (a linear evaluation on a torchvision backbone): their values are another run's."""
+    built = _modules_built(analyses)
+    own = built.get(entry, frozenset())
+    return tuple(p for p in launched if built.get(p) and built[p] < own)
+
+
+def _modules_built(
+    analyses: Sequence[FileAnalysis], exports: bool = True
+) -> dict[str, frozenset[str]]:
+    """path -> the repository's torch Module classes its own calls build (themselves
+    subclassing ``torch.nn`` or one of the repository's Modules), a package's re-export
+    (``dalle_pytorch.DiscreteVAE``) named by its definition (``exports`` False: the
+    call's own name only, as the adapter classification has always read it)."""
+    modules = _module_classes(analyses)
+    alias = {
+        f"{m}.{name}": target
+        for fa in analyses
+        if exports and not fa.errors
+        for m in fa.modules
+        for name, target in fa.exports
+    }
+
+    def defined(name: str) -> str:
+        for _ in range(4):  # a chain of re-exports, never a cycle
+            if name in modules or alias.get(name, name) == name:
+                break
+            name = alias[name]
+        return name
+
+    found = {
+        fa.path: frozenset(
+            name for c in fa.calls if c.role == "call" and (name := defined(c.callee)) in modules
+        )
+        for fa in analyses
+        if not fa.errors
+    }
+    return {p: names for p, names in found.items() if names}
+
+
 def _module_builders(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
     """The files that call one of the repository's torch Module classes (subclassing
     ``torch.nn`` directly or through the repository's own classes) at module or function
     level: they build the model."""
+    return frozenset(_modules_built(analyses, exports=False))
+
+
+def _module_classes(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
+    """The repository's torch Module classes (module.qualname): subclassing ``torch.nn``
+    directly or through the repository's own classes."""
     bases = {
         f"{m}.{c.qualname}": c.bases
         for fa in analyses
@@ -1199,11 +1266,7 @@ def _module_builders(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
             if name not in modules and any(b.startswith("torch.nn.") or b in modules for b in of):
                 modules.add(name)
                 grown = True
-    return frozenset(
-        fa.path
-        for fa in analyses
-        if not fa.errors and any(c.role == "call" and c.callee in modules for c in fa.calls)
-    )
+    return frozenset(modules)
 
 
 def _import_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:

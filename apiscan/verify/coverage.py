@@ -69,7 +69,7 @@ def general_params(data_dir: object = None) -> dict[str, str]:
         return {row["name"]: row["description"] for row in csv.DictReader(handle)}
 
 
-def _passed(case: Case, params: Sequence[tuple[str, str, bool]]) -> set[str]:
+def passed_params(case: Case, params: Sequence[tuple[str, str, bool]]) -> set[str]:
     """The parameters a case's PyTorch call passes: its ``param=`` tag for a generated form,
     else the keywords and positional arguments of the call (mapped onto the signature)."""
     tag = next((t for t in case.tags if t.startswith("param=")), "")
@@ -166,7 +166,7 @@ def measure(
         untestable: dict[str, str] = {}
         for case in mine:
             found = untestable if case.case_id in elsewhere else passed
-            for name in _passed(case, params):
+            for name in passed_params(case, params):
                 found.setdefault(name, case.case_id)
         ran = [c for c in mine if c.case_id not in elsewhere]
         if entry is None or ("p" not in entry and entry.get("k") != "property"):

@@ -4,6 +4,8 @@ run."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from apiscan.model import ApiFinding, CallArgs, ParamChange, Span
 from apiscan.review.gaps import verify_first
 
@@ -78,3 +80,38 @@ def test_only_commands_with_a_case_and_their_device() -> None:
 def test_at_most_the_limit() -> None:
     sites = [_site(api, "different", line=n) for n, api in enumerate(("torch.topk", "torch.cat"))]
     assert len(verify_first(sites, limit=1)) == 1
+
+
+LOG_TARGET = ParamChange("log_target", "unsupported")
+SIZE_AVERAGE = ParamChange("size_average", "unsupported")
+
+
+def test_a_command_says_which_ranked_parameter_no_case_passes() -> None:
+    found = verify_first(
+        [_site("torch.nn.functional.kl_div", "different", LOG_TARGET, SIZE_AVERAGE)]
+    )
+    # the catalogue has a log_target=True case; none passes size_average
+    assert found == [
+        "apiscan verify torch.nn.functional.kl_div (different, passes log_target, size_average, "
+        "1 call site; no case passes size_average: compare that form by hand)"
+    ]
+    # INVALID: a parameter a case passes adds no such note
+    covered = verify_first([_site("torch.nn.functional.kl_div", "different", LOG_TARGET)])
+    assert covered == [
+        "apiscan verify torch.nn.functional.kl_div (different, passes log_target, 1 call site)"
+    ]
+
+
+def test_a_parameter_passed_at_its_torch_default_is_covered_by_the_default_case() -> None:
+    bias = ParamChange("bias", "default", torch_default="True", ms_default="False")
+    conv = _site("torch.nn.Conv1d", "different", bias)
+    at_default = replace(conv, args=CallArgs(keywords=(("bias", "True"),)))
+    assert verify_first([at_default]) == [
+        "apiscan verify torch.nn.Conv1d (different, passes bias, 1 call site)"
+    ]
+    # INVALID: bias=False is a form no case runs
+    off = replace(conv, args=CallArgs(keywords=(("bias", "False"),)))
+    assert verify_first([off]) == [
+        "apiscan verify torch.nn.Conv1d (different, passes bias, 1 call site; no case passes "
+        "bias: compare that form by hand)"
+    ]

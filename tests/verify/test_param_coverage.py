@@ -14,8 +14,8 @@ from apiscan.verify.coverage import (
     COVERED,
     NOT_CLAIM,
     UNCOVERED,
-    _passed,
     measure,
+    passed_params,
     summarize,
 )
 from apiscan.verify.documented import NOT_EXERCISED, generate, row_entry, torch_index
@@ -99,7 +99,7 @@ def test_hand_written_calls_are_read_for_the_parameters_they_pass() -> None:
     params = [("input", "pos_or_kw", False), ("dim", "pos_or_kw", True)]
     params += [("keepdim", "pos_or_kw", True), ("dtype", "kw_only", True)]
     case = Case("torch.sum", "torch.sum(x, 1, keepdim=True)", "", "mapped", (InputSpec("x", (3,)),))
-    assert _passed(case, params) == {"input", "dim", "keepdim"}
+    assert passed_params(case, params) == {"input", "dim", "keepdim"}
 
 
 def test_signatures_the_index_lacks_are_found_by_rule() -> None:
@@ -173,3 +173,18 @@ def test_forms_of_another_rows_target_stay_out_of_scan_reports(tmp_path) -> None
     detail = "mindspore: TypeError: got an unexpected keyword argument 'lr'"
     cache.put(via, case_result(via.case_id, "error", api=via.api, detail=detail))
     assert substitutions([], cache, claimed=["torch.optim.SGD"]) == ()
+
+
+def test_kl_div_has_a_log_target_case() -> None:
+    """The review recommends verifying ``kl_div`` where the code passes ``log_target``: a
+    case passes it (the rewrite through ``exp(target)``, runnable on CPU, and mint's own
+    form, tagged with the KLDiv kernel CPU lacks)."""
+    found = [c for c in cases_for("torch.nn.functional.kl_div") if "log_target=True" in c.pattern]
+    assert [c.pattern for c in found] == ["log_target=True", "log_target=True, batchmean (mint)"]
+    rewrite, mint = found
+    assert "log_target" not in rewrite.ms_expr and "ops.exp(" in rewrite.ms_expr
+    assert not rewrite.tags
+    assert mint.tags == ("no-kernel=CPU:KLDiv",)
+    # INVALID: the plain batchmean case passes no log_target
+    plain = [c for c in cases_for("torch.nn.functional.kl_div") if c.pattern == "batchmean"]
+    assert plain and "log_target" not in plain[0].torch_expr

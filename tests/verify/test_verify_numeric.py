@@ -245,3 +245,10 @@ def test_a_layer_missing_a_parameter_torch_builds_is_a_failed_form(runner: Runne
     assert result.status == "fail", result.detail
     assert "builds no parameter 'bias'" in result.detail and "has_bias" in result.detail
     assert result.max_abs is None  # nothing was compared
+
+
+def test_the_log_target_rewrite_of_kl_div_passes(runner: Runner) -> None:
+    [case] = [c for c in cases_for("torch.nn.functional.kl_div") if c.pattern == "log_target=True"]
+    [result] = runner.run([case])
+    assert result.status == "pass", result.detail
+    assert result.max_abs is not None and result.max_abs <= result.threshold

@@ -541,6 +541,32 @@ _FUNCTIONAL: tuple[Case, ...] = (
         pattern="batchmean",
         grad=True,
     ),
+    # log_target=True: the target given as log-probabilities. mindspore.ops.kl_div has no
+    # such parameter; the port passes exp(target), and this case checks that rewrite
+    # (runs on CPU: ops.kl_div's sum is composed); mint's own log_target=True form, the
+    # direct counterpart, needs the KLDiv kernel (none on CPU in MindSpore 2.10)
+    Case(
+        "torch.nn.functional.kl_div",
+        "F.kl_div(F.log_softmax(x, dim=1), F.log_softmax(y, dim=1), reduction='sum', "
+        "log_target=True)",
+        "ops.kl_div(ops.log_softmax(x, 1), ops.exp(ops.log_softmax(y, 1)), reduction='sum')",
+        "mapped",
+        (floats("x", 4, 5), floats("y", 4, 5, grad=False)),
+        pattern="log_target=True",
+        grad=True,
+    ),
+    Case(
+        "torch.nn.functional.kl_div",
+        "F.kl_div(F.log_softmax(x, dim=1), F.log_softmax(y, dim=1), reduction='batchmean', "
+        "log_target=True)",
+        "mint.nn.functional.kl_div(ops.log_softmax(x, 1), ops.log_softmax(y, 1), "
+        "reduction='batchmean', log_target=True)",
+        "mapped",
+        (floats("x", 4, 5), floats("y", 4, 5, grad=False)),
+        pattern="log_target=True, batchmean (mint)",
+        grad=True,
+        tags=("no-kernel=CPU:KLDiv",),
+    ),
     Case(
         "torch.nn.functional.cross_entropy",
         "F.cross_entropy(x, t, label_smoothing=0.1, ignore_index=0)",
