@@ -340,7 +340,7 @@ _AUG_PARAMETER = re.compile(
 #: ``'ngpu': 1``); a test of how the run is launched decides nothing (:data:`_LAUNCH_TEST`).
 _BRANCH_DECIDED = frozenset(
     {"optimizer", "scheduler", "loss", "augmentation", "preprocessing", "dataloader", "warmup",
-     "ema", "grad_clip", "amp", "seed", "distributed"}
+     "ema", "grad_clip", "amp", "seed", "distributed", "init"}
 )  # fmt: skip
 #: The rows whose ``if``/``elif`` branch is weighed where they are built
 #: (:meth:`_Recipe._branch_rows`; a wrapper for several devices only under an option's
@@ -617,7 +617,7 @@ def extract_recipe(
     options = readings.options[0]
     items = framework_rows(picked_by_options(recipe.items(), options, analyses), options, analyses)
     files = (
-        *yaml_rows(recipe.repo.yaml),
+        *yaml_rows(recipe.repo.yaml, analyses),
         *darknet_recipe(Path(root), analyses, apart),
         *option_rows(options, analyses),
         *_object_length(recipe.repo),
@@ -3903,7 +3903,46 @@ class _Recipe:
         return f"{name} is replaced in every branch of the if at {file.loc(head.line)}"
 
     def _call_untaken(self, file: _File, call: CallValues) -> str:
-        return self._untaken(file, call.expr.line, call.ifs, call.function)
+        return self._untaken(file, call.expr.line, call.ifs, call.function) or self._side_untaken(
+            file, call
+        )
+
+    def _side_untaken(self, file: _File, call: CallValues) -> str:
+        """Why ``call`` is on the side of a conditional expression the defaults do not take
+        ("" when it may run): ``MSELoss() if opt.mse_loss else FocalLoss()`` with
+        ``--mse_loss`` off builds the focal loss only; in a chain (``A() if opt.k == 'a'
+        else B() if opt.k == 'b' else None``) every test on the way is weighed. The
+        expressions searched are the assignments' values and the calls' arguments of the
+        call's own function. Only a test on a command-line option is weighed (not one on
+        the device or the launch); a test that cannot be told decides nothing."""
+        at = call.expr
+        place = (at.line, at.col, at.end_line, at.end_col)
+
+        def around(e: Expr) -> bool:
+            return (e.line, e.col) <= place[:2] and place[2:] <= (e.end_line, e.end_col)
+
+        holders = [a.value for a, fn in file.assigns if fn == call.function and around(a.value)]
+        holders += [
+            c.expr for c in file.values.calls if c.function == call.function and around(c.expr)
+        ]
+        seen: set[tuple[int, int]] = set()
+        for holder in holders:
+            for e in holder.walk():
+                if e.kind != "IfExp" or (e.line, e.col) in seen or not around(e):
+                    continue
+                seen.add((e.line, e.col))
+                test, body, orelse = e.parts
+                if not self._option_test(test) or _LAUNCH_TEST.search(test.text):
+                    continue  # how the run is launched, or no option: not weighed here
+                verdict = self._holds(file, call.function, test, 0)
+                if not isinstance(verdict, bool):
+                    continue
+                side = "body" if around(body) and not verdict else ""
+                side = side or ("else" if around(orelse) and verdict else "")
+                if side:
+                    shown = f"... if {test.shown()} else ..."
+                    return f"in the {side} of {shown}, not taken with the defaults"
+        return ""
 
     def _row_untaken(self, item: RecipeItem, depth: int = 0) -> str:
         """Why the row ``item`` is not what training runs with the defaults ("" when it
@@ -3914,6 +3953,10 @@ class _Recipe:
         if file is None or item.name.startswith(("argparse ", "config ")):
             return ""
         calls = [c for c in file.values.calls if c.expr.line == item.where.line]
+        # the call that builds what the row names, where the line holds several (the two
+        # sides of ``MSELoss() if opt.mse_loss else FocalLoss()``)
+        last = item.name.rpartition(".")[2]
+        calls = [c for c in calls if c.expr.callee() == last] or calls
         if calls:
             call = calls[0]
             why = self._call_untaken(file, call) or self._overwritten(file, call)
@@ -5957,12 +6000,26 @@ class _Recipe:
         read: ``dw`` computed from ``self.cfg.jitter``). No row for a dataset drawing
         nothing: a fixed resize and a normalisation are preprocessing, not augmentation."""
         for d in file.defs:
-            if not d.is_class or not self.hierarchy.is_dataset(f"{file.module}.{d.qual}"):
+            if not d.is_class or not self._is_dataset(f"{file.module}.{d.qual}"):
                 continue
             for owner, fn in self._sample_methods(f"{file.module}.{d.qual}"):
                 if (owner.path, fn) not in self._sampled:
                     self._sampled.add((owner.path, fn))
                     self._method_draws(owner, fn)
+
+    def _is_dataset(self, cls: str) -> bool:
+        """Whether ``cls`` is a dataset: a torch ``Dataset`` subclass, or a plain class of the
+        repository's own that keeps the sequence protocol a ``DataLoader`` reads (its own or
+        inherited ``__getitem__`` and ``__len__``, no torch or other package's base): a
+        training set written as ``class Joint(LoadImagesAndLabels)`` over a plain base."""
+        if self.hierarchy.is_dataset(cls):
+            return True
+        return (
+            not self.hierarchy.torch_ancestors(cls)
+            and not self.hierarchy.foreign_ancestors(cls)
+            and self.hierarchy.method(cls, "__getitem__") is not None
+            and self.hierarchy.method(cls, "__len__") is not None
+        )
 
     def _sample_methods(self, cls: str) -> list[tuple[_File, int]]:
         """The dataset class ``cls``'s ``__getitem__`` (its own or inherited) and the methods
@@ -5989,7 +6046,34 @@ class _Recipe:
                 got = self.repo.defs.get(name) if name is not None else None
                 if got is not None and not got[0].defs[got[1]].is_class and got not in out:
                     out.append(got)
-        return out
+        return [out[0], *self._without_resampling(out[1:])]
+
+    @staticmethod
+    def _without_resampling(methods: list[tuple[_File, int]]) -> list[tuple[_File, int]]:
+        """``methods`` less those that fetch another sample instead of this one: a method
+        calling ``self.__getitem__`` (a fallback for a corrupt file: ``return
+        self.__getitem__(randint(0, len(self) - 1))``), or one whose every ``self`` call is
+        such a method (``skip_sample`` picking the random or the next one). Their draw
+        picks an index, it changes no sample: no augmentation."""
+
+        def own(file: _File, fn: int) -> set[str]:
+            names = set()
+            for call in file.values.calls:
+                chain = call.expr.func.chain() if call.function == fn else None
+                if chain is not None and len(chain) == 2 and chain[0] == "self":
+                    names.add(chain[1])
+            return names
+
+        called = {m: own(*m) for m in methods}
+        resampling = {m for m, names in called.items() if "__getitem__" in names}
+        while True:
+            named = {m[0].defs[m[1]].name for m in resampling}
+            more = {
+                m for m, names in called.items() if m not in resampling and names and names <= named
+            }
+            if not more:
+                return [m for m in methods if m not in resampling]
+            resampling |= more
 
     def _method_draws(self, file: _File, fn: int) -> None:
         """One row for a dataset method that draws (:meth:`_sample_draws`): its draws, then
@@ -6027,6 +6111,10 @@ class _Recipe:
         read += _through_locals(file.defs[fn], read)
         # a flag the method sets itself (``self.if_shuffled = True``) is state, no setting
         state = {a.target.text for a in file.defs[fn].assigns}
+        # what a subclass inheriting the method sets in its own constructor is that
+        # subclass's (the training set's ``self.augment = augment``): the base's value is
+        # not the one the training draws with
+        state |= self._set_by_inheritors(file, fn)
         read_settings: dict[str, str] = {}
         for leaf in read:
             if (
@@ -6041,6 +6129,24 @@ class _Recipe:
                 # an empty list is the records a sample is read from, no amount
                 read_settings[leaf.text] = found.show()
         return values + list(read_settings.items())[:12]
+
+    def _set_by_inheritors(self, file: _File, fn: int) -> set[str]:
+        """The ``self.x`` a subclass that inherits method ``fn`` assigns in its own
+        ``__init__``: with that subclass the method reads the subclass's value."""
+        d = file.defs[fn]
+        if d.owner < 0:
+            return set()
+        owner = f"{file.module}.{file.defs[d.owner].qual}"
+        out: set[str] = set()
+        for sub in self.hierarchy.inheritors(owner, d.name):
+            init = self.hierarchy.method(sub, "__init__")
+            if init is None or init.rpartition(".")[0] == self.hierarchy.resolve(owner):
+                continue
+            found = self.repo.defs.get(init)
+            if found is not None:
+                target, index = found
+                out.update(a.target.text for a in target.defs[index].assigns)
+        return out
 
     def _draws(
         self, file: _File, fn: int, show: Callable[[Expr, _Val], str]
@@ -6073,6 +6179,16 @@ class _Recipe:
                 value = self.values.resolve(file, fn, arg, 0)
                 shown.append(show(arg, value) if value.literal else arg.text)
                 read += _leaves(arg)
+            # the amounts passed by keyword are the draw's too (``random_affine(img, labels,
+            # degrees=(-5, 5), scale=(0.50, 1.20))``: the rotation and scale ranges)
+            for kw in call.expr.keywords:
+                if not kw.name:
+                    shown.append(kw.text)
+                    continue
+                value = self.values.resolve(file, fn, kw.target, 0)
+                told = show(kw.target, value) if value.literal else kw.target.text
+                shown.append(f"{kw.name}={told}")
+                read += _leaves(kw.target)
             text = f"{func.text}({', '.join(shown)})"
             text += self._defaults_kept(file, call.expr)
             stored = next(
