@@ -6002,6 +6002,8 @@ class _Recipe:
         for d in file.defs:
             if not d.is_class or not self._is_dataset(f"{file.module}.{d.qual}"):
                 continue
+            if self._base_only(f"{file.module}.{d.qual}"):
+                continue  # its subclasses' rows show what of it they run
             for owner, fn in self._sample_methods(f"{file.module}.{d.qual}"):
                 if (owner.path, fn) not in self._sampled:
                     self._sampled.add((owner.path, fn))
@@ -6020,6 +6022,22 @@ class _Recipe:
             and self.hierarchy.method(cls, "__getitem__") is not None
             and self.hierarchy.method(cls, "__len__") is not None
         )
+
+    def _base_only(self, cls: str) -> bool:
+        """Whether the dataset class ``cls`` runs only as the base of its subclasses: it has
+        subclasses, and nothing but a file counted apart or a test builds it itself (a
+        training set's plain base, built on its own by an evaluation script). Its own
+        ``__getitem__`` is not what the training draws with; the methods its subclasses
+        inherit are read through them."""
+        subclasses = len(self.hierarchy.inheritors(cls, "__getitem__")) > 1 or bool(
+            self.hierarchy.subclass_methods(cls, "__getitem__")
+        )
+        if not subclasses:
+            return False
+        sites = [
+            path for k in (cls, f"{cls}.__init__") for path, _ in self.repo.call_sites.get(k, ())
+        ]
+        return all(is_test_path(p) or self.apart(p) for p in sites)
 
     def _sample_methods(self, cls: str) -> list[tuple[_File, int]]:
         """The dataset class ``cls``'s ``__getitem__`` (its own or inherited) and the methods

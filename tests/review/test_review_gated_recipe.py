@@ -8,10 +8,16 @@ included, with the keyword amounts of its draws and without the sample fallbacks
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 from scan_helpers import review_fixture
 
+from apiscan.review.build import build_review
 from apiscan.review.model import RecipeItem, Review
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -83,3 +89,22 @@ def test_a_fallback_fetching_another_sample_is_no_augmentation(review: Review) -
     assert "JointSet.skip" not in names
     # VALID: the training set's own ``__getitem__``
     assert "JointSet.__getitem__" in names
+
+
+def test_a_base_built_only_apart_gives_no_row_of_its_own(review: Review, tmp_path: Path) -> None:
+    aug = {name for _, _, name in _rows(review, "augmentation")}
+    # INVALID: the base's own ``__getitem__``, overridden by the training set and built
+    # itself only by the evaluation script counted apart
+    assert "LoadImagesAndBoxes.__getitem__" not in aug
+    # VALID: once the training builds the base itself, its ``__getitem__`` runs
+    root = tmp_path / "gatedrecipe"
+    shutil.copytree(REPO / "fixtures" / "gatedrecipe", root)
+    train = root / "train.py"
+    text = train.read_text().replace(
+        'dataset = JointSet(["a.npy", "b.npy"], augment=True)',
+        'dataset = LoadImagesAndBoxes(["a.npy", "b.npy"], augment=True)',
+    )
+    train.write_text(text.replace("import JointSet", "import JointSet, LoadImagesAndBoxes"))
+    built = build_review(str(root), jobs=1)
+    names = {i.name for i in built.recipe if i.category == "augmentation"}
+    assert "LoadImagesAndBoxes.__getitem__" in names
