@@ -3036,6 +3036,19 @@ def _is_none(node: Expr | None) -> bool:
 
 
 # ----------------------------------------------------------------------------- the recipe
+#: A value's trail step naming the constructor parameter whose default it is.
+_PARAMETER_DEFAULT = re.compile(r"default of parameter (\w+) of ([\w.]+)\.__init__\(\)")
+
+
+def _is_zero(text: str) -> bool:
+    """Whether a literal's text is the number 0 (``0``, ``0.``, ``0.0``)."""
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return False
+    return isinstance(value, int | float) and not isinstance(value, bool) and value == 0
+
+
 class _Recipe:
     def __init__(
         self,
@@ -4081,8 +4094,10 @@ class _Recipe:
         for item in self.out:
             if (item.where.path, item.where.line) in self.stepped and item.category == "loss":
                 pass  # the step passes the targets ``forward``'s other callers leave off
-            elif (item.category in _BRANCH_DECIDED and self._row_untaken(item)) or (
-                item.category in ("loss", "augmentation") and self._in_evaluation(item)
+            elif (
+                (item.category in _BRANCH_DECIDED and self._row_untaken(item))
+                or (item.category in ("loss", "augmentation") and self._in_evaluation(item))
+                or (item.category == "loss" and self._zero_weighted(item))
             ):
                 self.untaken.append(item)
                 continue
@@ -4095,6 +4110,72 @@ class _Recipe:
                 dead_options.update(f"argparse {o.option}" for o in options)
         self.out = [i for i in self.out if i.name not in dead_options]
         self._off_switches()
+
+    def _zero_weighted(self, item: RecipeItem) -> bool:
+        """Whether the loss the row's call computes is only ever added in times a weight
+        that is 0 with the defaults (a VAE's ``kl = F.kl_div(...)`` then ``loss = recon +
+        kl * kl_weight`` with ``kl_weight=0.``): it trains nothing. The call's value is
+        stored in a name; every read of that name in its function is one side of a product
+        whose other side holds 0 (through the function's own tuple unpacking too)."""
+        file = self.files.get(item.where.path)
+        if file is None:
+            return False
+        last = item.name.rpartition(".")[2]
+        calls = [
+            c
+            for c in file.values.calls
+            if c.expr.line == item.where.line and c.expr.callee() == last and c.function >= 0
+        ]
+        if len(calls) != 1 or calls[0].stored is None or calls[0].stored.kind != "Name":
+            return False
+        call, name = calls[0], calls[0].stored.name
+        d = file.defs[call.function]
+        reads = [*(a.value for a in d.assigns), *d.returns]
+        reads += [c.expr for c in file.values.calls if c.function == call.function]
+        weights: list[Expr] = []
+        found = False
+        for x in reads:
+            for e in x.walk():
+                named = [p for p in e.parts if p.kind == "Name" and p.name == name]
+                if not named:
+                    continue
+                found = True
+                if e.kind != "BinOp" or e.name != "Mult" or len(e.parts) != 2:
+                    return False  # read some other way: it may count
+                weights.append(e.parts[1] if e.parts[0] is named[0] else e.parts[0])
+        return found and all(self._zero(file, call.function, w) for w in weights)
+
+    def _zero(self, file: _File, fn: int, expr: Expr) -> bool:
+        """Whether ``expr`` holds 0 with the defaults; a name the function unpacks from a
+        tuple (``a, w = x, self.w``) is followed to its element. A constructor parameter's
+        default (``kl_div_loss_weight=0.``) counts only when every construction that passes
+        that parameter by name passes 0 too."""
+        if expr.kind == "Name":
+            for a in file.defs[fn].assigns:
+                t, v = a.target, a.value
+                if t.kind == "Tuple" and v.kind == "Tuple" and len(t.parts) == len(v.parts):
+                    at = [
+                        n for n, p in enumerate(t.parts) if p.kind == "Name" and p.name == expr.name
+                    ]
+                    if at:
+                        expr = v.parts[at[0]]
+        found = self.values.resolve(file, fn, expr, 0)
+        if not (found.literal and _is_zero(found.text)):
+            return False
+        for step in found.trail:
+            hit = _PARAMETER_DEFAULT.search(step)
+            if hit is None:
+                continue
+            param, owner = hit.group(1), hit.group(2).rpartition(".")[2]
+            for other in self.files.values():
+                for c in other.values.calls:
+                    if c.expr.callee() != owner:
+                        continue
+                    for kw in c.expr.keywords:
+                        passed = self.values.resolve(other, c.function, kw.target, 0)
+                        if kw.name == param and not (passed.literal and _is_zero(passed.text)):
+                            return False
+        return True
 
     def _off_switches(self) -> None:
         """Say on an option's row what it switches on that the defaults leave off

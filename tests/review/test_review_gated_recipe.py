@@ -34,7 +34,7 @@ def _rows(review: Review, category: str) -> dict[tuple[str, int, str], RecipeIte
 def test_no_row_from_code_the_review_finds_not_reached(review: Review) -> None:
     losses = _rows(review, "loss")
     # INVALID: AngleLoss is built by nothing; its helpers are used only by it
-    assert not [k for k in losses if k[0] == "gated/losses.py" and k[1] >= 21]
+    assert not [k for k in losses if k[0] == "gated/losses.py" and 21 <= k[1] <= 37]
     # VALID: the reached box loss's own call stays
     assert ("gated/losses.py", 13, "torch.nn.functional.l1_loss") in losses
 
@@ -108,3 +108,18 @@ def test_a_base_built_only_apart_gives_no_row_of_its_own(review: Review, tmp_pat
     built = build_review(str(root), jobs=1)
     names = {i.name for i in built.recipe if i.category == "augmentation"}
     assert "LoadImagesAndBoxes.__getitem__" in names
+
+
+def test_a_loss_only_added_in_times_a_zero_weight_is_no_row(review: Review, tmp_path: Path) -> None:
+    losses = {name for _, _, name in _rows(review, "loss")}
+    # INVALID: ``kl * kl_weight`` with ``kl_weight=0.0`` (unpacked from ``self.kl_weight``)
+    assert "torch.nn.functional.kl_div" not in losses
+    # VALID: the reconstruction term beside it
+    assert "torch.nn.functional.mse_loss" in losses
+    # VALID: once the training passes a weight, the term counts
+    root = tmp_path / "gatedrecipe"
+    shutil.copytree(REPO / "fixtures" / "gatedrecipe", root)
+    train = root / "train.py"
+    train.write_text(train.read_text().replace("ReconLoss()", "ReconLoss(kl_weight=0.5)"))
+    built = build_review(str(root), jobs=1)
+    assert "torch.nn.functional.kl_div" in {i.name for i in built.recipe if i.category == "loss"}
