@@ -340,7 +340,7 @@ _AUG_PARAMETER = re.compile(
 #: ``'ngpu': 1``); a test of how the run is launched decides nothing (:data:`_LAUNCH_TEST`).
 _BRANCH_DECIDED = frozenset(
     {"optimizer", "scheduler", "loss", "augmentation", "preprocessing", "dataloader", "warmup",
-     "ema", "grad_clip", "amp", "seed", "distributed", "init"}
+     "ema", "grad_clip", "amp", "seed", "distributed"}
 )  # fmt: skip
 #: The rows whose ``if``/``elif`` branch is weighed where they are built
 #: (:meth:`_Recipe._branch_rows`; a wrapper for several devices only under an option's
@@ -4098,6 +4098,7 @@ class _Recipe:
                 (item.category in _BRANCH_DECIDED and self._row_untaken(item))
                 or (item.category in ("loss", "augmentation") and self._in_evaluation(item))
                 or (item.category == "loss" and self._zero_weighted(item))
+                or (item.category == "init" and self._init_untaken(item))
             ):
                 self.untaken.append(item)
                 continue
@@ -4110,6 +4111,24 @@ class _Recipe:
                 dead_options.update(f"argparse {o.option}" for o in options)
         self.out = [i for i in self.out if i.name not in dead_options]
         self._off_switches()
+
+    def _init_untaken(self, item: RecipeItem) -> str:
+        """Why an initialisation row's own call does not run with the defaults: under an
+        ``if`` of its own function the defaults do not take (a focal classifier's prior
+        under ``if opt.id_loss == 'focal':``, a head bias under ``if args.head_init_bias is
+        not None:``). Only the call's own tests are weighed: a block's initialiser runs
+        wherever a registry or a config builds the block, which its direct construction
+        sites do not tell."""
+        file = self.files.get(item.where.path)
+        if file is None:
+            return ""
+        last = item.name.rpartition(".")[2]
+        calls = [
+            c
+            for c in file.values.calls
+            if c.expr.line == item.where.line and c.expr.callee() == last
+        ]
+        return self._call_untaken(file, calls[0]) if calls else ""
 
     def _zero_weighted(self, item: RecipeItem) -> bool:
         """Whether the loss the row's call computes is only ever added in times a weight
