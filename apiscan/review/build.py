@@ -244,8 +244,15 @@ def review(options: ScanOptions) -> Review:
             or (f.path, f.function.partition(".")[0]) in exporting
         ),
     )
+    # the recipe reads the same reachability answer as the effort and the work items: a
+    # definition only unreached code uses (a loss's helpers beside the loss nothing builds)
+    # gives no row, as one nothing calls gives none; one only files counted apart use
+    # gives none either where something trains
+    not_run = {**uncalled, **{k: reach.spans[k] for k in reach.unreached}}
+    if training:  # what only files counted apart use is theirs, not the training's
+        not_run.update((k, reach.spans[k]) for k in exporting)
     recipe = extract_recipe(
-        result, analyses, root, hierarchy, ancillary.other_recipe, readings, uncalled, not_picked
+        result, analyses, root, hierarchy, ancillary.other_recipe, readings, not_run, not_picked
     )
     recipe = staged(recipe, ancillary.stages)
     # a script that builds the repository's own optimizer class trains too (MAE's

@@ -494,12 +494,60 @@ def loaded_settings(
     return None
 
 
-def yaml_rows(found: YamlConfigs | None) -> tuple[RecipeItem, ...]:
+def code_reads(analyses: Iterable[FileAnalysis]) -> frozenset[str]:
+    """What the repository's code (no test file) reads a config by: the attribute names
+    and the constant strings of the expressions it computes with (calls and their
+    arguments, assigned values, returns, defaults, ``if`` tests), and ``**name`` for a
+    section unpacked whole into a call (``Adam(**cfg.OPTIM)``). An assignment's target is
+    no read: the Python defaults (``_C.TRAIN.LR = 0.001``) set a key, they do not use it."""
+    out: set[str] = set()
+    for fa in analyses:
+        values = fa.syntax.values if not fa.errors and fa.syntax is not None else None
+        if values is None or is_test_path(fa.path):
+            continue
+        exprs: list[Expr] = [c.expr for c in values.calls]
+        exprs += [a.value for a in values.assigns]
+        for d in values.defs:
+            exprs += [a.value for a in d.assigns] + list(d.returns)
+            exprs += [default for _, default in d.params if default is not None]
+        exprs += [near.test for c in values.calls for near in c.ifs]
+        exprs += [near.test for a in values.assigns for near in a.ifs]
+        for x in exprs:
+            for e in x.walk():
+                if e.kind == "Attribute":
+                    out.add(e.name)
+                elif e.kind == "Constant" and isinstance(e.value, str):
+                    out.add(e.value)
+                elif e.kind == "keyword" and not e.name and e.parts:
+                    inner = e.parts[0]
+                    last = inner.parts[-1] if inner.kind == "Subscript" else inner
+                    name = last.value if last.kind == "Constant" else last.name
+                    out.add(f"**{name}")
+    return frozenset(out)
+
+
+def _key_read(key: str, reads: frozenset[str]) -> bool:
+    """Whether code reads the dotted config ``key``: its last part by name, or a section
+    holding it unpacked whole."""
+    parts = key.split(".")
+    return parts[-1] in reads or any(f"**{p}" in reads for p in parts[:-1])
+
+
+def yaml_rows(
+    found: YamlConfigs | None, analyses: Iterable[FileAnalysis] | None = None
+) -> tuple[RecipeItem, ...]:
     """The recipe rows of the YAML configs' learning rate, length of training and batch
     size: the default YAML's values (its other values show where the recipe reads the
-    keys); with no default YAML, how many YAML files set each and to what."""
+    keys); with no default YAML, how many YAML files set each and to what. Given the
+    repository's ``analyses`` and no YAML named by the training's option, a key no code
+    reads (:func:`code_reads`) is no row: a config copied with a backbone (HRNet's
+    ``TRAIN.LR``, ``MODEL.IMAGE_SIZE``) whose training settings the run takes from
+    elsewhere. A YAML the training names is the run's whole config: a framework the
+    repository builds on may read its keys (detectron2's ``SOLVER.IMS_PER_BATCH``)."""
     if found is None:
         return ()
+    unchosen = analyses is not None and found.chosen is None
+    reads = code_reads(analyses) if unchosen and analyses is not None else None
     out: list[RecipeItem] = []
     if found.chosen is not None:
         why = f"read from {found.chosen}, {found.chosen_by}"
@@ -521,6 +569,8 @@ def yaml_rows(found: YamlConfigs | None) -> tuple[RecipeItem, ...]:
     for category, pattern in _SUMMARY:
         for key in keys:
             if not pattern.search(key) or key.split(".")[0] in ("TEST", "VAL"):
+                continue
+            if reads is not None and not _key_read(key, reads):
                 continue
             row = _summary_row(found, category, key, why)
             if row is not None:

@@ -632,7 +632,7 @@ def extract_recipe(
     options = readings.options[0]
     items = framework_rows(picked_by_options(recipe.items(), options, analyses), options, analyses)
     files = (
-        *yaml_rows(recipe.repo.yaml),
+        *yaml_rows(recipe.repo.yaml, analyses),
         *darknet_recipe(Path(root), analyses, apart),
         *option_rows(options, analyses),
         *_object_length(recipe.repo),
@@ -3262,6 +3262,19 @@ def _is_none(node: Expr | None) -> bool:
 
 
 # ----------------------------------------------------------------------------- the recipe
+#: A value's trail step naming the constructor parameter whose default it is.
+_PARAMETER_DEFAULT = re.compile(r"default of parameter (\w+) of ([\w.]+)\.__init__\(\)")
+
+
+def _is_zero(text: str) -> bool:
+    """Whether a literal's text is the number 0 (``0``, ``0.``, ``0.0``)."""
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return False
+    return isinstance(value, int | float) and not isinstance(value, bool) and value == 0
+
+
 class _Recipe:
     def __init__(
         self,
@@ -4239,7 +4252,46 @@ class _Recipe:
         return f"{name} is replaced in every branch of the if at {file.loc(head.line)}"
 
     def _call_untaken(self, file: _File, call: CallValues) -> str:
-        return self._untaken(file, call.expr.line, call.ifs, call.function)
+        return self._untaken(file, call.expr.line, call.ifs, call.function) or self._side_untaken(
+            file, call
+        )
+
+    def _side_untaken(self, file: _File, call: CallValues) -> str:
+        """Why ``call`` is on the side of a conditional expression the defaults do not take
+        ("" when it may run): ``MSELoss() if opt.mse_loss else FocalLoss()`` with
+        ``--mse_loss`` off builds the focal loss only; in a chain (``A() if opt.k == 'a'
+        else B() if opt.k == 'b' else None``) every test on the way is weighed. The
+        expressions searched are the assignments' values and the calls' arguments of the
+        call's own function. Only a test on a command-line option is weighed (not one on
+        the device or the launch); a test that cannot be told decides nothing."""
+        at = call.expr
+        place = (at.line, at.col, at.end_line, at.end_col)
+
+        def around(e: Expr) -> bool:
+            return (e.line, e.col) <= place[:2] and place[2:] <= (e.end_line, e.end_col)
+
+        holders = [a.value for a, fn in file.assigns if fn == call.function and around(a.value)]
+        holders += [
+            c.expr for c in file.values.calls if c.function == call.function and around(c.expr)
+        ]
+        seen: set[tuple[int, int]] = set()
+        for holder in holders:
+            for e in holder.walk():
+                if e.kind != "IfExp" or (e.line, e.col) in seen or not around(e):
+                    continue
+                seen.add((e.line, e.col))
+                test, body, orelse = e.parts
+                if not self._option_test(test) or _LAUNCH_TEST.search(test.text):
+                    continue  # how the run is launched, or no option: not weighed here
+                verdict = self._holds(file, call.function, test, 0)
+                if not isinstance(verdict, bool):
+                    continue
+                side = "body" if around(body) and not verdict else ""
+                side = side or ("else" if around(orelse) and verdict else "")
+                if side:
+                    shown = f"... if {test.shown()} else ..."
+                    return f"in the {side} of {shown}, not taken with the defaults"
+        return ""
 
     def _row_untaken(self, item: RecipeItem, depth: int = 0) -> str:
         """Why the row ``item`` is not what training runs with the defaults ("" when it
@@ -4250,6 +4302,10 @@ class _Recipe:
         if file is None or item.name.startswith(("argparse ", "config ")):
             return ""
         calls = [c for c in file.values.calls if c.expr.line == item.where.line]
+        # the call that builds what the row names, where the line holds several (the two
+        # sides of ``MSELoss() if opt.mse_loss else FocalLoss()``)
+        last = item.name.rpartition(".")[2]
+        calls = [c for c in calls if c.expr.callee() == last] or calls
         if calls:
             call = calls[0]
             why = self._call_untaken(file, call) or self._overwritten(file, call)
@@ -4374,8 +4430,11 @@ class _Recipe:
         for item in self.out:
             if (item.where.path, item.where.line) in self.stepped and item.category == "loss":
                 pass  # the step passes the targets ``forward``'s other callers leave off
-            elif (item.category in _BRANCH_DECIDED and self._row_untaken(item)) or (
-                item.category in ("loss", "augmentation") and self._in_evaluation(item)
+            elif (
+                (item.category in _BRANCH_DECIDED and self._row_untaken(item))
+                or (item.category in ("loss", "augmentation") and self._in_evaluation(item))
+                or (item.category == "loss" and self._zero_weighted(item))
+                or (item.category == "init" and self._init_untaken(item))
             ):
                 self.untaken.append(item)
                 continue
@@ -4388,6 +4447,90 @@ class _Recipe:
                 dead_options.update(f"argparse {o.option}" for o in options)
         self.out = [i for i in self.out if i.name not in dead_options]
         self._off_switches()
+
+    def _init_untaken(self, item: RecipeItem) -> str:
+        """Why an initialisation row's own call does not run with the defaults: under an
+        ``if`` of its own function the defaults do not take (a focal classifier's prior
+        under ``if opt.id_loss == 'focal':``, a head bias under ``if args.head_init_bias is
+        not None:``). Only the call's own tests are weighed: a block's initialiser runs
+        wherever a registry or a config builds the block, which its direct construction
+        sites do not tell."""
+        file = self.files.get(item.where.path)
+        if file is None:
+            return ""
+        last = item.name.rpartition(".")[2]
+        calls = [
+            c
+            for c in file.values.calls
+            if c.expr.line == item.where.line and c.expr.callee() == last
+        ]
+        return self._call_untaken(file, calls[0]) if calls else ""
+
+    def _zero_weighted(self, item: RecipeItem) -> bool:
+        """Whether the loss the row's call computes is only ever added in times a weight
+        that is 0 with the defaults (a VAE's ``kl = F.kl_div(...)`` then ``loss = recon +
+        kl * kl_weight`` with ``kl_weight=0.``): it trains nothing. The call's value is
+        stored in a name; every read of that name in its function is one side of a product
+        whose other side holds 0 (through the function's own tuple unpacking too)."""
+        file = self.files.get(item.where.path)
+        if file is None:
+            return False
+        last = item.name.rpartition(".")[2]
+        calls = [
+            c
+            for c in file.values.calls
+            if c.expr.line == item.where.line and c.expr.callee() == last and c.function >= 0
+        ]
+        if len(calls) != 1 or calls[0].stored is None or calls[0].stored.kind != "Name":
+            return False
+        call, name = calls[0], calls[0].stored.name
+        d = file.defs[call.function]
+        reads = [*(a.value for a in d.assigns), *d.returns]
+        reads += [c.expr for c in file.values.calls if c.function == call.function]
+        weights: list[Expr] = []
+        found = False
+        for x in reads:
+            for e in x.walk():
+                named = [p for p in e.parts if p.kind == "Name" and p.name == name]
+                if not named:
+                    continue
+                found = True
+                if e.kind != "BinOp" or e.name != "Mult" or len(e.parts) != 2:
+                    return False  # read some other way: it may count
+                weights.append(e.parts[1] if e.parts[0] is named[0] else e.parts[0])
+        return found and all(self._zero(file, call.function, w) for w in weights)
+
+    def _zero(self, file: _File, fn: int, expr: Expr) -> bool:
+        """Whether ``expr`` holds 0 with the defaults; a name the function unpacks from a
+        tuple (``a, w = x, self.w``) is followed to its element. A constructor parameter's
+        default (``kl_div_loss_weight=0.``) counts only when every construction that passes
+        that parameter by name passes 0 too."""
+        if expr.kind == "Name":
+            for a in file.defs[fn].assigns:
+                t, v = a.target, a.value
+                if t.kind == "Tuple" and v.kind == "Tuple" and len(t.parts) == len(v.parts):
+                    at = [
+                        n for n, p in enumerate(t.parts) if p.kind == "Name" and p.name == expr.name
+                    ]
+                    if at:
+                        expr = v.parts[at[0]]
+        found = self.values.resolve(file, fn, expr, 0)
+        if not (found.literal and _is_zero(found.text)):
+            return False
+        for step in found.trail:
+            hit = _PARAMETER_DEFAULT.search(step)
+            if hit is None:
+                continue
+            param, owner = hit.group(1), hit.group(2).rpartition(".")[2]
+            for other in self.files.values():
+                for c in other.values.calls:
+                    if c.expr.callee() != owner:
+                        continue
+                    for kw in c.expr.keywords:
+                        passed = self.values.resolve(other, c.function, kw.target, 0)
+                        if kw.name == param and not (passed.literal and _is_zero(passed.text)):
+                            return False
+        return True
 
     def _off_switches(self) -> None:
         """Say on an option's row what it switches on that the defaults leave off
@@ -6338,12 +6481,44 @@ class _Recipe:
         read: ``dw`` computed from ``self.cfg.jitter``). No row for a dataset drawing
         nothing: a fixed resize and a normalisation are preprocessing, not augmentation."""
         for d in file.defs:
-            if not d.is_class or not self.hierarchy.is_dataset(f"{file.module}.{d.qual}"):
+            if not d.is_class or not self._is_dataset(f"{file.module}.{d.qual}"):
                 continue
+            if self._base_only(f"{file.module}.{d.qual}"):
+                continue  # its subclasses' rows show what of it they run
             for owner, fn in self._sample_methods(f"{file.module}.{d.qual}"):
                 if (owner.path, fn) not in self._sampled:
                     self._sampled.add((owner.path, fn))
                     self._method_draws(owner, fn)
+
+    def _is_dataset(self, cls: str) -> bool:
+        """Whether ``cls`` is a dataset: a torch ``Dataset`` subclass, or a plain class of the
+        repository's own that keeps the sequence protocol a ``DataLoader`` reads (its own or
+        inherited ``__getitem__`` and ``__len__``, no torch or other package's base): a
+        training set written as ``class Joint(LoadImagesAndLabels)`` over a plain base."""
+        if self.hierarchy.is_dataset(cls):
+            return True
+        return (
+            not self.hierarchy.torch_ancestors(cls)
+            and not self.hierarchy.foreign_ancestors(cls)
+            and self.hierarchy.method(cls, "__getitem__") is not None
+            and self.hierarchy.method(cls, "__len__") is not None
+        )
+
+    def _base_only(self, cls: str) -> bool:
+        """Whether the dataset class ``cls`` runs only as the base of its subclasses: it has
+        subclasses, and nothing but a file counted apart or a test builds it itself (a
+        training set's plain base, built on its own by an evaluation script). Its own
+        ``__getitem__`` is not what the training draws with; the methods its subclasses
+        inherit are read through them."""
+        subclasses = len(self.hierarchy.inheritors(cls, "__getitem__")) > 1 or bool(
+            self.hierarchy.subclass_methods(cls, "__getitem__")
+        )
+        if not subclasses:
+            return False
+        sites = [
+            path for k in (cls, f"{cls}.__init__") for path, _ in self.repo.call_sites.get(k, ())
+        ]
+        return all(is_test_path(p) or self.apart(p) for p in sites)
 
     def _sample_methods(self, cls: str) -> list[tuple[_File, int]]:
         """The dataset class ``cls``'s ``__getitem__`` (its own or inherited) and the methods
@@ -6370,7 +6545,34 @@ class _Recipe:
                 got = self.repo.defs.get(name) if name is not None else None
                 if got is not None and not got[0].defs[got[1]].is_class and got not in out:
                     out.append(got)
-        return out
+        return [out[0], *self._without_resampling(out[1:])]
+
+    @staticmethod
+    def _without_resampling(methods: list[tuple[_File, int]]) -> list[tuple[_File, int]]:
+        """``methods`` less those that fetch another sample instead of this one: a method
+        calling ``self.__getitem__`` (a fallback for a corrupt file: ``return
+        self.__getitem__(randint(0, len(self) - 1))``), or one whose every ``self`` call is
+        such a method (``skip_sample`` picking the random or the next one). Their draw
+        picks an index, it changes no sample: no augmentation."""
+
+        def own(file: _File, fn: int) -> set[str]:
+            names = set()
+            for call in file.values.calls:
+                chain = call.expr.func.chain() if call.function == fn else None
+                if chain is not None and len(chain) == 2 and chain[0] == "self":
+                    names.add(chain[1])
+            return names
+
+        called = {m: own(*m) for m in methods}
+        resampling = {m for m, names in called.items() if "__getitem__" in names}
+        while True:
+            named = {m[0].defs[m[1]].name for m in resampling}
+            more = {
+                m for m, names in called.items() if m not in resampling and names and names <= named
+            }
+            if not more:
+                return [m for m in methods if m not in resampling]
+            resampling |= more
 
     def _method_draws(self, file: _File, fn: int) -> None:
         """One row for a dataset method that draws (:meth:`_sample_draws`): its draws, then
@@ -6408,6 +6610,10 @@ class _Recipe:
         read += _through_locals(file.defs[fn], read)
         # a flag the method sets itself (``self.if_shuffled = True``) is state, no setting
         state = {a.target.text for a in file.defs[fn].assigns}
+        # what a subclass inheriting the method sets in its own constructor is that
+        # subclass's (the training set's ``self.augment = augment``): the base's value is
+        # not the one the training draws with
+        state |= self._set_by_inheritors(file, fn)
         read_settings: dict[str, str] = {}
         for leaf in read:
             if (
@@ -6422,6 +6628,24 @@ class _Recipe:
                 # an empty list is the records a sample is read from, no amount
                 read_settings[leaf.text] = found.show()
         return values + list(read_settings.items())[:12]
+
+    def _set_by_inheritors(self, file: _File, fn: int) -> set[str]:
+        """The ``self.x`` a subclass that inherits method ``fn`` assigns in its own
+        ``__init__``: with that subclass the method reads the subclass's value."""
+        d = file.defs[fn]
+        if d.owner < 0:
+            return set()
+        owner = f"{file.module}.{file.defs[d.owner].qual}"
+        out: set[str] = set()
+        for sub in self.hierarchy.inheritors(owner, d.name):
+            init = self.hierarchy.method(sub, "__init__")
+            if init is None or init.rpartition(".")[0] == self.hierarchy.resolve(owner):
+                continue
+            found = self.repo.defs.get(init)
+            if found is not None:
+                target, index = found
+                out.update(a.target.text for a in target.defs[index].assigns)
+        return out
 
     def _draws(
         self, file: _File, fn: int, show: Callable[[Expr, _Val], str]
@@ -6454,6 +6678,16 @@ class _Recipe:
                 value = self.values.resolve(file, fn, arg, 0)
                 shown.append(show(arg, value) if value.literal else arg.text)
                 read += _leaves(arg)
+            # the amounts passed by keyword are the draw's too (``random_affine(img, labels,
+            # degrees=(-5, 5), scale=(0.50, 1.20))``: the rotation and scale ranges)
+            for kw in call.expr.keywords:
+                if not kw.name:
+                    shown.append(kw.text)
+                    continue
+                value = self.values.resolve(file, fn, kw.target, 0)
+                told = show(kw.target, value) if value.literal else kw.target.text
+                shown.append(f"{kw.name}={told}")
+                read += _leaves(kw.target)
             text = f"{func.text}({', '.join(shown)})"
             text += self._defaults_kept(file, call.expr)
             stored = next(

@@ -2679,6 +2679,15 @@ def apart_only(
             module, _, last = ref.rpartition(".")
             if last in by_name and module not in fa.modules:  # an import from another file
                 uses.setdefault(last, set()).add((path, _IMPORTED, ""))
+        # a class's base is used by the class: reached wherever the class is (a training
+        # set ``JointSet(LoadImages)`` runs its base's ``__getitem__`` and helpers), however
+        # the files counted apart use the base
+        for c in fa.classes:
+            top = c.qualname.partition(".")[0]
+            for base in c.bases:
+                last = base.rpartition(".")[2]
+                if last in by_name and last != top:
+                    uses.setdefault(last, set()).add((path, 0, top))
         values = fa.syntax.values if fa.syntax is not None else None
         for call in values.calls if values is not None else ():
             func = call.expr.func if call.expr.parts else None
