@@ -5821,11 +5821,13 @@ def compiled_ops(
     defined = _defined(analyses) | modules
     cffi = _cffi_extensions(result, analyses, defined)
     native = native or bool(cffi)
-    if not native and not submodules:
-        return []
-    packages = {m.rsplit(".", i)[0] for m in modules for i in range(1, m.count(".") + 1)}
     #: (module, op) -> (bindings, places, where the code comes from)
-    ops: dict[tuple[str, str], tuple[set[str], list[Where], str]] = {}
+    ops: dict[tuple[str, str], tuple[set[str], list[Where], str]] = _third_party_ops(
+        root, result, analyses, ancillary
+    )
+    if not native and not submodules:
+        return _compiled_items(ops, analyses)
+    packages = {m.rsplit(".", i)[0] for m in modules for i in range(1, m.count(".") + 1)}
     jit = _jit_extensions(result, analyses)
     sources = _native_stems(root) if native else {}
     for fa in analyses:
@@ -5901,11 +5903,21 @@ def compiled_ops(
         entry = ops.setdefault((TORCH_OPS + namespace, op), (set(), [], _OWN_EXTENSION))
         entry[0].add(binding)
         entry[1].append(Where(f.path, f.span.line, f.cell))
+    return _compiled_items(ops, analyses)
+
+
+def _compiled_items(
+    ops: Mapping[tuple[str, str], tuple[set[str], list[Where], str]],
+    analyses: Sequence[FileAnalysis],
+) -> list[WorkItem]:
+    """One compiled-op item per (module, op) of :func:`compiled_ops`: MindSpore's
+    counterpart where :data:`COMPILED_OPS` knows one, else a custom op to write."""
     items = []
     by_path = {fa.path: fa for fa in analyses}
     for (module, op), (bindings, where, source) in sorted(ops.items()):
         how = _counterpart(op)
-        if how is None and source == _CFFI_EXTENSION:  # named by its extension (``roi_crop``)
+        if how is None and (source == _CFFI_EXTENSION or source.startswith(_THIRD_PARTY_BUILT)):
+            # named by its extension (``roi_crop``) or its package (``dcn_v2``)
             how = _counterpart(module.rpartition(".")[2])
         listed = ", ".join(sorted(bindings))
         what = f"{module}.{op}" + (f" ({listed})" if bindings != {op} else "")
@@ -5947,6 +5959,63 @@ def compiled_ops(
             )
         )
     return items
+
+
+#: How :func:`_third_party_ops` names where a third-party compiled op comes from.
+_THIRD_PARTY_BUILT = "the third-party package"
+
+
+def _third_party_ops(
+    root: Path,
+    result: ScanResult,
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+) -> dict[tuple[str, str], tuple[set[str], list[Where], str]]:
+    """(package, op) -> (bindings, places, source) of the compiled ops the network takes from
+    a third-party package installed beside the repository (FairMOT's ``from dcn_v2 import
+    DCN``, built in every upsampling node of its default network; the README clones DCNv2
+    and runs its ``make.sh``). Without it the package is a plain row of the third-party list,
+    as a pure-Python library is, and the deformable convolution is priced nothing. A package
+    counts when it is no library the review knows (:func:`_third_party_package`), is not
+    imported optionally, a network function of a ported file calls it, and either the
+    documentation clones and builds it (:func:`~apiscan.review.commands.built_packages`) or
+    its name says it is a compiled op (:data:`COMPILED_OPS`: ``dcn``, ``deform``, ``nms``,
+    ``roi_align``...). A package a data transform or a host helper calls is left alone."""
+    from apiscan.review.commands import built_packages, package_key
+
+    built = built_packages(root)
+    local = _local_packages(analyses)
+    computing = {(f.path, f.function) for f in result.api_findings if f.scope == "network"}
+    ops: dict[tuple[str, str], tuple[set[str], list[Where], str]] = {}
+    for fa, facts in with_facts(analyses):
+        if fa.errors or ancillary.why(fa.path) or is_test_path(fa.path) or facts.values is None:
+            continue
+        defs = facts.values.defs
+        imported = {
+            top
+            for top, _ in facts.package_uses
+            if top not in facts.optional_packages and _third_party_package(top, local)
+        }
+        for name, call in absolute_call_values(facts):
+            top, _, rest = name.partition(".")
+            if not rest or top not in imported:
+                continue
+            docs = built.get(package_key(top), "")
+            if not docs and _counterpart(top) is None:
+                continue
+            qual = defs[call.function].qual if 0 <= call.function < len(defs) else ""
+            if not _computes_in(computing, fa.path, qual):
+                continue
+            tail = rest.rpartition(".")[2]
+            source = f"{_THIRD_PARTY_BUILT} {top}" + (
+                f" (built as documented at {docs})" if docs else ""
+            )
+            entry = ops.setdefault((top, tail), (set(), [], source))
+            entry[0].add(rest)
+            where = place(fa, call.expr.line)
+            if where not in entry[1]:
+                entry[1].append(where)
+    return ops
 
 
 #: Names of a pure-PyTorch implementation kept beside a compiled op (``upfirdn2d_native``,
