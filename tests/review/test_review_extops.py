@@ -51,3 +51,24 @@ def test_third_party_compiled_ops_built_in_the_network_are_work_items(review) ->
     assert not any(
         p in i.what for i in review.work for p in ("nms_tools", "sample_images", "deform_fast")
     )
+
+
+_ONCE = "and the checkpoint pattern, priced once by its work item"
+
+
+def test_the_checkpoint_pattern_is_an_idiom_only_without_a_checkpoint_item(review) -> None:
+    # INVALID: extops saves its weights (the checkpoint idiom) and loads none: no checkpoint
+    # item, so the pattern keeps its idiom price (train step, checkpoint, Cell skeleton)
+    assert not any(i.kind == "checkpoint" for i in review.work)
+    assert not any(_ONCE in s for s in review.effort.explanation)
+    assert "+ 3 idiom × 0.5–1 +" in review.effort.formula
+
+
+def test_a_checkpoint_item_prices_the_checkpoint_pattern_once() -> None:
+    # VALID: tinydet loads and saves checkpoints: the checkpoint item (1–2) prices the work,
+    # the idiom pattern of save/load/state_dict is not priced again beside it
+    tinydet = review_fixture("fixtures/tinydet")
+    assert [i.what for i in tinydet.work if i.kind == "checkpoint"] == ["torch.load"]
+    assert any(_ONCE in s for s in tinydet.effort.explanation)
+    assert "1 checkpoint × 1–2" in tinydet.effort.formula
+    assert "+ 4 idiom × 0.5–1 +" in tinydet.effort.formula  # 5 patterns before
