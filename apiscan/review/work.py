@@ -7759,9 +7759,14 @@ def step_functions(
     # a function that loops over its batches runs per step only what that loop runs: an
     # evaluation it calls once an epoch (and the loggers that evaluation calls) is no step
     loops = _step_loops(runs, analyses)
+    # ... and what it calls under ``if i % N == 0`` (a sample decoded every 100 steps) runs
+    # every N steps, not every step
+    periodic = _periodic_spans(analyses)
     callees: dict[tuple[str, str], set[tuple[str, str]]] = {}
     for caller, callee, line in call_edge_lines(analyses):
         loop = loops.get(caller)
+        if any(a <= line <= z for a, z in periodic.get(caller[0], ())):
+            continue
         if loop is None or loop[0] <= line <= loop[1]:
             callees.setdefault(caller, set()).add(callee)
     functions = {(fa.path, fn.qualname): fn for fa in analyses for fn in fa.functions}
@@ -7843,7 +7848,10 @@ def step_syncs(
     a function that loops over its batches only the reads inside that loop (``loops``:
     :func:`step_loops`) run every step; an epoch's summary after it does not. The
     ``.cpu()`` a copy is chained on is part of the read (listed with it, no placement call
-    to delete).
+    to delete). A read under ``if i % N == 0`` (``if i % 10 == 0: print(loss.item())``)
+    runs every N steps, and so do the functions only such a block calls
+    (:func:`step_functions` does not follow it): a log line already kept out of most steps,
+    no per-step synchronisation.
     Each read waits for the device (a synchronisation per step); the port keeps them out of
     the compiled step, or reads them every N steps. Not a round trip: nothing goes back into
     the graph. A read in a function rewritten for static shapes as a whole is that
@@ -7852,6 +7860,13 @@ def step_syncs(
     masked = masked or {}
     loops = loops or {}
     metrics = {key for key, kind in masked.items() if kind == METRICS}
+    spans = _periodic_spans(analyses)
+
+    def every_step(path: str, line: int) -> bool:
+        """Whether a read at ``line`` runs every step of the loop around it: not under an
+        ``if i % N == 0`` (a log line every 10 steps, a sample decoded every 100)."""
+        return not any(a <= line <= z for a, z in spans.get(path, ()))
+
     rewritten = {
         (f.path, f.function)
         for f in shapes
@@ -7865,6 +7880,7 @@ def step_syncs(
         and ((f.path, f.function) in steps or (f.path, f.function) in metrics)
         and (f.path, f.function) not in rewritten
         and _in_loop(loops.get((f.path, f.function)), f.span.line)
+        and every_step(f.path, f.span.line)
     ]
     # a copy taken off the device: ``.numpy()`` on ``.cpu()`` (a bare ``.numpy()`` works
     # only on a tensor already on the host, the batch a loader gave: nothing to wait for)
@@ -7882,6 +7898,7 @@ def step_syncs(
         if (fa.path, function) in steps
         and (fa.path, function) not in rewritten
         and _in_loop(loops.get((fa.path, function)), line)
+        and every_step(fa.path, line)
     ]
     selections = [f for f in shapes if f.scope == "network" and (f.path, f.function) in metrics]
     # an ``if`` on tensor values in the training script's own step code (co-tracker's
@@ -7900,6 +7917,7 @@ def step_syncs(
         and (f.path, f.function) in steps
         and _script_step(f.path, f.function, modules)
         and _in_loop(loops.get((f.path, f.function)), f.span.line)
+        and every_step(f.path, f.span.line)
     ]
     if not reads and not selections and not formats and not tests:
         return []
@@ -7972,6 +7990,31 @@ def _script_step(path: str, function: str, modules: Collection[tuple[str, str]])
         or _LOSS_PATH.search(name)
         or _LOSS_PATH.search(cls)
     )
+
+
+#: An ``if`` test that holds once every N steps (``i % 10 == 0``, ``(step + 1) %
+#: args.log_every == 0``, ``not it % 100``): what it guards runs periodically, not every step.
+_PERIODIC = re.compile(r"%\s*[\w.()\[\]]+\)?\s*==\s*0\b|^not\s+\(?[\w.()+ -]+%")
+
+
+def _periodic_spans(analyses: Sequence[FileAnalysis]) -> dict[str, list[tuple[int, int]]]:
+    """path -> the (first, last) lines of the bodies of the ``if`` statements whose test
+    holds once every N steps (:data:`_PERIODIC`), read from the ``if``s around each call
+    (module code included: a training script's loop at the top level)."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for fa, facts in with_facts(analyses):
+        if facts.values is None:
+            continue
+        seen: set[tuple[int, int]] = set()
+        for call in facts.values.calls:
+            for branch in call.ifs:
+                if not _PERIODIC.search(branch.test.text):
+                    continue
+                span = (branch.line, branch.body_end or branch.end_line)
+                if span not in seen:
+                    seen.add(span)
+                    out.setdefault(fa.path, []).append(span)
+    return out
 
 
 def _in_loop(loop: tuple[int, int] | None, line: int) -> bool:
