@@ -6551,9 +6551,11 @@ def third_party_parts(
     diffusers VAE's ``from_pretrained``: a pretrained backbone) has its item. Layers only of
     a package some call hands a torch device (:func:`_on_device`): the classes of a text
     processor built beside the network (fairseq's phonemizers in its hub interfaces)
-    compute nothing with tensors. A pretrained model the training step runs (``steps``:
-    :func:`step_functions`) beside the network it trains is a teacher (recognize-anything's
-    ``clip.load("ViT-B/16")`` handed to the training function, whose
+    compute nothing with tensors; a class a network class holds as an attribute
+    (``self.image_pos_emb = AxialPositionalEmbedding(dim, ...)`` in a constructor that
+    computes with torch) is a layer of the network all the same. A pretrained model the
+    training step runs (``steps``: :func:`step_functions`) beside the network it trains is
+    a teacher (recognize-anything's ``clip.load("ViT-B/16")`` handed to the training function, whose
     ``model_clip.encode_image(image)`` gives the features a loss distils): its item says so
     and lists those uses (:func:`_teacher_uses`)."""
     from apiscan.review.oplibs import THIRD_PARTY_USES
@@ -6566,6 +6568,7 @@ def third_party_parts(
     named = {w.partition(".")[0] for i in items for w in _DOTTED.findall(i.what)}
     found: dict[str, dict[str, dict[str, Where]]] = {}  # package → kind → name → where
     devices: set[str] = set()  # the packages some call hands a device
+    held_layers: set[str] = set()  # ... or whose layer a network class holds as an attribute
     taught: dict[str, list[Where]] = {}  # package → its model's uses in the training step
     loaded_at: dict[str, list[Where]] = {}  # package → every place its model is loaded
     files = {fa.path: (fa, facts) for fa, facts in with_facts(analyses)}
@@ -6605,6 +6608,8 @@ def third_party_parts(
                 devices.add(top)
             loaded = any((call.function, n) in loads for n in call.assigned)
             kind = _use_of(name, call, fa.path in network, in_def, held, loaded)
+            if kind == "third-party-layer" and held:
+                held_layers.add(top)
             # a model loaded in a training script with no network code of its own and run
             # by the training step (a teacher) is a pretrained model all the same
             model = kind == "third-party-model" or (not kind and _model_loader(name, call))
@@ -6620,7 +6625,8 @@ def third_party_parts(
                 uses.setdefault(name, place(fa, line))
     items = []
     for top, kinds in sorted(found.items()):
-        if top not in devices:  # a text processor's objects (a phonemizer) are no layers
+        if top not in devices | held_layers:
+            # a text processor's objects (a phonemizer built in a function) are no layers
             kinds.pop("third-party-layer", None)
         if not kinds:
             continue

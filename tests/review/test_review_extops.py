@@ -3,7 +3,8 @@ a deformable convolution whose package's name says it is one (``from dcn_lib imp
 and a layer of a package the README clones and builds with its ``make.sh`` (``warp_ops``),
 both built in the network's constructor; beside them what is no such op: an NMS package
 called only by host post-processing, a package the README clones without building, a
-deformable convolution imported optionally."""
+deformable convolution imported optionally; and a third-party layer the network class holds
+as an attribute beside a text processor a network function builds."""
 
 from __future__ import annotations
 
@@ -41,8 +42,8 @@ def test_third_party_compiled_ops_built_in_the_network_are_work_items(review) ->
     # op); INVALID: nms_tools.nms (host post-processing), sample_images (cloned, never built,
     # no network use), deform_fast.DeformConv (an optional import)
     assert _items(review) == [
-        ("compiled-op", "dcn_lib.DCN", ["model.py:20"]),
-        ("compiled-custom-op", "warp_ops.WarpLayer", ["model.py:21"]),
+        ("compiled-op", "dcn_lib.DCN", ["model.py:22"]),
+        ("compiled-custom-op", "warp_ops.WarpLayer", ["model.py:23"]),
     ]
     dcn = next(i for i in review.work if i.what == "dcn_lib.DCN")
     assert "mindspore.ops.deformable_conv2d" in dcn.why
@@ -72,3 +73,13 @@ def test_a_checkpoint_item_prices_the_checkpoint_pattern_once() -> None:
     assert any(_ONCE in s for s in tinydet.effort.explanation)
     assert "1 checkpoint × 1–2" in tinydet.effort.formula
     assert "+ 4 idiom × 0.5–1 +" in tinydet.effort.formula  # 5 patterns before
+
+
+def test_a_third_party_class_a_network_class_holds_is_a_layer(review) -> None:
+    # VALID: ``self.pos = AxialEmbedding(...)`` in Net's constructor (never handed a
+    # device); INVALID: textsplit's Splitter built in a network function but held by no
+    # module (a text processor)
+    assert [
+        (i.what, [str(w) for w in i.where]) for i in review.work if i.kind == "third-party-layer"
+    ] == [("posembed (posembed.AxialEmbedding)", ["model.py:25"])]
+    assert not any("textsplit" in i.what for i in review.work)
