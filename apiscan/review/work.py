@@ -1568,6 +1568,18 @@ def work_items(
     if not any(i.kind == "checkpoint" for i in checkpoints):
         checkpoints.extend(_released_checkpoint(result.api_findings, ancillary))
     checkpoints.extend(_pickled_modules(findings, analyses, ancillary))
+    whole = list(_loaded_modules(findings, analyses, ancillary))
+    if whole:  # the loads of whole networks are theirs, not a state dict's to convert
+        claimed = set(whole[0].where)
+        shared = []
+        for i in checkpoints:
+            kept = tuple(w for w in i.where if w not in claimed)
+            if i.kind != "checkpoint" or kept == i.where:
+                shared.append(i)
+            elif kept:
+                shared.append(replace(i, where=kept, uses=i.uses - (len(i.where) - len(kept))))
+        checkpoints = shared
+        checkpoints.extend(whole)
     items.extend(checkpoints)
     items.extend(_parameters(findings, names))
     torch_api = load_torch_api()
@@ -5219,6 +5231,86 @@ def _pickled_modules(
             "pickles"
         ),
         uses=len(places),
+    )
+
+
+#: What a loader of a whole pickled network is called with: ``torch.load``.
+_TORCH_LOAD = "torch.load"
+
+
+def _loaded_modules(
+    findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> Iterable[WorkItem]:
+    """Whole networks read with ``torch.load`` into a module's attributes (a released
+    encoder and decoder: ``self.enc = load_model(download(URL))``, ``load_model`` returning
+    ``torch.load(f)``, then ``self.dec(z)`` run in a method): the file holds pickled
+    ``nn.Module`` objects, not a state dict, the same checkpoint format as
+    :func:`_pickled_modules`'s. A ``torch.load`` counts when a method of an ``nn.Module``
+    subclass assigns its result (directly, or through one of the repository's functions that
+    returns it) to a ``self`` attribute that the class then calls; a state dict handed to
+    ``load_state_dict`` is never called."""
+    loads = [f for f in findings if f.api == _TORCH_LOAD and f.usage == "call"]
+    if not loads:
+        return
+    #: the repository's functions returning what ``torch.load`` read, by last name
+    returning: dict[str, ApiFinding] = {}
+    files = {fa.path: (fa, facts) for fa, facts in with_facts(analyses)}
+    for f in loads:
+        _, facts = files.get(f.path, (None, None))
+        if facts is None or facts.values is None or not f.function:
+            continue
+        for d in facts.values.defs:
+            if (
+                d.qual == f.function
+                and not d.is_class
+                and any(r.line <= f.span.line <= r.end_line for r in d.returns)
+            ):
+                returning.setdefault(d.name, f)
+    places: list[Where] = []
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path) or is_test_path(fa.path) or facts.values is None:
+            continue
+        modules = {c.qualname for c in fa.classes if any(b.endswith("Module") for b in c.bases)}
+        called = {attr for attr, _, _ in facts.self_calls}
+        defs = facts.values.defs
+        for call in facts.values.calls:
+            if call.function < 0 or defs[call.function].owner < 0:
+                continue
+            if defs[defs[call.function].owner].qual not in modules:
+                continue
+            line = call.expr.line
+            name = call.expr.callee()
+            direct = name == "load" and call.expr.text.startswith(("torch.load(", "load("))
+            found = (
+                next((f for f in loads if f.path == fa.path and f.span.line == line), None)
+                if direct
+                else returning.get(name)
+            )
+            if found is None:
+                continue
+            held = [
+                attr
+                for attr, first, last, _ in facts.self_assigns
+                if first <= line <= last and attr in called
+            ]
+            if held:
+                places.append(place(fa, line))
+                places.append(Where(found.path, found.span.line, found.cell))
+    if not places:
+        return
+    yield WorkItem(
+        kind="checkpoint",
+        what="pickled networks (whole modules read with torch.load, not state dicts)",
+        where=tuple(sorted(set(places), key=lambda w: (w.path, w.line))),
+        why=(
+            "the files are whole PyTorch modules pickled with their classes (not state "
+            "dicts): a module holds what torch.load returns and calls it, so no state-dict "
+            "conversion applies until the pickled networks' architecture is written in "
+            "MindSpore; unpickle each released file once under PyTorch, write its "
+            "classes as Cells, convert its state_dict (parameter names, buffers) with "
+            "mindspore.save_checkpoint and load it with load_param_into_net"
+        ),
+        uses=len(set(places)),
     )
 
 

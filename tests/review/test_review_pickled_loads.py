@@ -1,0 +1,33 @@
+"""Whole networks read with ``torch.load`` into a module's attributes, on
+fixtures/pickledload: ``Released`` holds ``self.enc = load_net(...)`` (a repository function
+returning ``torch.load(f)``) and calls it in its forward: a pickled-networks checkpoint;
+``Tuned`` keeps a state dict it hands to ``load_state_dict`` (never called), and the training
+script loads a state dict: the plain checkpoint item."""
+
+from __future__ import annotations
+
+import pytest
+from scan_helpers import review_fixture
+
+
+@pytest.fixture(scope="module")
+def review():
+    return review_fixture("fixtures/pickledload")
+
+
+def test_a_module_holding_what_torch_load_returns_reads_pickled_networks(review) -> None:
+    # VALID: self.enc = load_net(...), then self.enc(x); INVALID: self.weights =
+    # torch.load(...) handed to load_state_dict, model.load_state_dict(torch.load(...))
+    items = [
+        (i.what, [str(w) for w in i.where], i.uses) for i in review.work if i.kind == "checkpoint"
+    ]
+    assert items == [
+        (
+            "pickled networks (whole modules read with torch.load, not state dicts)",
+            ["model.py:7", "model.py:15"],
+            2,
+        ),
+        ("torch.load", ["model.py:28", "train.py:9"], 2),
+    ]
+    (whole,) = [i for i in review.work if i.what.startswith("pickled networks")]
+    assert "no state-dict conversion applies" in whole.why
