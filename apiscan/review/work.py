@@ -35,6 +35,7 @@ from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review.commands import documented_entry
 from apiscan.review.config_files import OptionFiles, config_names
 from apiscan.review.evaluate import choice_key, outcomes, values_of
+from apiscan.review.leftout import by_globals
 from apiscan.review.masked import METRICS
 from apiscan.review.model import (
     BACKBONE_ARCHITECTURE,
@@ -2403,6 +2404,16 @@ def uncalled_functions(
         if values is None:
             continue
         written = _written(values)
+        # a module function picked from ``globals()`` by name (``globals()[base_name](
+        # pretrained=True)``, ``globals()['dla{}'.format(n)]``) is named by the pick: each
+        # module-level def of the file whose name the key may spell
+        picks = [pattern for x in written for pattern, _ in by_globals(x)]
+        if picks:
+            named.update(
+                d.qual
+                for d in values.defs
+                if d.owner < 0 and "." not in d.qual and any(p.fullmatch(d.qual) for p in picks)
+            )
         # a class is named by the classes it is a base of, and by a string a config or a
         # table builds it from (``dict(type="RandomFlip")``)
         bases = {base.rpartition(".")[2] for c in fa.classes for base in c.bases}
