@@ -16,6 +16,7 @@ copy of another repository are counted apart (:class:`Ancillary`; ``review-ancil
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
@@ -1569,6 +1570,7 @@ def work_items(
     if not any(i.kind == "checkpoint" for i in checkpoints):
         checkpoints.extend(_released_checkpoint(result.api_findings, ancillary))
     checkpoints.extend(_pickled_modules(findings, analyses, ancillary))
+    checkpoints = _launched_weights(root, checkpoints)
     whole = list(_loaded_modules(findings, analyses, ancillary))
     if whole:  # the loads of whole networks are theirs, not a state dict's to convert
         claimed = set(whole[0].where)
@@ -5243,6 +5245,46 @@ def _pickled_modules(
         ),
         uses=len(places),
     )
+
+
+#: A weights file a launch command passes (``--load_model ../models/coco_2x.pth``).
+_WEIGHTS_FILE = re.compile(r"\.(?:pth|pt|ckpt|pkl|pth\.tar|bin|safetensors)$", re.IGNORECASE)
+#: A script that trains (``train.py``, ``tools/train_net.py``).
+_TRAINING_SCRIPT = re.compile(r"train\w*\.py$")
+
+
+def _launched_weights(root: Path | None, checkpoints: list[WorkItem]) -> list[WorkItem]:
+    """The checkpoint items, the plain one told of the released weights the documented
+    training commands start from (``python train.py mot --load_model
+    '../models/ctdet_coco_dla_2x.pth'`` in every launch script): an initialisation the port
+    converts once and checks, not only a resume. The option, its file and the first
+    command's place are named; the commands' places are added to the item's."""
+    from apiscan.review.commands import launch_commands
+
+    plain = next((i for i in checkpoints if i.kind == "checkpoint"), None)
+    if plain is None or root is None or not root.is_dir():
+        return checkpoints
+    passed: dict[tuple[str, str], list[Where]] = {}
+    for path, line, words, _ in launch_commands(root):
+        if not any(_TRAINING_SCRIPT.search(w) for w in words):
+            continue
+        for option, value in itertools.pairwise(words):
+            if option.startswith("--") and _WEIGHTS_FILE.search(value):
+                passed.setdefault((option, value), []).append(Where(path, line))
+    if not passed:
+        return checkpoints
+    (option, value), where = max(passed.items(), key=lambda kv: len(kv[1]))
+    places = sorted({w for ws in passed.values() for w in ws}, key=lambda w: (w.path, w.line))
+    commands = len(places)
+    why = (
+        f"{plain.why}. The documented training starts from released weights: {option} "
+        f"{value} ({where[0]}"
+        + (f", {commands} commands in all" if commands > 1 else "")
+        + "): that file is converted once and the converted model checked against PyTorch's "
+        "outputs before the MindSpore training starts from it"
+    )
+    told = replace(plain, why=why, where=tuple(dict.fromkeys([*plain.where, *places])))
+    return [told if i is plain else i for i in checkpoints]
 
 
 #: What a loader of a whole pickled network is called with: ``torch.load``.

@@ -2,7 +2,8 @@
 fixtures/pickledload: ``Released`` holds ``self.enc = load_net(...)`` (a repository function
 returning ``torch.load(f)``) and calls it in its forward: a pickled-networks checkpoint;
 ``Tuned`` keeps a state dict it hands to ``load_state_dict`` (never called), and the training
-script loads a state dict: the plain checkpoint item."""
+script loads a state dict: the plain checkpoint item, which names the weights file the
+documented training command (run.sh) starts from."""
 
 from __future__ import annotations
 
@@ -27,7 +28,19 @@ def test_a_module_holding_what_torch_load_returns_reads_pickled_networks(review)
             ["model.py:7", "model.py:15"],
             2,
         ),
-        ("torch.load", ["model.py:28", "train.py:9"], 2),
+        ("torch.load", ["model.py:28", "train.py:9", "run.sh:2"], 2),
     ]
     (whole,) = [i for i in review.work if i.what.startswith("pickled networks")]
     assert "no state-dict conversion applies" in whole.why
+
+
+def test_the_weights_the_training_command_starts_from_are_named(review) -> None:
+    # VALID: run.sh's ``python train.py --init_weights weights/base_coco.pth``; INVALID: its
+    # ``python evaluate.py --weights weights/last.pth`` (no training)
+    (plain,) = [i for i in review.work if i.what == "torch.load"]
+    assert plain.why.endswith(
+        "The documented training starts from released weights: --init_weights "
+        "weights/base_coco.pth (run.sh:2): that file is converted once and the converted "
+        "model checked against PyTorch's outputs before the MindSpore training starts from it"
+    )
+    assert "last.pth" not in plain.why
