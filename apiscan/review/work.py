@@ -5254,7 +5254,7 @@ _TRAINING_SCRIPT = re.compile(r"train\w*\.py$")
 
 
 def _launched_weights(root: Path | None, checkpoints: list[WorkItem]) -> list[WorkItem]:
-    """The checkpoint items, the plain one told of the released weights the documented
+    """The checkpoint items, the plain one told of the weights file the documented
     training commands start from (``python train.py mot --load_model
     '../models/ctdet_coco_dla_2x.pth'`` in every launch script): an initialisation the port
     converts once and checks, not only a resume. The option, its file and the first
@@ -5277,11 +5277,11 @@ def _launched_weights(root: Path | None, checkpoints: list[WorkItem]) -> list[Wo
     places = sorted({w for ws in passed.values() for w in ws}, key=lambda w: (w.path, w.line))
     commands = len(places)
     why = (
-        f"{plain.why}. The documented training starts from released weights: {option} "
+        f"{plain.why}. The documented training starts from a weights file: {option} "
         f"{value} ({where[0]}"
         + (f", {commands} commands in all" if commands > 1 else "")
-        + "): that file is converted once and the converted model checked against PyTorch's "
-        "outputs before the MindSpore training starts from it"
+        + "): a PyTorch file to convert once (or to make again with the ported code) and "
+        "check against PyTorch's outputs before the MindSpore training starts from it"
     )
     told = replace(plain, why=why, where=tuple(dict.fromkeys([*plain.where, *places])))
     return [told if i is plain else i for i in checkpoints]

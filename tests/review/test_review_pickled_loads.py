@@ -39,8 +39,9 @@ def test_the_weights_the_training_command_starts_from_are_named(review) -> None:
     # ``python evaluate.py --weights weights/last.pth`` (no training)
     (plain,) = [i for i in review.work if i.what == "torch.load"]
     assert plain.why.endswith(
-        "The documented training starts from released weights: --init_weights "
-        "weights/base_coco.pth (run.sh:2): that file is converted once and the converted "
-        "model checked against PyTorch's outputs before the MindSpore training starts from it"
+        "The documented training starts from a weights file: --init_weights "
+        "weights/base_coco.pth (run.sh:2): a PyTorch file to convert once (or to make again "
+        "with the ported code) and check against PyTorch's outputs before the MindSpore "
+        "training starts from it"
     )
     assert "last.pth" not in plain.why
