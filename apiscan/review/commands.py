@@ -498,3 +498,52 @@ def files_below(
             if count > most:
                 return
             yield rel
+
+
+#: A documented clone of another repository (``git clone -b pytorch_1.7 https://host/o/DCNv2.git``)
+#: or a pip install straight from one (``pip install git+https://host/o/pkg.git@v1``): the name
+#: of the repository is its last path part.
+_CLONE = re.compile(
+    r"(?:git\s+clone\b|pip3?\s+install\b[^\n]*?git\+)[^\n]*?"
+    r"(?:https?://|git@)[\w.@:/~-]*?/([\w.-]+?)(?:\.git)?(?:@[\w./-]+)?(?=[\s`'\"#)]|$)",
+    re.MULTILINE,
+)
+#: A command building a package's compiled code: its ``make.sh``, ``setup.py build develop``
+#: (``install``, ``build_ext``), or an editable pip install of the checkout.
+_BUILD = re.compile(
+    r"make\.sh\b|setup\.py\s+(?:build|develop|install|build_ext)\b|pip3?\s+install\s+(?:-\S+\s+)*-e\b"
+)
+#: Lines after a clone in which its build command is looked for (``cd DCNv2`` then ``./make.sh``).
+_BUILD_WINDOW = 8
+
+
+def package_key(name: str) -> str:
+    """A package or repository name compared whatever its case and separators: ``DCNv2``,
+    ``dcn_v2`` and ``DCN-v2`` are one name."""
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def built_packages(root: Path | None) -> dict[str, str]:
+    """:func:`package_key` of each repository the documentation clones and builds, or
+    pip-installs from its git URL -> where (``README.md:54``): FairMOT-style installs of a
+    compiled op (``git clone ... DCNv2 && cd DCNv2 && ./make.sh``) that the code then imports
+    as a top-level package (``from dcn_v2 import DCN``). A clone with no build command after
+    it (a data set, the repository itself cloned to start) is none."""
+    if root is None or not root.is_dir():
+        return {}
+    found: dict[str, str] = {}
+    for path in _files(root, docs=True):
+        try:
+            full = root / path
+            if full.stat().st_size > _SIZE_LIMIT:
+                continue
+            text = full.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        lines = text.splitlines()
+        for match in _CLONE.finditer(text):
+            number = text.count("\n", 0, match.start())
+            after = "\n".join(lines[number : number + _BUILD_WINDOW])
+            if "git+" in match.group(0) or _BUILD.search(after):
+                found.setdefault(package_key(match.group(1)), f"{path}:{number + 1}")
+    return found

@@ -55,6 +55,11 @@ def _listing(names: list[str]) -> str:
     return shown + (f" and {more} more" if more > 0 else "")
 
 
+#: The idiom pattern of saving and loading weights, and the work item kind of a checkpoint
+#: format: one piece of work, priced once by the item when there is one.
+CHECKPOINT_PATTERN = "checkpoint"
+
+
 def idiom_pattern(f: ApiFinding) -> str:
     """The pattern an idiom use belongs to: the idiom catalogue's key (``train-step`` for
     ``backward``, ``optimizer.step`` and ``zero_grad`` alike, ``checkpoint`` for ``save``,
@@ -575,6 +580,13 @@ def estimate(
     gap_apis = sorted({f.api for f in apis if disposition(f) == "gap"})
     custom_network = sorted({f.api for f in network if is_custom_op(f)})
     patterns = {idiom_pattern(f) for f in apis if f.disposition == "idiom"}
+    by_item = CHECKPOINT_PATTERN in patterns and any(
+        priced_kind(item) == CHECKPOINT_PATTERN for item in work
+    )
+    if by_item:
+        # the checkpoint item converts the weights and rewrites their loading: its idiom
+        # pattern (save, load, state_dict) is that same work, priced once, by the item
+        patterns.discard(CHECKPOINT_PATTERN)
     idiom_patterns = len(patterns)
     mechanical = len(patterns & MECHANICAL_IDIOMS)
 
@@ -667,7 +679,9 @@ def estimate(
         f"({_listing(custom_network) or 'none'}) and {by['gap'][0]:,} with nothing known.",
         f"Everywhere ported: {by['delete'][1]:,} deletions (device moves, cache flushes, "
         f"TorchScript markers: no counterpart needed), {by['idiom'][1]:,} idiom sites of "
-        f"{idiom_patterns:,} patterns (train step, AMP, checkpoints, data loading...), "
+        f"{idiom_patterns:,} patterns (train step, AMP, checkpoints, data loading...)"
+        + (" and the checkpoint pattern, priced once by its work item" if by_item else "")
+        + ", "
         f"{by['rewrite'][1]:,} rewrites, {_count(len(custom), 'API')} that may need a custom op "
         f"and {by['gap'][1]:,} gap sites"
         + (f" ({_listing(gap_apis)})" if gap_apis else "")

@@ -100,7 +100,7 @@ def _written(values: FileValues) -> list[Expr]:
     return found
 
 
-def _by_globals(expr: Expr) -> Iterator[tuple[re.Pattern[str], int]]:
+def by_globals(expr: Expr) -> Iterator[tuple[re.Pattern[str], int]]:
     """The module functions ``expr`` picks from ``globals()`` by name (CenterTrack's
     ``globals()['dla{}'.format(num_layers)](...)``): the pattern of the names it may read
     (any name when the key is no formatted constant), with the line."""
@@ -286,7 +286,7 @@ def left_out(
                     tables[found].add((fa.path, name.line, picked))
                 elif (index := tops.get(found)) is not None:
                     refs.setdefault((found[0], index), set()).add((fa.path, name.line))
-            for pattern, line in _by_globals(expr):
+            for pattern, line in by_globals(expr):
                 for n, d in enumerate(values.defs):
                     if d.owner < 0 and not d.is_class and pattern.fullmatch(d.name):
                         refs.setdefault((fa.path, n), set()).add((fa.path, line))

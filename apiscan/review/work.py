@@ -16,6 +16,7 @@ copy of another repository are counted apart (:class:`Ancillary`; ``review-ancil
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
@@ -35,6 +36,7 @@ from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review.commands import documented_entry, documented_stages
 from apiscan.review.config_files import OptionFiles, config_names
 from apiscan.review.evaluate import choice_key, outcomes, values_of
+from apiscan.review.leftout import by_globals
 from apiscan.review.masked import METRICS
 from apiscan.review.model import (
     BACKBONE_ARCHITECTURE,
@@ -1638,6 +1640,19 @@ def work_items(
     if not any(i.kind == "checkpoint" for i in checkpoints):
         checkpoints.extend(_released_checkpoint(result.api_findings, ancillary))
     checkpoints.extend(_pickled_modules(findings, analyses, ancillary))
+    checkpoints = _launched_weights(root, checkpoints)
+    whole = list(_loaded_modules(findings, analyses, ancillary))
+    if whole:  # the loads of whole networks are theirs, not a state dict's to convert
+        claimed = set(whole[0].where)
+        shared = []
+        for i in checkpoints:
+            kept = tuple(w for w in i.where if w not in claimed)
+            if i.kind != "checkpoint" or kept == i.where:
+                shared.append(i)
+            elif kept:
+                shared.append(replace(i, where=kept, uses=i.uses - (len(i.where) - len(kept))))
+        checkpoints = shared
+        checkpoints.extend(whole)
     items.extend(checkpoints)
     items.extend(_parameters(findings, names))
     torch_api = load_torch_api()
@@ -2461,6 +2476,16 @@ def uncalled_functions(
         if values is None:
             continue
         written = _written(values)
+        # a module function picked from ``globals()`` by name (``globals()[base_name](
+        # pretrained=True)``, ``globals()['dla{}'.format(n)]``) is named by the pick: each
+        # module-level def of the file whose name the key may spell
+        picks = [pattern for x in written for pattern, _ in by_globals(x)]
+        if picks:
+            named.update(
+                d.qual
+                for d in values.defs
+                if d.owner < 0 and "." not in d.qual and any(p.fullmatch(d.qual) for p in picks)
+            )
         # a class is named by the classes it is a base of, and by a string a config or a
         # table builds it from (``dict(type="RandomFlip")``)
         bases = {base.rpartition(".")[2] for c in fa.classes for base in c.bases}
@@ -5301,6 +5326,126 @@ def _pickled_modules(
     )
 
 
+#: A weights file a launch command passes (``--load_model ../models/coco_2x.pth``).
+_WEIGHTS_FILE = re.compile(r"\.(?:pth|pt|ckpt|pkl|pth\.tar|bin|safetensors)$", re.IGNORECASE)
+#: A script that trains (``train.py``, ``tools/train_net.py``).
+_TRAINING_SCRIPT = re.compile(r"train\w*\.py$")
+
+
+def _launched_weights(root: Path | None, checkpoints: list[WorkItem]) -> list[WorkItem]:
+    """The checkpoint items, the plain one told of the weights file the documented
+    training commands start from (``python train.py mot --load_model
+    '../models/ctdet_coco_dla_2x.pth'`` in every launch script): an initialisation the port
+    converts once and checks, not only a resume. The option, its file and the first
+    command's place are named; the commands' places are added to the item's."""
+    from apiscan.review.commands import launch_commands
+
+    plain = next((i for i in checkpoints if i.kind == "checkpoint"), None)
+    if plain is None or root is None or not root.is_dir():
+        return checkpoints
+    passed: dict[tuple[str, str], list[Where]] = {}
+    for path, line, words, _ in launch_commands(root):
+        if not any(_TRAINING_SCRIPT.search(w) for w in words):
+            continue
+        for option, value in itertools.pairwise(words):
+            if option.startswith("--") and _WEIGHTS_FILE.search(value):
+                passed.setdefault((option, value), []).append(Where(path, line))
+    if not passed:
+        return checkpoints
+    (option, value), where = max(passed.items(), key=lambda kv: len(kv[1]))
+    places = sorted({w for ws in passed.values() for w in ws}, key=lambda w: (w.path, w.line))
+    commands = len(places)
+    why = (
+        f"{plain.why}. The documented training starts from a weights file: {option} "
+        f"{value} ({where[0]}"
+        + (f", {commands} commands in all" if commands > 1 else "")
+        + "): a PyTorch file to convert once (or to make again with the ported code) and "
+        "check against PyTorch's outputs before the MindSpore training starts from it"
+    )
+    told = replace(plain, why=why, where=tuple(dict.fromkeys([*plain.where, *places])))
+    return [told if i is plain else i for i in checkpoints]
+
+
+#: What a loader of a whole pickled network is called with: ``torch.load``.
+_TORCH_LOAD = "torch.load"
+
+
+def _loaded_modules(
+    findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> Iterable[WorkItem]:
+    """Whole networks read with ``torch.load`` into a module's attributes (a released
+    encoder and decoder: ``self.enc = load_model(download(URL))``, ``load_model`` returning
+    ``torch.load(f)``, then ``self.dec(z)`` run in a method): the file holds pickled
+    ``nn.Module`` objects, not a state dict, the same checkpoint format as
+    :func:`_pickled_modules`'s. A ``torch.load`` counts when a method of an ``nn.Module``
+    subclass assigns its result (directly, or through one of the repository's functions that
+    returns it) to a ``self`` attribute that the class then calls; a state dict handed to
+    ``load_state_dict`` is never called."""
+    loads = [f for f in findings if f.api == _TORCH_LOAD and f.usage == "call"]
+    if not loads:
+        return
+    #: the repository's functions returning what ``torch.load`` read, by last name
+    returning: dict[str, ApiFinding] = {}
+    files = {fa.path: (fa, facts) for fa, facts in with_facts(analyses)}
+    for f in loads:
+        _, facts = files.get(f.path, (None, None))
+        if facts is None or facts.values is None or not f.function:
+            continue
+        for d in facts.values.defs:
+            if (
+                d.qual == f.function
+                and not d.is_class
+                and any(r.line <= f.span.line <= r.end_line for r in d.returns)
+            ):
+                returning.setdefault(d.name, f)
+    places: list[Where] = []
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path) or is_test_path(fa.path) or facts.values is None:
+            continue
+        modules = {c.qualname for c in fa.classes if any(b.endswith("Module") for b in c.bases)}
+        called = {attr for attr, _, _ in facts.self_calls}
+        defs = facts.values.defs
+        for call in facts.values.calls:
+            if call.function < 0 or defs[call.function].owner < 0:
+                continue
+            if defs[defs[call.function].owner].qual not in modules:
+                continue
+            line = call.expr.line
+            name = call.expr.callee()
+            direct = name == "load" and call.expr.text.startswith(("torch.load(", "load("))
+            found = (
+                next((f for f in loads if f.path == fa.path and f.span.line == line), None)
+                if direct
+                else returning.get(name)
+            )
+            if found is None:
+                continue
+            held = [
+                attr
+                for attr, first, last, _ in facts.self_assigns
+                if first <= line <= last and attr in called
+            ]
+            if held:
+                places.append(place(fa, line))
+                places.append(Where(found.path, found.span.line, found.cell))
+    if not places:
+        return
+    yield WorkItem(
+        kind="checkpoint",
+        what="pickled networks (whole modules read with torch.load, not state dicts)",
+        where=tuple(sorted(set(places), key=lambda w: (w.path, w.line))),
+        why=(
+            "the files are whole PyTorch modules pickled with their classes (not state "
+            "dicts): a module holds what torch.load returns and calls it, so no state-dict "
+            "conversion applies until the pickled networks' architecture is written in "
+            "MindSpore; unpickle each released file once under PyTorch, write its "
+            "classes as Cells, convert its state_dict (parameter names, buffers) with "
+            "mindspore.save_checkpoint and load it with load_param_into_net"
+        ),
+        uses=len(set(places)),
+    )
+
+
 def _url_loaders(
     analyses: Sequence[FileAnalysis],
 ) -> dict[tuple[str, str], list[tuple[Where, str]]]:
@@ -5900,11 +6045,13 @@ def compiled_ops(
     defined = _defined(analyses) | modules
     cffi = _cffi_extensions(result, analyses, defined)
     native = native or bool(cffi)
-    if not native and not submodules:
-        return []
-    packages = {m.rsplit(".", i)[0] for m in modules for i in range(1, m.count(".") + 1)}
     #: (module, op) -> (bindings, places, where the code comes from)
-    ops: dict[tuple[str, str], tuple[set[str], list[Where], str]] = {}
+    ops: dict[tuple[str, str], tuple[set[str], list[Where], str]] = _third_party_ops(
+        root, result, analyses, ancillary
+    )
+    if not native and not submodules:
+        return _compiled_items(ops, analyses)
+    packages = {m.rsplit(".", i)[0] for m in modules for i in range(1, m.count(".") + 1)}
     jit = _jit_extensions(result, analyses)
     sources = _native_stems(root) if native else {}
     for fa in analyses:
@@ -5980,11 +6127,21 @@ def compiled_ops(
         entry = ops.setdefault((TORCH_OPS + namespace, op), (set(), [], _OWN_EXTENSION))
         entry[0].add(binding)
         entry[1].append(Where(f.path, f.span.line, f.cell))
+    return _compiled_items(ops, analyses)
+
+
+def _compiled_items(
+    ops: Mapping[tuple[str, str], tuple[set[str], list[Where], str]],
+    analyses: Sequence[FileAnalysis],
+) -> list[WorkItem]:
+    """One compiled-op item per (module, op) of :func:`compiled_ops`: MindSpore's
+    counterpart where :data:`COMPILED_OPS` knows one, else a custom op to write."""
     items = []
     by_path = {fa.path: fa for fa in analyses}
     for (module, op), (bindings, where, source) in sorted(ops.items()):
         how = _counterpart(op)
-        if how is None and source == _CFFI_EXTENSION:  # named by its extension (``roi_crop``)
+        if how is None and (source == _CFFI_EXTENSION or source.startswith(_THIRD_PARTY_BUILT)):
+            # named by its extension (``roi_crop``) or its package (``dcn_v2``)
             how = _counterpart(module.rpartition(".")[2])
         listed = ", ".join(sorted(bindings))
         what = f"{module}.{op}" + (f" ({listed})" if bindings != {op} else "")
@@ -6026,6 +6183,63 @@ def compiled_ops(
             )
         )
     return items
+
+
+#: How :func:`_third_party_ops` names where a third-party compiled op comes from.
+_THIRD_PARTY_BUILT = "the third-party package"
+
+
+def _third_party_ops(
+    root: Path,
+    result: ScanResult,
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+) -> dict[tuple[str, str], tuple[set[str], list[Where], str]]:
+    """(package, op) -> (bindings, places, source) of the compiled ops the network takes from
+    a third-party package installed beside the repository (FairMOT's ``from dcn_v2 import
+    DCN``, built in every upsampling node of its default network; the README clones DCNv2
+    and runs its ``make.sh``). Without it the package is a plain row of the third-party list,
+    as a pure-Python library is, and the deformable convolution is priced nothing. A package
+    counts when it is no library the review knows (:func:`_third_party_package`), is not
+    imported optionally, a network function of a ported file calls it, and either the
+    documentation clones and builds it (:func:`~apiscan.review.commands.built_packages`) or
+    its name says it is a compiled op (:data:`COMPILED_OPS`: ``dcn``, ``deform``, ``nms``,
+    ``roi_align``...). A package a data transform or a host helper calls is left alone."""
+    from apiscan.review.commands import built_packages, package_key
+
+    built = built_packages(root)
+    local = _local_packages(analyses)
+    computing = {(f.path, f.function) for f in result.api_findings if f.scope == "network"}
+    ops: dict[tuple[str, str], tuple[set[str], list[Where], str]] = {}
+    for fa, facts in with_facts(analyses):
+        if fa.errors or ancillary.why(fa.path) or is_test_path(fa.path) or facts.values is None:
+            continue
+        defs = facts.values.defs
+        imported = {
+            top
+            for top, _ in facts.package_uses
+            if top not in facts.optional_packages and _third_party_package(top, local)
+        }
+        for name, call in absolute_call_values(facts):
+            top, _, rest = name.partition(".")
+            if not rest or top not in imported:
+                continue
+            docs = built.get(package_key(top), "")
+            if not docs and _counterpart(top) is None:
+                continue
+            qual = defs[call.function].qual if 0 <= call.function < len(defs) else ""
+            if not _computes_in(computing, fa.path, qual):
+                continue
+            tail = rest.rpartition(".")[2]
+            source = f"{_THIRD_PARTY_BUILT} {top}" + (
+                f" (built as documented at {docs})" if docs else ""
+            )
+            entry = ops.setdefault((top, tail), (set(), [], source))
+            entry[0].add(rest)
+            where = place(fa, call.expr.line)
+            if where not in entry[1]:
+                entry[1].append(where)
+    return ops
 
 
 #: Names of a pure-PyTorch implementation kept beside a compiled op (``upfirdn2d_native``,
@@ -6561,9 +6775,11 @@ def third_party_parts(
     diffusers VAE's ``from_pretrained``: a pretrained backbone) has its item. Layers only of
     a package some call hands a torch device (:func:`_on_device`): the classes of a text
     processor built beside the network (fairseq's phonemizers in its hub interfaces)
-    compute nothing with tensors. A pretrained model the training step runs (``steps``:
-    :func:`step_functions`) beside the network it trains is a teacher (recognize-anything's
-    ``clip.load("ViT-B/16")`` handed to the training function, whose
+    compute nothing with tensors; a class a network class holds as an attribute
+    (``self.image_pos_emb = AxialPositionalEmbedding(dim, ...)`` in a constructor that
+    computes with torch) is a layer of the network all the same. A pretrained model the
+    training step runs (``steps``: :func:`step_functions`) beside the network it trains is
+    a teacher (recognize-anything's ``clip.load("ViT-B/16")`` handed to the training function, whose
     ``model_clip.encode_image(image)`` gives the features a loss distils): its item says so
     and lists those uses (:func:`_teacher_uses`)."""
     from apiscan.review.oplibs import THIRD_PARTY_USES
@@ -6576,6 +6792,7 @@ def third_party_parts(
     named = {w.partition(".")[0] for i in items for w in _DOTTED.findall(i.what)}
     found: dict[str, dict[str, dict[str, Where]]] = {}  # package → kind → name → where
     devices: set[str] = set()  # the packages some call hands a device
+    held_layers: set[str] = set()  # ... or whose layer a network class holds as an attribute
     taught: dict[str, list[Where]] = {}  # package → its model's uses in the training step
     loaded_at: dict[str, list[Where]] = {}  # package → every place its model is loaded
     files = {fa.path: (fa, facts) for fa, facts in with_facts(analyses)}
@@ -6615,6 +6832,8 @@ def third_party_parts(
                 devices.add(top)
             loaded = any((call.function, n) in loads for n in call.assigned)
             kind = _use_of(name, call, fa.path in network, in_def, held, loaded)
+            if kind == "third-party-layer" and held:
+                held_layers.add(top)
             # a model loaded in a training script with no network code of its own and run
             # by the training step (a teacher) is a pretrained model all the same
             model = kind == "third-party-model" or (not kind and _model_loader(name, call))
@@ -6630,7 +6849,8 @@ def third_party_parts(
                 uses.setdefault(name, place(fa, line))
     items = []
     for top, kinds in sorted(found.items()):
-        if top not in devices:  # a text processor's objects (a phonemizer) are no layers
+        if top not in devices | held_layers:
+            # a text processor's objects (a phonemizer built in a function) are no layers
             kinds.pop("third-party-layer", None)
         if not kinds:
             continue
@@ -7778,9 +7998,14 @@ def step_functions(
     # a function that loops over its batches runs per step only what that loop runs: an
     # evaluation it calls once an epoch (and the loggers that evaluation calls) is no step
     loops = _step_loops(runs, analyses)
+    # ... and what it calls under ``if i % N == 0`` (a sample decoded every 100 steps) runs
+    # every N steps, not every step
+    periodic = _periodic_spans(analyses)
     callees: dict[tuple[str, str], set[tuple[str, str]]] = {}
     for caller, callee, line in call_edge_lines(analyses):
         loop = loops.get(caller)
+        if any(a <= line <= z for a, z in periodic.get(caller[0], ())):
+            continue
         if loop is None or loop[0] <= line <= loop[1]:
             callees.setdefault(caller, set()).add(callee)
     functions = {(fa.path, fn.qualname): fn for fa in analyses for fn in fa.functions}
@@ -7862,7 +8087,10 @@ def step_syncs(
     a function that loops over its batches only the reads inside that loop (``loops``:
     :func:`step_loops`) run every step; an epoch's summary after it does not. The
     ``.cpu()`` a copy is chained on is part of the read (listed with it, no placement call
-    to delete).
+    to delete). A read under ``if i % N == 0`` (``if i % 10 == 0: print(loss.item())``)
+    runs every N steps, and so do the functions only such a block calls
+    (:func:`step_functions` does not follow it): a log line already kept out of most steps,
+    no per-step synchronisation.
     Each read waits for the device (a synchronisation per step); the port keeps them out of
     the compiled step, or reads them every N steps. Not a round trip: nothing goes back into
     the graph. A read in a function rewritten for static shapes as a whole is that
@@ -7871,6 +8099,13 @@ def step_syncs(
     masked = masked or {}
     loops = loops or {}
     metrics = {key for key, kind in masked.items() if kind == METRICS}
+    spans = _periodic_spans(analyses)
+
+    def every_step(path: str, line: int) -> bool:
+        """Whether a read at ``line`` runs every step of the loop around it: not under an
+        ``if i % N == 0`` (a log line every 10 steps, a sample decoded every 100)."""
+        return not any(a <= line <= z for a, z in spans.get(path, ()))
+
     rewritten = {
         (f.path, f.function)
         for f in shapes
@@ -7884,6 +8119,7 @@ def step_syncs(
         and ((f.path, f.function) in steps or (f.path, f.function) in metrics)
         and (f.path, f.function) not in rewritten
         and _in_loop(loops.get((f.path, f.function)), f.span.line)
+        and every_step(f.path, f.span.line)
     ]
     # a copy taken off the device: ``.numpy()`` on ``.cpu()`` (a bare ``.numpy()`` works
     # only on a tensor already on the host, the batch a loader gave: nothing to wait for)
@@ -7901,6 +8137,7 @@ def step_syncs(
         if (fa.path, function) in steps
         and (fa.path, function) not in rewritten
         and _in_loop(loops.get((fa.path, function)), line)
+        and every_step(fa.path, line)
     ]
     selections = [f for f in shapes if f.scope == "network" and (f.path, f.function) in metrics]
     # an ``if`` on tensor values in the training script's own step code (co-tracker's
@@ -7919,6 +8156,7 @@ def step_syncs(
         and (f.path, f.function) in steps
         and _script_step(f.path, f.function, modules)
         and _in_loop(loops.get((f.path, f.function)), f.span.line)
+        and every_step(f.path, f.span.line)
     ]
     if not reads and not selections and not formats and not tests:
         return []
@@ -7991,6 +8229,31 @@ def _script_step(path: str, function: str, modules: Collection[tuple[str, str]])
         or _LOSS_PATH.search(name)
         or _LOSS_PATH.search(cls)
     )
+
+
+#: An ``if`` test that holds once every N steps (``i % 10 == 0``, ``(step + 1) %
+#: args.log_every == 0``, ``not it % 100``): what it guards runs periodically, not every step.
+_PERIODIC = re.compile(r"%\s*[\w.()\[\]]+\)?\s*==\s*0\b|^not\s+\(?[\w.()+ -]+%")
+
+
+def _periodic_spans(analyses: Sequence[FileAnalysis]) -> dict[str, list[tuple[int, int]]]:
+    """path -> the (first, last) lines of the bodies of the ``if`` statements whose test
+    holds once every N steps (:data:`_PERIODIC`), read from the ``if``s around each call
+    (module code included: a training script's loop at the top level)."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for fa, facts in with_facts(analyses):
+        if facts.values is None:
+            continue
+        seen: set[tuple[int, int]] = set()
+        for call in facts.values.calls:
+            for branch in call.ifs:
+                if not _PERIODIC.search(branch.test.text):
+                    continue
+                span = (branch.line, branch.body_end or branch.end_line)
+                if span not in seen:
+                    seen.add(span)
+                    out.setdefault(fa.path, []).append(span)
+    return out
 
 
 def _in_loop(loop: tuple[int, int] | None, line: int) -> bool:

@@ -114,7 +114,8 @@ def test_the_framework_is_a_work_item_the_effort_prices() -> None:
     assert item.uses == 5
     assert str(item.where[0]) == "tinysr/train.py:10"
     assert "5 framework-training as 3.7 × 2–4" in review.effort.formula
-    assert review.effort.person_days[0] >= 10
+    # at least the framework's own share (its checkpoint is priced once, by its item)
+    assert review.effort.person_days[0] >= 3.7 * 2
 
 
 def test_a_repository_running_its_own_training_has_none_of_it(tmp_path: Path) -> None:

@@ -37,8 +37,12 @@ def test_a_launcher_subclass_and_its_strategy_are_training_machinery(review) -> 
 
 def test_a_third_party_class_given_weights_is_a_pretrained_model(review) -> None:
     # VALID: ``model = TeacherNet(depth=2)`` then ``model.load_state_dict(torch.load(...))``;
-    # INVALID: convkit's Block built without weights nor a device (no item at all)
+    # INVALID: convkit's Block built without weights nor a device (no pretrained model:
+    # a layer the Teacher holds and runs, a third-party layer)
     assert _items(review, "third-party-model") == [
         ("teachkit (teachkit.models.TeacherNet)", 1, ["model.py:23"])
     ]
-    assert not any("convkit" in i.what for i in review.work)
+    assert [i.what for i in review.work if "convkit" in i.what] == [
+        "convkit (convkit.layers.Block)"
+    ]
+    assert [i.kind for i in review.work if "convkit" in i.what] == ["third-party-layer"]
