@@ -2378,6 +2378,18 @@ def _name_values(
     return out
 
 
+def _decorated(facts: SyntaxFacts) -> set[str]:
+    """The module-level defs and classes of a file that carry a decorator: those whose
+    decorators resolve through the imports (``@register_model``), and those decorated by a
+    name of the file itself (``@LOADERS.register("R-50")`` of a ``Registry()`` built in the
+    same module), which the import-resolved record leaves out. A registry builds them by
+    name, so no call names them and they are never dead code."""
+    names = {name for name, *_ in facts.decorators}
+    if facts.values is not None:
+        names.update(d.qual for d in facts.values.defs if d.decorators)
+    return names
+
+
 def uncalled_functions(
     analyses: Sequence[FileAnalysis], result: ScanResult | None = None
 ) -> dict[tuple[str, str], tuple[int, int]]:
@@ -2544,7 +2556,7 @@ def uncalled_functions(
         values = facts.values
         if facts.main_guard or values is None or not any(m in imported for m in fa.modules):
             continue
-        decorated = {name for name, *_ in facts.decorators}
+        decorated = _decorated(facts)
         spans = [(d.line, d.end_line) for d in values.defs]
         for d in values.defs:
             name = d.qual
@@ -2665,7 +2677,7 @@ def apart_only(
             continue
         if not any(m in imported for m in fa.modules):
             continue
-        decorated = {name for name, *_ in facts.decorators}
+        decorated = _decorated(facts)
         spans = [(d.line, d.end_line) for d in values.defs]
         for d in values.defs:
             name = d.qual
@@ -6046,9 +6058,13 @@ def compiled_ops(
     cffi = _cffi_extensions(result, analyses, defined)
     native = native or bool(cffi)
     #: (module, op) -> (bindings, places, where the code comes from)
-    ops: dict[tuple[str, str], tuple[set[str], list[Where], str]] = _third_party_ops(
-        root, result, analyses, ancillary
-    )
+    # a package that is a submodule not checked out is that submodule's item below: one op
+    # counted once
+    ops: dict[tuple[str, str], tuple[set[str], list[Where], str]] = {
+        key: entry
+        for key, entry in _third_party_ops(root, result, analyses, ancillary).items()
+        if not any(parts and parts[-1] == key[0] for parts, _ in submodules)
+    }
     if not native and not submodules:
         return _compiled_items(ops, analyses)
     packages = {m.rsplit(".", i)[0] for m in modules for i in range(1, m.count(".") + 1)}

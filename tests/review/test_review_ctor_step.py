@@ -43,7 +43,9 @@ def test_the_optimizer_handed_to_the_constructor_is_a_torch_optimizer() -> None:
 def test_the_review_prices_the_training_step() -> None:
     review = build_review(str(FIXTURE), jobs=1)
     (drivers,) = [line for line in review.effort.explanation if "What drives it" in line]
-    assert "idiom (4 × up to 1 = 4: checkpoint, data, module-base, train-step)" in drivers
+    # the checkpoint is priced once, by its work item, not also as an idiom pattern
+    assert "idiom (3 × up to 1 = 3: data, module-base, train-step)" in drivers
+    assert "checkpoint (1 × up to 2 = 2)" in drivers
 
 
 def test_an_optimizer_of_unknown_origin_stays_a_guess(tmp_path: Path) -> None:
