@@ -371,14 +371,7 @@ def _commands(
     launcher (barlowtwins' ``python main.py /path/to/imagenet/``: the pretraining run with
     every default, beside two linear-evaluation commands that set options) and, in a shell
     script, when it changes folder (``cd src``: :func:`_placed` reads it)."""
-    for path in _files(root, docs):
-        try:
-            full = root / path
-            if full.stat().st_size > _SIZE_LIMIT:
-                continue
-            text = full.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
+    for path, text in _texts(root, docs):
         start, pending = 0, ""
         page = not path.endswith(".sh")
         for number, line in enumerate(text.splitlines(), 1):
@@ -451,6 +444,18 @@ def split_commands(text: str, page: bool = False) -> list[list[str]]:
                 current.append(word)
         commands.append(current)
     return [words for words in commands if words]
+
+
+def _texts(root: Path, docs: bool = True) -> Iterator[tuple[str, str]]:
+    """(path, text) of each of :func:`_files` no larger than the size limit that reads."""
+    for path in _files(root, docs):
+        try:
+            full = root / path
+            if full.stat().st_size > _SIZE_LIMIT:
+                continue
+            yield path, full.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
 
 
 def _files(root: Path, docs: bool = True) -> Iterator[str]:
@@ -532,14 +537,7 @@ def built_packages(root: Path | None) -> dict[str, str]:
     if root is None or not root.is_dir():
         return {}
     found: dict[str, str] = {}
-    for path in _files(root, docs=True):
-        try:
-            full = root / path
-            if full.stat().st_size > _SIZE_LIMIT:
-                continue
-            text = full.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
+    for path, text in _texts(root, docs=True):
         lines = text.splitlines()
         for match in _CLONE.finditer(text):
             number = text.count("\n", 0, match.start())
