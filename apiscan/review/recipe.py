@@ -3823,6 +3823,7 @@ class _Recipe:
         if not inner:
             return False
         todo = [(file, max(inner, key=lambda n: file.defs[n].line))]
+        start = (file.path, todo[0][1])
         seen: set[tuple[str, int]] = set()
         for _ in range(_TEST_TIME_DEPTH):
             callers: list[tuple[_File, int]] = []
@@ -3836,6 +3837,11 @@ class _Recipe:
                     if call.function < 0:
                         return False  # called at a module's top: a script's own run
                     key = (caller.path, call.function)
+                    if key == start:
+                        # a chain back to where it started (a dataset's ``__getitem__``
+                        # that a fallback for a corrupt sample calls again) ends nowhere:
+                        # no sign of test time
+                        return False
                     if key not in seen:
                         seen.add(key)
                         callers.append((caller, call.function))
