@@ -61,6 +61,15 @@ def to_fact(
         if payload == "arg":
             return pv.Tensor(arg=True)
         return pv.Tensor(certain=bool(payload), sample=sample_tensor(v))
+
+    def nested(inner: Val, element: Callable[[Val], str | None] | None = None) -> pv.Fact:
+        """The fact of a value ``v`` holds (an element, a field), one level deeper and read
+        the same way (never as one sample's own tensor)."""
+        return to_fact(
+            inner, param_of, site_of, depth + 1, supplied, batch_sample, element,
+            varying_of=varying_of,
+        )  # fmt: skip
+
     if kind == "nontorch":
         if isinstance(payload, tuple) and payload[:1] == ("dyn",):
             origin = payload[1]
@@ -73,19 +82,7 @@ def to_fact(
             origin = payload[1]
             elem = payload[2] if len(payload) > 2 else None
             tensor = bool(payload[3]) if len(payload) > 3 else False
-            inner = (
-                to_fact(
-                    elem,
-                    param_of,
-                    site_of,
-                    depth + 1,
-                    supplied,
-                    batch_sample,
-                    varying_of=varying_of,
-                )
-                if elem
-                else None
-            )
+            inner = nested(elem) if elem else None
             if isinstance(origin, pv.HostData):
                 return replace(origin, elem=inner, tensor=tensor)
             site = site_of(origin) if origin is not None else None
@@ -98,46 +95,13 @@ def to_fact(
     if kind == "inst":
         return pv.Instance(str(payload))
     if kind == "seq":
-        inner = to_fact(
-            payload,
-            param_of,
-            site_of,
-            depth + 1,
-            supplied,
-            batch_sample,
-            element_of,
-            varying_of=varying_of,
-        )
+        inner = nested(payload, element_of)
         return pv.Seq(inner, batch_sample(payload) and isinstance(inner, pv.Tensor))
     if kind == "tuple":
-        return pv.Tup(
-            tuple(
-                to_fact(
-                    e, param_of, site_of, depth + 1, supplied, batch_sample, varying_of=varying_of
-                )
-                for e in payload
-            )
-        )
+        return pv.Tup(tuple(nested(e) for e in payload))
     if kind == "dict":
         # ``{"images": ..., "mask_indices": ...}``: a batch field by field (see pv.dict_of)
-        return pv.dict_of(
-            [
-                (
-                    k,
-                    to_fact(
-                        e,
-                        param_of,
-                        site_of,
-                        depth + 1,
-                        supplied,
-                        batch_sample,
-                        varying_of=varying_of,
-                    ),
-                )
-                for k, e in payload
-                if isinstance(k, str)
-            ]
-        )
+        return pv.dict_of([(k, nested(e)) for k, e in payload if isinstance(k, str)])
     return pv.UNKNOWN
 
 
