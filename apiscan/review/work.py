@@ -2028,9 +2028,7 @@ def _switched_off_named(
                 own = _once_assigned(d.assigns, d.loop_names)
                 params = {name for name, _ in d.params} | set(d.positional)
                 locals_[(fa.path, i)] = {n: v for n, v in own.items() if n not in params}
-        by_line: dict[tuple[int, str], str] = {
-            (c.line, c.callee.rpartition(".")[2]): c.callee for c in fa.calls if c.role == "call"
-        }
+        by_line = calls_by_line(fa)
         for call in values.calls:
             head = call.expr.parts[0] if call.expr.parts else None
             last = head.name.rpartition(".")[2] if head is not None and head.name else ""
@@ -5477,9 +5475,7 @@ def _url_loaders(
     for fa, facts in with_facts(analyses):
         if facts.values is None:
             continue
-        resolved = {
-            (c.line, c.callee.rpartition(".")[2]): c.callee for c in fa.calls if c.role == "call"
-        }
+        resolved = calls_by_line(fa)
         for call in facts.values.calls:
             expr = call.expr
             last = expr.callee().rpartition(".")[2]
@@ -6942,6 +6938,7 @@ def _teacher_uses(
         return []
     qual = values.defs[function].qual
     out: list[Where] = []
+    by_line: dict[tuple[int, str], str] | None = None  # built at the first call handed on
     for call in values.calls:
         if call.function != function:
             continue
@@ -6955,17 +6952,8 @@ def _teacher_uses(
             continue
         # the call fact of this call, not another call on its line (``model(x) + f(t)``)
         last = call.expr.callee().rpartition(".")[2]
-        callee = next(
-            (
-                c.callee
-                for c in fa.calls
-                if c.line == call.expr.line
-                and c.role == "call"
-                and c.callee.rpartition(".")[2] == last
-            ),
-            "",
-        )
-        target = _repository_def(files, callee)
+        by_line = by_line if by_line is not None else calls_by_line(fa)
+        target = _repository_def(files, by_line.get((call.expr.line, last), ""))
         if target is None:
             continue
         tpath, index = target
@@ -6977,6 +6965,13 @@ def _teacher_uses(
             out.append(place(fa, call.expr.line))
         out.extend(found)
     return out
+
+
+def calls_by_line(fa: FileAnalysis) -> dict[tuple[int, str], str]:
+    """(line, last name written) -> the resolved callee of each call fact of ``fa``: how a
+    call of the values records (its line and the name it is written with) finds its
+    resolved target, never another call on the same line (``model(x) + f(t)``)."""
+    return {(c.line, c.callee.rpartition(".")[2]): c.callee for c in fa.calls if c.role == "call"}
 
 
 def _repository_def(
