@@ -25,6 +25,7 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from apiscan.config import path_matches
+from apiscan.extract.models import REGISTER
 from apiscan.extract.records import RETURNS, FileAnalysis
 from apiscan.extract.shapes import BATCH_PADDING, RANDOM_RESIZE
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
@@ -1703,8 +1704,8 @@ def _registered_models(analyses: Sequence[FileAnalysis]) -> set[str]:
     return {
         name
         for _, facts in with_facts(analyses)
-        for name, _, decorators in facts.decorators
-        if any(d.rpartition(".")[2] == "register_model" for d in decorators)
+        for name, decorators in decorators_of(facts).items()
+        if any(registry_of(d).rpartition(".")[2] == "register_model" for d in decorators)
     }
 
 
@@ -1979,7 +1980,7 @@ def _switched_off_named(
             if not d.cls and "." not in d.qualname:
                 where.update({f"{m}.{d.qualname}": (fa.path, d.qualname) for m in fa.modules})
         values = fa.syntax.values if not fa.errors and fa.syntax is not None else None
-        registered = {name for name, *_ in fa.syntax.decorators} if values is not None else set()
+        registered = _decorated(fa.syntax) if values is not None else set()
         for d in values.defs if values is not None else ():
             owner = values.defs[d.owner] if d.owner >= 0 else None  # type: ignore[union-attr]
             if d.is_class:
@@ -2376,16 +2377,41 @@ def _name_values(
     return out
 
 
+def decorators_of(facts: SyntaxFacts) -> dict[str, tuple[str, ...]]:
+    """def or class -> its decorators, each by the name it resolves to through the file's
+    imports (``timm.models.register_model``, ``torch.no_grad``), else as it is written
+    (``LOADERS.register`` of a ``Registry()`` built in the same module, which the
+    import-resolved record leaves out). The one reading of a file's decorators for every
+    rule that asks which registry a def is registered into, or whether it is decorated at
+    all: reading only the resolved ones loses the registries a module builds for itself."""
+    out = {name: tuple(found) for name, _, found in facts.decorators}
+    for d in facts.values.defs if facts.values is not None else ():
+        if d.decorators and d.qual not in out:
+            out[d.qual] = tuple(_decorator_name(e) for e in d.decorators)
+    return out
+
+
+def _decorator_name(expr: Expr) -> str:
+    """A decorator as written, less the call that configures it (``LOADERS.register`` of
+    ``@LOADERS.register("R-50")``)."""
+    func = expr.parts[0] if expr.kind == "Call" and expr.parts else expr
+    return func.full()
+
+
+def registry_of(decorator: str) -> str:
+    """The registry a decorator registers into: the receiver of a ``register`` method
+    (``LOADERS`` of ``LOADERS.register``), a bare ``register_model`` its own table; "" for
+    a decorator that registers nothing (``torch.no_grad``)."""
+    head, _, tail = decorator.rpartition(".")
+    if tail not in REGISTER:
+        return ""
+    return decorator if tail == "register_model" or not head else head
+
+
 def _decorated(facts: SyntaxFacts) -> set[str]:
-    """The module-level defs and classes of a file that carry a decorator: those whose
-    decorators resolve through the imports (``@register_model``), and those decorated by a
-    name of the file itself (``@LOADERS.register("R-50")`` of a ``Registry()`` built in the
-    same module), which the import-resolved record leaves out. A registry builds them by
-    name, so no call names them and they are never dead code."""
-    names = {name for name, *_ in facts.decorators}
-    if facts.values is not None:
-        names.update(d.qual for d in facts.values.defs if d.decorators)
-    return names
+    """The defs and classes of a file that carry a decorator (:func:`decorators_of`): a
+    registry builds them by name, so no call names them and they are never dead code."""
+    return set(decorators_of(facts))
 
 
 def uncalled_functions(
@@ -3139,7 +3165,7 @@ def _uncalled_variants(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]
             if c.role == "call":
                 called_from.setdefault(c.callee.rpartition(".")[2], set()).add(fa.path)
     decorated = {
-        (fa.path, name) for fa, facts in with_facts(analyses) for name, *_ in facts.decorators
+        (fa.path, name) for fa, facts in with_facts(analyses) for name in _decorated(facts)
     }
     out: set[tuple[str, str]] = set()
     for fa in analyses:
