@@ -1048,14 +1048,22 @@ class _Builders:
         chosen config (maskrcnn-benchmark's ``build_rpn``: ``if cfg.MODEL.FCOS_ON: return
         build_fcos(...)``, then RetinaNet, then ``RPNModule``): (class, why), the returns
         taken in line order, each skipped when a test around it fails; None when a test
-        before the pick cannot be evaluated."""
+        before the pick cannot be evaluated. A class only a skipped return builds, and no
+        construction the chosen config runs (:meth:`_unbuilt`), is not built by the config
+        (``not_built``, with the test that fails): the configured run never reaches its
+        code (RetinaNet's module, head, loss and post-processing under ``RETINANET_ON``
+        off), as a part a builder builds under a failing test (:meth:`_skipped_in`)."""
         found = self._def(dotted)
         if found is None:
             return None
         file, fid = found
         for ref in sorted(file.returns_in(fid), key=lambda r: file.exprs[r].line):
             tests = self.conditions(file, file.exprs[ref].link)
-            if any(runs is False for _, runs, _ in tests):
+            failed = [t for t in tests if t[1] is False]
+            if failed:
+                skipped = self.built(file, ref, fid, 1)
+                if skipped is not None and skipped in self._unbuilt():
+                    self.not_built.setdefault(skipped, (failed[0][0], failed[0][2]))
                 continue
             if any(runs is None for _, runs, _ in tests):
                 return None
