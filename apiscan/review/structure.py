@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from apiscan.extract.models import SELF_RETURNING, Expr, Function
+from apiscan.extract.models import REGISTER, SELF_RETURNING, Expr, Function
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
 from apiscan.extract.values import DefValues, ValueReader, field_default
 from apiscan.extract.values import Expr as ValueExpr
@@ -1072,6 +1072,72 @@ class _Builders:
                 return None
             return cls, "; ".join(why for _, _, why in tests)
         return None
+
+    def registry_picks(self) -> set[str]:
+        """The defs registered into a table that the chosen config does not pick: every
+        look-up of the table is a subscript by a config key whose value is known (the chosen
+        YAML's over the Python default: ``REGISTRY[cfg.MODEL.HEAD.PREDICTOR]`` with
+        ``PREDICTOR: "FPNPredictor"``), and the table is used no other way (iterated, handed
+        on, looked up by a name not known): its other entries are never built by the
+        configured run, so their initialisation is no recipe row. Nothing without a yacs
+        config, nor for a table with one entry."""
+        if self.yacs is None:
+            return set()
+        tables = self.registries.tables
+        ends = {registry.rpartition(".")[2] for registry, table in tables.items() if len(table) > 1}
+        picked: dict[str, set[str]] = {}
+        unknown: set[str] = set()
+        for file in self.files:
+            values = file.fa.syntax.values if file.fa.syntax is not None else None
+            if values is None:
+                continue
+            exprs = [c.expr for c in values.calls] + [a.value for a in values.assigns]
+            exprs += [loop.iter for loop in values.loops]
+            for d in values.defs:
+                exprs += [a.value for a in d.assigns] + list(d.returns)
+            for x in exprs:
+                looked_up: set[int] = set()
+                for e in x.walk():
+                    if e.kind == "Subscript" and e.parts:
+                        looked_up.add(id(e.parts[0]))
+                        registry = self._registry(file, e.parts[0], ends)
+                        if registry is None:
+                            continue
+                        key = self._config_key(e.parts[1]) if len(e.parts) > 1 else None
+                        if key is None or key not in tables[registry]:
+                            unknown.add(registry)
+                        else:
+                            picked.setdefault(registry, set()).add(key)
+                    elif e.kind == "Attribute" and e.name in REGISTER and e.parts:
+                        looked_up.add(id(e.parts[0]))  # ``@REG.register("x")``: filling it
+                    elif e.kind in ("Name", "Attribute") and id(e) not in looked_up:
+                        registry = self._registry(file, e, ends)
+                        if registry is not None:
+                            unknown.add(registry)  # used some other way
+        told = {registry: keys for registry, keys in picked.items() if registry not in unknown}
+        # a def registered into several tables is built when any of them picks it
+        chosen = {tables[registry][k] for registry, keys in told.items() for k in keys}
+        return {d for registry in told for d in tables[registry].values()} - chosen
+
+    def _registry(self, file: ModelFile, expr: ValueExpr, ends: set[str]) -> str | None:
+        """The registry table (dotted) a name or attribute chain stands for, else None."""
+        text = expr.full()
+        if text.rpartition(".")[2] not in ends or not re.fullmatch(r"[\w.]+", text):
+            return None
+        registry = self.resolve(file, text.split("."))
+        return registry if registry in self.registries.tables else None
+
+    def _config_key(self, expr: ValueExpr) -> str | None:
+        """The value of a yacs key read as ``cfg.MODEL.X.Y`` in the chosen config."""
+        chain = expr.full().split(".") if expr.kind == "Attribute" else []
+        keys = [k for k in chain if k.isupper()]
+        if len(keys) < 2 or chain[-len(keys) :] != keys:
+            return None
+        found = self._config_value(".".join(keys))
+        if found is None:
+            return None
+        value = config_value(found[0])
+        return value if isinstance(value, str) else None
 
     def _skipped_in(self, dotted: str) -> list[str]:
         """What the builder ``dotted`` builds only in a branch the chosen config skips, each
@@ -3701,6 +3767,7 @@ def top_models(
         chosen = {m.cls for m in tops}
         not_picked.update(c for c in builders._not_picked if c not in chosen)
         not_picked.update(builders._unconfigured)
+        not_picked.update(c for c in builders.registry_picks() if c not in chosen)
     return tops
 
 

@@ -56,3 +56,28 @@ def test_a_config_that_picks_the_alternative_ports_it(tmp_path: Path) -> None:
     review = build_review(str(tmp_path / "repo"), jobs=1)
     assert not any(path.startswith(ALT) for path, _ in review.ancillary)
     assert "det/modeling/alt/inference.py:AltPostProcessor.forward" in _priced(review)
+
+
+def _inits(review: Review) -> set[tuple[str, int]]:
+    return {(i.where.path, i.where.line) for i in review.recipe if i.category == "init"}
+
+
+def test_a_registry_entry_the_config_does_not_pick_gives_no_init_row(review: Review) -> None:
+    """``PREDICTORS[cfg.MODEL.HEAD.PREDICTOR]`` is the table's one look-up; the training
+    config sets ``BigPredictor`` over the default ``SmallPredictor``."""
+    # VALID: the picked entry's initialisation is the recipe's
+    assert ("det/modeling/predictors.py", 22) in _inits(review)
+    # INVALID: the entry the config does not pick builds nothing in the run
+    assert ("det/modeling/predictors.py", 11) not in _inits(review)
+
+
+def test_a_table_also_looked_up_by_an_unknown_name_keeps_every_entry(tmp_path: Path) -> None:
+    """Another look-up by a name the review cannot value: either entry may be built."""
+    shutil.copytree(PICKEDOFF, tmp_path / "repo")
+    predictors = tmp_path / "repo/det/modeling/predictors.py"
+    predictors.write_text(
+        predictors.read_text()
+        + "\n\ndef predictor_named(name, cfg):\n    return registry.PREDICTORS[name](cfg, 8)\n"
+    )
+    inits = _inits(build_review(str(tmp_path / "repo"), jobs=1))
+    assert {("det/modeling/predictors.py", 11), ("det/modeling/predictors.py", 22)} <= inits
