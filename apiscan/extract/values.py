@@ -341,9 +341,9 @@ class DefValues:
     #: order: the branches a schedule function picks its factor by (``if i < burn_in: ...
     #: elif i < steps[0]: ...``), whatever calls they hold
     branches: tuple[IfValues, ...] = ()
-    #: a function's or a class's decorators, outermost first (``@weighted_loss``: a
-    #: repository decorator whose wrapper ``(pred, target, weight=None, reduction='mean',
-    #: **kwargs)`` is what callers call; ``@HEADS.register("x")`` of a class)
+    #: a function's decorators, outermost first (``@weighted_loss``: a repository decorator
+    #: whose wrapper ``(pred, target, weight=None, reduction='mean', **kwargs)`` is what
+    #: callers call)
     decorators: tuple[Expr, ...] = ()
 
 
@@ -866,14 +866,7 @@ class ValueReader:
                 updates=self.own_updates(own),
             )
             if isinstance(node, ast.ClassDef):
-                defs.append(
-                    DefValues(
-                        is_class=True,
-                        function=function_of(node),
-                        decorators=tuple(self.expr(d) for d in node.decorator_list),
-                        **common,
-                    )
-                )
+                defs.append(DefValues(is_class=True, function=function_of(node), **common))
                 continue
             args = node.args
             positional = [*args.posonlyargs, *args.args]

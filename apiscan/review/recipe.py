@@ -945,7 +945,7 @@ def _as_wrapped(files: Mapping[str, _File]) -> None:
             continue
         defs = list(file.defs)
         for n, d in enumerate(defs):
-            for dec in () if d.is_class else d.decorators:  # a class's own signature stays
+            for dec in d.decorators:
                 wrapper = _wrapper_of(file, dec, by_module)
                 if wrapper is None:
                     continue

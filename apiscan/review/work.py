@@ -2381,7 +2381,8 @@ def decorators_of(facts: SyntaxFacts) -> dict[str, tuple[str, ...]]:
     """def or class -> its decorators, each by the name it resolves to through the file's
     imports (``timm.models.register_model``, ``torch.no_grad``), else as it is written
     (``LOADERS.register`` of a ``Registry()`` built in the same module, which the
-    import-resolved record leaves out). The one reading of a file's decorators for every
+    import-resolved record leaves out; a function's only: a class registered so is told by
+    the registry picks of the model tree). The one reading of a file's decorators for every
     rule that asks which registry a def is registered into, or whether it is decorated at
     all: reading only the resolved ones loses the registries a module builds for itself."""
     out = {name: tuple(found) for name, _, found in facts.decorators}
