@@ -36,7 +36,7 @@ from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review.commands import documented_entry, documented_stages
 from apiscan.review.config_files import OptionFiles, config_names
 from apiscan.review.evaluate import choice_key, outcomes, values_of
-from apiscan.review.leftout import by_globals
+from apiscan.review.leftout import call_index, globals_picks
 from apiscan.review.masked import METRICS
 from apiscan.review.model import (
     BACKBONE_ARCHITECTURE,
@@ -2414,6 +2414,11 @@ def uncalled_functions(
     factory method that builds its class (``MidasCore.build``: ``MidasCore(...)``), with
     nothing outside naming the class, runs only if something else reaches the class."""
     local = _local_packages(analyses)
+    every_call = call_index(
+        fa.syntax.values
+        for fa in analyses
+        if not fa.errors and fa.syntax is not None and fa.syntax.values is not None
+    )
     used: set[str] = set()  # resolved names, "path::name" and "::last name"
     named: set[str] = set()  # every name written in a call, an assignment, a default...
     strings: set[str] = set()  # every string constant written there
@@ -2488,14 +2493,20 @@ def uncalled_functions(
         written = _written(values)
         # a module function picked from ``globals()`` by name (``globals()[base_name](
         # pretrained=True)``, ``globals()['dla{}'.format(n)]``) is named by the pick: each
-        # module-level def of the file whose name the key may spell
-        picks = [pattern for x in written for pattern, _ in by_globals(x)]
+        # module-level def of the file whose name the key may spell (the strings the
+        # callers pass a key that is a parameter) and the call's arguments bind to
+        # (a class too: ``globals()[kind]()`` may build one)
+        picks = globals_picks(values, every_call)
         if picks:
-            named.update(
+            picked = {
                 d.qual
-                for d in values.defs
-                if d.owner < 0 and "." not in d.qual and any(p.fullmatch(d.qual) for p in picks)
-            )
+                for n, d in enumerate(values.defs)
+                if d.owner < 0
+                and "." not in d.qual
+                and any(p.admits(values.defs, n) for p in picks)
+            }
+            named.update(picked)
+            named_class.update(picked)
         # a class is named by the classes it is a base of, and by a string a config or a
         # table builds it from (``dict(type="RandomFlip")``)
         bases = {base.rpartition(".")[2] for c in fa.classes for base in c.bases}
@@ -2534,12 +2545,25 @@ def uncalled_functions(
                 if part.lstrip("_")[:1].isupper():  # ``_ScaleGradient.apply``
                     through.setdefault(part, set()).add((fa.path, c.expr.line))
 
+    # the names each file's module level defines: a name another file writes refers to
+    # its own def when it defines one (copies of one backbone file, each with its own
+    # ``BottleneckX``: the one a sibling copy builds is not this file's)
+    own_tops: dict[str, set[str]] = {
+        fa.path: {
+            d.name for d in facts.values.defs if d.owner < 0 and "." not in d.qual and d.line > 0
+        }
+        for fa, facts in with_facts(analyses)
+        if facts.values is not None
+    }
+
     def outside(name: str, path: str, cls: str, first: int, last: int) -> bool:
         """Whether ``name`` is written or called somewhere other than the body of the class
         ``cls`` (lines ``first``-``last`` of ``path``; "" for a function: anywhere), a class
-        also through a method called on its name."""
+        also through a method called on its name; never by another file that defines a
+        module-level def of that name itself (its own def is the one it names)."""
         return any(
             not (cls and p == path and first <= line <= last)
+            and (p == path or name not in own_tops.get(p, ()))
             for p, line in (*written_at.get(name, ()), *(through.get(name, ()) if cls else ()))
         )
 
