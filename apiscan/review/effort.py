@@ -218,7 +218,7 @@ RATES: dict[str, tuple[float, float]] = {
 }
 #: Work item kinds listed for the lead but counted apart from the effort (an evaluation
 #: metric's own network: the port needs it only to evaluate).
-APART_KINDS = frozenset({"evaluation-library"})
+APART_KINDS = frozenset({"evaluation-library", "alternative-op"})
 #: The rates some items of a kind are priced at instead of their kind's.
 _PRICED_APART = {
     "pretrained-backbone": ("backbone-architecture",),
@@ -331,7 +331,7 @@ def _compiled_op_sites(work: tuple[WorkItem, ...]) -> Callable[[ApiFinding], boo
     files = {
         w.path
         for i in work
-        if i.kind in ("compiled-custom-op", "compiled-op", "op-library")
+        if i.kind in ("compiled-custom-op", "compiled-op", "op-library", "alternative-op")
         for w in i.where
     }
     packages = {str(PurePosixPath(p).parent.parent) + "/" for p in files}
@@ -749,7 +749,8 @@ def estimate(
             if i.kind == "network-library"
         )
         + "".join(
-            f"; not counted: {i.what.partition(' (')[0]} (evaluation only)"
+            f"; not counted: {i.what.partition(' (')[0]} "
+            + ("(alternatives only)" if i.kind == "alternative-op" else "(evaluation only)")
             for i in work
             if i.kind in APART_KINDS
         )

@@ -93,11 +93,13 @@ def _names(expr: Expr) -> Iterator[Expr]:
 
 def _written(values: FileValues) -> list[Expr]:
     """The expressions a file reads names in: its calls (callee included), assignments'
-    values, parameters' defaults and returns."""
+    values, parameters' defaults, returns and the tests of its functions' ``if`` statements
+    (``if m in [Conv, DeConvDCN]:``, a layer class a config parser builds by its name)."""
     found = [call.expr for call in values.calls] + [a.value for a in values.assigns]
     for d in values.defs:
         found += [a.value for a in d.assigns] + list(d.returns)
         found += [default for _, default in d.params if default is not None]
+        found += [branch.test for branch in d.branches]
     return found
 
 
@@ -382,12 +384,24 @@ def left_out(
                 names.add(d.name)
     imports = {fa.path: _imports(fa, values_of[fa.path]) for fa in analyses}
 
+    # the files each file star-imports (``from .common import *``): a name it neither
+    # defines nor imports by name is theirs
+    starred: dict[str, list[str]] = {}
+    for fa in analyses:
+        package = import_package(fa.modules, fa.path.endswith("__init__.py")).split(".")
+        for level, source in values_of[fa.path].star_imports:
+            parts = package[: len(package) - (level - 1)] if level else []
+            module = ".".join([*parts, source] if source else parts)
+            if module in module_paths:
+                starred.setdefault(fa.path, []).append(module_paths[module])
+
     def lookup(path: str, name: str) -> tuple[str, str] | None:
         if name in named[path]:
             return path, name
         dotted = imports[path].get(name)
         if dotted is None:
-            return None
+            source = next((p for p in starred.get(path, ()) if name in named[p]), None)
+            return (source, name) if source is not None else None
         module, _, last = dotted.rpartition(".")
         source = module_paths.get(module)
         return (source, last) if source is not None else None

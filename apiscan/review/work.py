@@ -1664,7 +1664,17 @@ def work_items(
     items.extend(_frozen_statistics(findings, analyses, uncalled))
     items.extend(_forward_hooks(findings, tests))
     items.extend(_state_in_forward(findings, analyses, ancillary))
-    items.extend(compiled_ops(root, result, analyses, ancillary))
+    items.extend(
+        alternative_ops(
+            compiled_ops(root, result, analyses, ancillary),
+            lambda w: (
+                (unselected(w) if unselected is not None else "")
+                or unchosen(w.path, w.line)
+                or never_run(w)
+                or not_reached(w)
+            ),
+        )
+    )
     items.extend(_import_built_ops(result, analyses, ancillary, items))
     items.extend(_library_ops(result, analyses, ancillary))
     items.extend(helper_libraries(result, analyses, ancillary))
@@ -6164,6 +6174,46 @@ def compiled_ops(
         entry[0].add(binding)
         entry[1].append(Where(f.path, f.span.line, f.cell))
     return _compiled_items(ops, analyses)
+
+
+#: The kind of a compiled op only alternatives use: listed, counted apart.
+ALTERNATIVE_OP = "alternative-op"
+
+
+def alternative_ops(items: Sequence[WorkItem], apart: Callable[[Where], str]) -> list[WorkItem]:
+    """The compiled-op items with only their places on the configured run: a place ``apart``
+    names (a backbone the config does not select, a branch the defaults do not take, a
+    function nothing reaches) is listed beside the item, not counted; an op every place of
+    which is such is an :data:`ALTERNATIVE_OP` item, counted apart (a deformable convolution
+    built only by the non-default backbones, or by a detector the defaults do not pick)."""
+    out: list[WorkItem] = []
+    for item in items:
+        off = [(w, why) for w in item.where if (why := apart(w))]
+        if item.kind not in ("compiled-op", "compiled-custom-op") or not off:
+            out.append(item)
+            continue
+        listed = "; ".join(f"{w} ({why})" for w, why in off)
+        kept = tuple(w for w in item.where if not apart(w))
+        if kept:
+            out.append(
+                replace(
+                    item,
+                    where=kept,
+                    uses=len(kept),
+                    why=item.why + f"; places in alternatives beside it (not counted, "
+                    f"the configured run does not build them: {listed})",
+                )
+            )
+        else:
+            out.append(
+                replace(
+                    item,
+                    kind=ALTERNATIVE_OP,
+                    why=item.why + f"; only alternatives the configured run does not build "
+                    f"use it (counted apart: {listed})",
+                )
+            )
+    return out
 
 
 def _compiled_items(
