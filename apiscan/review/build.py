@@ -251,9 +251,22 @@ def review(options: ScanOptions) -> Review:
     not_run = {**uncalled, **{k: reach.spans[k] for k in reach.unreached}}
     if training:  # what only files counted apart use is theirs, not the training's
         not_run.update((k, reach.spans[k]) for k in exporting)
+    taken: list[Callable[[str, int], bool | None]] = []
     recipe = extract_recipe(
-        result, analyses, root, hierarchy, ancillary.other_recipe, readings, not_run, not_picked
+        result,
+        analyses,
+        root,
+        hierarchy,
+        ancillary.other_recipe,
+        readings,
+        not_run,
+        not_picked,
+        taken,
     )
+    # the parts a constructor builds per branch, as the run's values (the YAML the entry
+    # loads included) take them: the tree follows the values the recipe reads
+    for branch_taken in taken:
+        tops = structure.configured_parts(tops, analyses, branch_taken)
     recipe = staged(recipe, ancillary.stages)
     # a script that builds the repository's own optimizer class trains too (MAE's
     # main_linprobe.py: lars.LARS, its backward pass in another file)

@@ -595,8 +595,11 @@ def extract_recipe(
     readings: Readings | None = None,
     uncalled: Mapping[tuple[str, str], tuple[int, int]] | None = None,
     not_picked: Iterable[str] = (),
+    taken: list[Callable[[str, int], bool | None]] | None = None,
 ) -> tuple[RecipeItem, ...]:
     """The training recipe of the scanned repository, sorted by category, path and line.
+    ``taken``, when given, receives the recipe's :meth:`_Recipe.branch_taken`: whether the
+    run's values take the branches a line sits in (the model tree's per-branch parts).
     ``hierarchy`` is the review's own when it has one; ``apart`` says whose recipe a file's
     training facts are when not this one's (:meth:`~apiscan.review.work.Ancillary.other_recipe`:
     "tool", "task" or ""), built here the review's way when not given; ``uncalled`` the
@@ -627,6 +630,8 @@ def extract_recipe(
     recipe.repo.hparams = readings.options[1]
     recipe.repo.readings = readings
     recipe.repo.darknet = darknet_settings(Path(root), analyses, apart)
+    if taken is not None:
+        taken.append(recipe.branch_taken)
     recipe.repo.hyp = hyp_settings(Path(root), analyses, apart)
     # YAML, Darknet .cfg and option files: read as data, in their own module
     options = readings.options[0]
@@ -4594,6 +4599,34 @@ class _Recipe:
         branch (a read in an ``if`` test itself is the switch: it runs)."""
         call = read.file.call_around(read.node)
         return call is not None and bool(self._call_untaken(read.file, call))
+
+    def branch_taken(self, path: str, line: int) -> bool | None:
+        """Whether the run's values take every ``if`` branch of its function that ``line``
+        of ``path`` sits in, the tests weighed as the recipe's own branches are (an option's
+        default, the YAML the entry loads, what the callers pass): True when each holds,
+        False when one fails (``self.Prediction = Attention(...)`` under ``elif
+        opt.Prediction == 'Attn'`` with ``Prediction: 'CTC'``), None when one cannot be
+        told. The model tree reads it for the parts a constructor builds per branch."""
+        file = self.files.get(path)
+        if file is None:
+            return None
+        around = [
+            n for n, d in enumerate(file.defs) if not d.is_class and d.line <= line <= d.end_line
+        ]
+        if not around:
+            return None
+        fn = max(around, key=lambda n: file.defs[n].line)
+        verdict: bool | None = True
+        for branch in file.defs[fn].branches:
+            if not (branch.line < line <= branch.end_line):
+                continue
+            in_body = not (0 < branch.body_end < line)
+            holds = self._holds(file, fn, branch.test, 0)
+            if not isinstance(holds, bool):
+                verdict = None
+            elif holds != in_body:
+                return False
+        return verdict
 
     def picked_configs(self, items: tuple[RecipeItem, ...]) -> tuple[RecipeItem, ...]:
         """The config rows with the dicts a branch on the defaults leaves unused dropped
