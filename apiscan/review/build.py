@@ -65,6 +65,7 @@ from apiscan.review.work import (
     apart_only,
     bucketing_iterators,
     data_pipeline_sites,
+    fixed_size_inputs,
     framework_item,
     name_values,
     padded_batches,
@@ -457,6 +458,17 @@ def review(options: ScanOptions) -> Review:
             unbuilt,
             exporting,
             callers=effort.callers_of(analyses),
+            # the training datasets: the classes whose per-sample steps the recipe reads
+            fixed=fixed_size_inputs(
+                analyses,
+                ancillary,
+                {
+                    item.name.partition(".")[0]
+                    for item in recipe
+                    if item.category in ("augmentation", "preprocessing") and "." in item.name
+                },
+                runs,
+            ),
         ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")

@@ -28,7 +28,7 @@ from apiscan.config import path_matches
 from apiscan.extract.records import RETURNS, FileAnalysis
 from apiscan.extract.shapes import BATCH_PADDING, RANDOM_RESIZE
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
-from apiscan.extract.values import CallValues, DefValues, Expr, FileValues
+from apiscan.extract.values import CallValues, DefValues, Expr, FileValues, literal_value
 from apiscan.mapping.match import memory_only
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.program.index import follow, module_aliases
@@ -4502,6 +4502,110 @@ INPUT_SHAPE_RULE = "DS119"
 PER_SAMPLE_TOTAL_RULE = "DS120"
 #: ``A.collate4 if quad else A.collate``: the alternatives of a conditional expression.
 _ALTERNATIVES = re.compile(r"\s+if\s+.*?\s+else\s+")
+
+
+#: What resizes an image, and what pads it to a given size, by the dotted API a call names:
+#: a function calling one of each is a resize to a fixed size with padding (a letterbox).
+_RESIZES = frozenset(
+    {
+        "cv2.resize",
+        "torch.nn.functional.interpolate",
+        "torchvision.transforms.functional.resize",
+    }
+)
+_PADS = frozenset(
+    {
+        "cv2.copyMakeBorder",
+        "numpy.pad",
+        "torch.nn.functional.pad",
+        "torchvision.transforms.functional.pad",
+    }
+)
+#: The parameters of such a function that give the size it pads to.
+_SIZE_PARAM = re.compile(r"(?:img_|new_|target_|out_|input_)?(?:size|shape|height|width|[hw])$")
+
+
+def fixed_size_inputs(
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    trained: Iterable[str],
+    runs: Callable[[str, int], bool] | None = None,
+) -> tuple[str, ...]:
+    """The resizes with padding to a fixed size that the training's data code runs, each as
+    ``name(...) at path:line (size: height=608, width=1088)``: a function of the repository
+    whose own body resizes (``cv2.resize``, ``F.interpolate``) and pads (``cv2.
+    copyMakeBorder``, ``np.pad``, ``F.pad``) an image, called by a method of a training
+    dataset (``trained``: the classes whose methods the recipe reads the per-sample steps
+    of, with their bases) in a ported file where the run reaches it (``runs``); an
+    inference loader's letterbox is no training input. Every image then reaches the
+    network at one size, whatever its own: good news for a static graph (the size is the
+    call's literal arguments, else the function's defaults; a size passed as a name is
+    shown as written)."""
+    files = [
+        (fa, fa.syntax.values)
+        for fa in analyses
+        if not fa.errors and fa.syntax is not None and fa.syntax.values is not None
+    ]
+    letterboxes: dict[str, DefValues] = {}
+    for fa, values in files:
+        imports = dict(fa.syntax.imports) if fa.syntax is not None else {}
+        found: dict[int, set[str]] = {}
+        for call in values.calls:
+            func = call.expr.func if call.expr.parts else None
+            chain = func.chain() if func is not None else None
+            if not chain or call.function < 0:
+                continue
+            dotted = ".".join([imports.get(chain[0], chain[0]), *chain[1:]])
+            found.setdefault(call.function, set()).add(dotted)
+        for n, apis in found.items():
+            d = values.defs[n]
+            if apis & _RESIZES and apis & _PADS and any(_SIZE_PARAM.match(p) for p, _ in d.params):
+                letterboxes.setdefault(d.name, d)
+    if not letterboxes:
+        return ()
+    # the training datasets, and the bases they name, transitively
+    data = set(trained)
+    bases = {c.qualname: c.bases for fa in analyses for c in fa.classes}
+    todo = list(data)
+    while todo:
+        for base in bases.get(todo.pop(), ()):
+            name = base.rpartition(".")[2]
+            if name not in data:
+                data.add(name)
+                todo.append(name)
+    out: list[str] = []
+    for fa, values in files:
+        if ancillary.why(fa.path) or is_test_path(fa.path):
+            continue
+        for call in values.calls:
+            d = letterboxes.get(call.expr.callee())
+            if d is None or call.function < 0:
+                continue
+            owner = values.defs[call.function].owner
+            if not (0 <= owner < len(values.defs) and values.defs[owner].name in data):
+                continue
+            if runs is not None and not runs(fa.path, call.expr.line):
+                continue
+            given = {k.name: k.target for k in call.expr.keywords if k.name}
+            positional = [p for p in d.positional if p not in ("self", "cls")]
+            given.update(zip(positional, call.expr.args, strict=False))
+            sizes = []
+            for param, default in d.params:
+                if not _SIZE_PARAM.match(param):
+                    continue
+                value = given.get(param)
+                if value is not None and literal_value(value) is None and default is not None:
+                    shown = f"{param}={value.shown()} ({d.name}'s default {default.shown()})"
+                else:
+                    value = value if value is not None else default
+                    shown = f"{param}={value.shown()}" if value is not None else ""
+                if shown:
+                    sizes.append(shown)
+            out.append(
+                f"{d.name}(...) at {place(fa, call.expr.line)}"
+                + (f" ({', '.join(sizes)})" if sizes else "")
+            )
+    return tuple(dict.fromkeys(out))
 
 
 def _collate_names(text: str) -> list[str]:
