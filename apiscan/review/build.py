@@ -78,6 +78,7 @@ from apiscan.review.work import (
     tree_classes,
     unbuilt_extensions,
     uncalled_functions,
+    unpicked_imports,
     unreached,
     unrun_draws,
     vendored_copies,
@@ -119,7 +120,7 @@ def review(options: ScanOptions) -> Review:
     from apiscan.review.configs import PREFIX as CONFIG
 
     # the one section with its own module
-    from apiscan.review.recipe import SIDE_AMP, extract_recipe
+    from apiscan.review.recipe import SIDE_AMP, branch_reader, extract_recipe
 
     result, analyses = scan_with_facts(options)
     root = scan_root(options.path)
@@ -185,6 +186,17 @@ def review(options: ScanOptions) -> Review:
     ancillary.count_apart(vendored_copies(analyses))
     # an extension built at import that only classes nothing builds call: never run
     ancillary.count_apart(unbuilt_extensions(result, analyses, ancillary, root))
+    # an implementation imported only in a branch the run's values skip (a detector picked
+    # by a constructor's default argument): an alternative, counted apart
+    ancillary.count_apart(
+        unpicked_imports(
+            analyses,
+            ancillary,
+            branch_reader(
+                result, analyses, root, hierarchy, ancillary.other_recipe, readings, uncalled
+            ),
+        )
+    )
     tops = _untrained(tops, analyses, modules, training)
     options = names.argparse.values()
     # the functions every call of which the defaults switch off: no effort for their gaps,

@@ -9080,3 +9080,94 @@ def framework_item(found: OptionFiles | None, analyses: Sequence[FileAnalysis]) 
         "is ported (or replaced by a MindSpore counterpart) and checked against it"
     )
     return WorkItem("framework-training", what, tuple(places), why, uses=1 + len(parts))
+
+
+def unpicked_imports(
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    taken: Callable[[str, int], bool | None],
+) -> dict[str, str]:
+    """The ported files reached only through imports in ``if`` branches the run's values
+    skip, with why: a library picking one of two implementations by a constructor's
+    argument (``if self.detect_network == 'craft': from .detection import get_detector`` /
+    ``elif ... in ['dbnet18']: from .detection_db import get_detector``, the argument
+    defaulting to ``'craft'`` where every call leaves it out) runs the one its values pick;
+    the other, and what only it imports, is an alternative, counted apart. ``taken`` tells
+    whether the run's values take the branches a line sits in (the recipe's reading); an
+    import no value decides keeps its file. A file imported anywhere else (another file, or
+    outside such a branch) stays."""
+    from apiscan.review.registry import model_files  # no cycle: registry is a leaf here
+
+    by_module = {m: fa.path for fa in analyses if not fa.errors for m in fa.modules}
+    skipped: dict[tuple[str, str], str] = {}  # (file, the file it imports) -> the import
+    kept: set[tuple[str, str]] = set()
+    for file in model_files(analyses):
+        if ancillary.why(file.path) or is_test_path(file.path):
+            continue
+        branch_lines: dict[str, set[int]] = {}
+        for found in file.facts.branch_imports:
+            module = file.from_module(found.level, found.module) if found.level else found.module
+            target = _module_file(f"{module}.{found.name}", by_module)
+            if not target or target == file.path:
+                continue
+            branch_lines.setdefault(target, set()).add(found.line)
+            if taken(file.path, found.line) is False:
+                skipped.setdefault((file.path, target), place(file.fa, found.line))
+            else:
+                kept.add((file.path, target))
+        # an import of the same file outside such a branch (one statement more than the
+        # branches hold) keeps it
+        statements: dict[str, int] = {}
+        for level, module, _ in file.facts.relative_imports:
+            target = _module_file(file.from_module(level, module), by_module)
+            statements[target] = statements.get(target, 0) + 1
+        for target, lines in branch_lines.items():
+            if statements.get(target, 0) > len(lines):
+                kept.add((file.path, target))
+        absolute = dict(file.fa.syntax.imports) if file.fa.syntax is not None else {}
+        locals_ = {found.local for found in file.facts.branch_imports}
+        for bound, dotted in absolute.items():
+            if bound not in locals_ and (target := _module_file(dotted, by_module)):
+                kept.add((file.path, target))
+    dropped = {edge: at for edge, at in skipped.items() if edge not in kept}
+    if not dropped:
+        return {}
+    graph: dict[str, set[str]] = {}
+    for source, target in _local_references(analyses):
+        if (source, target) not in dropped:
+            graph.setdefault(source, set()).add(target)
+    files = {fa.path for fa in analyses if not fa.errors}
+    apart = {path for path in files if ancillary.why(path) or is_test_path(path)}
+    # the skipped imports as one importer counted apart, so that the files they import are
+    # the start of what only they reach
+    skipping = "<skipped imports>"
+    graph[skipping] = {target for _, target in dropped}
+    only = _reached_only_from(
+        {skipping}, set(), apart | {skipping}, graph, files, set(ancillary.keep)
+    )
+    # the rest of an alternative's own package (modules it loads by name, which no import
+    # names): those no file outside the package imports, in a folder none of the files
+    # making the skipped imports lies in
+    importers: dict[str, set[str]] = {}
+    for source, targets in graph.items():
+        for target in targets:
+            importers.setdefault(target, set()).add(source)
+    sources = {source for source, _ in dropped}
+    for folder in sorted({PurePosixPath(path).parent for path in only}):
+        if any(folder in PurePosixPath(source).parents for source in sources):
+            continue
+        inside = {path for path in files if folder in PurePosixPath(path).parents}
+        only |= {
+            path
+            for path in inside - apart
+            if importers.get(path, set()) <= inside | only | apart | {skipping}
+        }
+    why = {target: at for (_, target), at in dropped.items()}
+    out: dict[str, str] = {}
+    for path in sorted(only):
+        at = why.get(path) or next(iter(sorted(why.values())))
+        out[path] = (
+            "an alternative the run's values do not pick (imported only in a branch they "
+            f"skip, at {at})"
+        )
+    return out
