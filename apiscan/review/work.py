@@ -1665,14 +1665,10 @@ def work_items(
     items.extend(_forward_hooks(findings, tests))
     items.extend(_state_in_forward(findings, analyses, ancillary))
     items.extend(
+        # (dead code's places are the reachability's to drop: :func:`reached_work`)
         alternative_ops(
             compiled_ops(root, result, analyses, ancillary),
-            lambda w: (
-                (unselected(w) if unselected is not None else "")
-                or unchosen(w.path, w.line)
-                or never_run(w)
-                or not_reached(w)
-            ),
+            lambda w: (unselected(w) if unselected is not None else "") or unchosen(w.path, w.line),
         )
     )
     items.extend(_import_built_ops(result, analyses, ancillary, items))
@@ -6286,8 +6282,8 @@ ALTERNATIVE_OP = "alternative-op"
 
 def alternative_ops(items: Sequence[WorkItem], apart: Callable[[Where], str]) -> list[WorkItem]:
     """The compiled-op items with only their places on the configured run: a place ``apart``
-    names (a backbone the config does not select, a branch the defaults do not take, a
-    function nothing reaches) is listed beside the item, not counted; an op every place of
+    names (a backbone the config does not select, a branch the defaults do not take) is
+    listed beside the item, not counted; an op every place of
     which is such is an :data:`ALTERNATIVE_OP` item, counted apart (a deformable convolution
     built only by the non-default backbones, or by a detector the defaults do not pick)."""
     out: list[WorkItem] = []
