@@ -65,6 +65,7 @@ from apiscan.review.work import (
     apart_only,
     bucketing_iterators,
     data_pipeline_sites,
+    fixed_size_inputs,
     framework_item,
     name_values,
     padded_batches,
@@ -77,6 +78,7 @@ from apiscan.review.work import (
     tree_classes,
     unbuilt_extensions,
     uncalled_functions,
+    unpicked_imports,
     unreached,
     unrun_draws,
     vendored_copies,
@@ -118,7 +120,7 @@ def review(options: ScanOptions) -> Review:
     from apiscan.review.configs import PREFIX as CONFIG
 
     # the one section with its own module
-    from apiscan.review.recipe import SIDE_AMP, extract_recipe
+    from apiscan.review.recipe import SIDE_AMP, branch_reader, extract_recipe
 
     result, analyses = scan_with_facts(options)
     root = scan_root(options.path)
@@ -184,6 +186,17 @@ def review(options: ScanOptions) -> Review:
     ancillary.count_apart(vendored_copies(analyses))
     # an extension built at import that only classes nothing builds call: never run
     ancillary.count_apart(unbuilt_extensions(result, analyses, ancillary, root))
+    # an implementation imported only in a branch the run's values skip (a detector picked
+    # by a constructor's default argument): an alternative, counted apart
+    ancillary.count_apart(
+        unpicked_imports(
+            analyses,
+            ancillary,
+            branch_reader(
+                result, analyses, root, hierarchy, ancillary.other_recipe, readings, uncalled
+            ),
+        )
+    )
     tops = _untrained(tops, analyses, modules, training)
     options = names.argparse.values()
     # the functions every call of which the defaults switch off: no effort for their gaps,
@@ -251,9 +264,22 @@ def review(options: ScanOptions) -> Review:
     not_run = {**uncalled, **{k: reach.spans[k] for k in reach.unreached}}
     if training:  # what only files counted apart use is theirs, not the training's
         not_run.update((k, reach.spans[k]) for k in exporting)
+    taken: list[Callable[[str, int], bool | None]] = []
     recipe = extract_recipe(
-        result, analyses, root, hierarchy, ancillary.other_recipe, readings, not_run, not_picked
+        result,
+        analyses,
+        root,
+        hierarchy,
+        ancillary.other_recipe,
+        readings,
+        not_run,
+        not_picked,
+        taken,
     )
+    # the parts a constructor builds per branch, as the run's values (the YAML the entry
+    # loads included) take them: the tree follows the values the recipe reads
+    for branch_taken in taken:
+        tops = structure.configured_parts(tops, analyses, branch_taken)
     recipe = staged(recipe, ancillary.stages)
     # a script that builds the repository's own optimizer class trains too (MAE's
     # main_linprobe.py: lars.LARS, its backward pass in another file)
@@ -444,6 +470,17 @@ def review(options: ScanOptions) -> Review:
             unbuilt,
             exporting,
             callers=effort.callers_of(analyses),
+            # the training datasets: the classes whose per-sample steps the recipe reads
+            fixed=fixed_size_inputs(
+                analyses,
+                ancillary,
+                {
+                    item.name.partition(".")[0]
+                    for item in recipe
+                    if item.category in ("augmentation", "preprocessing") and "." in item.name
+                },
+                runs,
+            ),
         ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")

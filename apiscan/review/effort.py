@@ -218,7 +218,7 @@ RATES: dict[str, tuple[float, float]] = {
 }
 #: Work item kinds listed for the lead but counted apart from the effort (an evaluation
 #: metric's own network: the port needs it only to evaluate).
-APART_KINDS = frozenset({"evaluation-library"})
+APART_KINDS = frozenset({"evaluation-library", "alternative-op"})
 #: The rates some items of a kind are priced at instead of their kind's.
 _PRICED_APART = {
     "pretrained-backbone": ("backbone-architecture",),
@@ -331,7 +331,7 @@ def _compiled_op_sites(work: tuple[WorkItem, ...]) -> Callable[[ApiFinding], boo
     files = {
         w.path
         for i in work
-        if i.kind in ("compiled-custom-op", "compiled-op", "op-library")
+        if i.kind in ("compiled-custom-op", "compiled-op", "op-library", "alternative-op")
         for w in i.where
     }
     packages = {str(PurePosixPath(p).parent.parent) + "/" for p in files}
@@ -477,10 +477,14 @@ def estimate(
     unbuilt: frozenset[tuple[str, str]] = frozenset(),
     exporting: Mapping[tuple[str, str], str] | None = None,
     callers: Mapping[Key, frozenset[Key]] | None = None,
+    fixed: tuple[str, ...] = (),
 ) -> Effort:
     """The counts by disposition (network graph first), the custom ops, the dynamic-shape
     rewrites, the work items and a person-day range with its formula, from the files that are
-    ported (``ancillary`` files are counted apart). ``padded`` are the collate functions that
+    ported (``ancillary`` files are counted apart). ``fixed`` are the resizes with padding
+    to a fixed size the training's data code runs (:func:`~apiscan.review.work.
+    fixed_size_inputs`): said beside the input pipelines, no pipeline to price. ``padded``
+    are the collate functions that
     pad batches to their largest item: input pipelines like DS119's. ``dead`` are the
     (path, function) that nothing calls: their gaps and custom ops never run (yolov9's
     ``prune``).
@@ -727,7 +731,14 @@ def estimate(
         "dataset-dependent input shapes (" + INPUT_SHAPE_RULE + ", or a collate function "
         "padding each batch to its largest item): each needs fixed buckets "
         "or padding so the compiled network sees a few static shapes"
-        + (f": {_listing([f'{p}:{fn}' for p, fn in inputs])}." if inputs else "."),
+        + (f": {_listing([f'{p}:{fn}' for p, fn in inputs])}." if inputs else ".")
+        + (
+            " The training input is resized and padded to a fixed size (one static input "
+            f"shape for the compiled network; per-sample target counts still vary): "
+            f"{_listing(list(fixed))}."
+            if fixed
+            else ""
+        ),
         f"{_count(len(work), 'work item')} beyond the API tables (host round trips, pretrained "
         "backbones, third-party layers, checkpoint formats, unsupported parameters, ops of "
         "compiled extensions, third-party op libraries), each listed under Porting work"
@@ -749,7 +760,8 @@ def estimate(
             if i.kind == "network-library"
         )
         + "".join(
-            f"; not counted: {i.what.partition(' (')[0]} (evaluation only)"
+            f"; not counted: {i.what.partition(' (')[0]} "
+            + ("(alternatives only)" if i.kind == "alternative-op" else "(evaluation only)")
             for i in work
             if i.kind in APART_KINDS
         )

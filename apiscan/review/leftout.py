@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import NamedTuple
 
 from apiscan.extract import import_package
 from apiscan.extract.records import CallFact, FileAnalysis
-from apiscan.extract.values import Expr, FileValues
+from apiscan.extract.values import DefValues, Expr, FileValues
 from apiscan.program.index import Hierarchy
 from apiscan.program.solver import callee_resolver
 
@@ -92,34 +93,187 @@ def _names(expr: Expr) -> Iterator[Expr]:
 
 def _written(values: FileValues) -> list[Expr]:
     """The expressions a file reads names in: its calls (callee included), assignments'
-    values, parameters' defaults and returns."""
+    values, parameters' defaults, returns and the tests of its functions' ``if`` statements
+    (``if m in [Conv, DeConvDCN]:``, a layer class a config parser builds by its name)."""
     found = [call.expr for call in values.calls] + [a.value for a in values.assigns]
     for d in values.defs:
         found += [a.value for a in d.assigns] + list(d.returns)
         found += [default for _, default in d.params if default is not None]
+        found += [branch.test for branch in d.branches]
     return found
 
 
-def by_globals(expr: Expr) -> Iterator[tuple[re.Pattern[str], int]]:
-    """The module functions ``expr`` picks from ``globals()`` by name (CenterTrack's
-    ``globals()['dla{}'.format(num_layers)](...)``): the pattern of the names it may read
-    (any name when the key is no formatted constant), with the line."""
-    todo = [expr]
-    while todo:
-        e = todo.pop()
-        todo.extend(e.parts)
-        if e.kind != "Subscript" or len(e.parts) < 2:
+class GlobalsPick(NamedTuple):
+    """A module-level def picked from ``globals()`` by name: the names the key may spell,
+    the line, and the call the pick is the callee of (None when the pick is not called)."""
+
+    pattern: re.Pattern[str]
+    line: int
+    call: Expr | None = None
+    #: the key's values are known (a literal, a formatted constant, what the callers of the
+    #: function around it pass); False: any name of the file may be picked
+    known: bool = False
+
+    def admits(self, defs: Sequence[DefValues], index: int) -> bool:
+        """Whether the module-level def ``defs[index]`` may be the one picked: its name fits
+        the key, and the call's arguments bind to its parameters (``globals()[base_name](
+        pretrained=True)`` never builds ``BottleneckX(inplanes, planes, ...)``, which needs
+        two positional arguments the call does not pass)."""
+        d = defs[index]
+        if not self.pattern.fullmatch(d.name):
+            return False
+        if self.call is None:
+            return True
+        signature = d
+        if d.is_class:
+            init = [
+                x
+                for x in defs
+                if x.name == "__init__" and 0 <= x.owner < len(defs)
+                if defs[x.owner] is d
+            ]
+            if not init:
+                return True  # an inherited constructor: its parameters are not known here
+            signature = init[0]
+        return binds(self.call, signature, skip=1 if d.is_class else 0)
+
+
+def binds(call: Expr, d: DefValues, skip: int = 0) -> bool:
+    """Whether ``call``'s arguments bind to ``d``'s parameters (the first ``skip`` of them,
+    ``self``, left out): no more positional arguments than it takes (without ``*args``), no
+    keyword it lacks (without ``**kwargs``), and every parameter without a default given. A
+    call unpacking ``*a`` or ``**k`` binds to anything."""
+    args = call.args
+    keywords = [k.name for k in call.keywords]
+    if any(a.kind == "Starred" for a in args) or "" in keywords:
+        return True
+    positional = list(d.positional[skip:])
+    named = [name for name, _ in d.params[skip:]]
+    if len(args) > len(positional) and not d.vararg:
+        return False
+    if any(k not in named for k in keywords) and not d.kwarg:
+        return False
+    given = set(positional[: len(args)]) | set(keywords)
+    return all(default is not None or name in given for name, default in d.params[skip:])
+
+
+def _key_pattern(key: Expr) -> str | None:
+    """The names a key written as a string may spell, as a pattern: ``'dla34'`` exactly,
+    ``'dla{}'.format(n)`` and ``f'dla{n}'`` as ``dla.*``; None for anything else."""
+    if key.kind == "Constant" and isinstance(key.value, str):
+        return re.escape(key.value)
+    if key.kind == "Call" and key.func.kind == "Attribute" and key.func.name == "format":
+        form = key.func.target
+        if form.kind == "Constant" and isinstance(form.value, str):
+            return ".*".join(re.escape(p) for p in re.split(r"\{[^{}]*\}", form.value))
+    if key.kind == "JoinedStr":
+        return "".join(
+            re.escape(p.value) if p.kind == "Constant" and isinstance(p.value, str) else ".*"
+            for p in key.parts
+        )
+    return None
+
+
+def _forms(values: Iterable[Expr | None]) -> list[str] | None:
+    """The patterns of every value, None when one is no string the key may be."""
+    out: list[str] = []
+    for value in values:
+        found = _key_pattern(value) if value is not None else None
+        if found is None:
+            return None
+        out.append(found)
+    return out
+
+
+#: a def's last name -> every call of that name in the repository (the key's callers)
+CallIndex = Mapping[str, Sequence[Expr]]
+
+
+def call_index(files: Iterable[FileValues]) -> dict[str, list[Expr]]:
+    """Every call of the files by the last name of what it calls (:data:`CallIndex`)."""
+    out: dict[str, list[Expr]] = {}
+    for values in files:
+        for call in values.calls:
+            name = call.expr.callee()
+            if name:
+                out.setdefault(name, []).append(call.expr)
+    return out
+
+
+def _key_values(name: str, line: int, values: FileValues, calls: CallIndex) -> list[str] | None:
+    """The patterns of the strings the name ``name``, read at ``line`` as a ``globals()``
+    key, may hold: the innermost def around it that binds it gives them, by its assignments
+    of the name or, for a parameter, by what every call of the def (the class, for an
+    ``__init__``) passes it, its default where a call leaves it out. None when one cannot be
+    told (a value that is no string, a call unpacking arguments, a parameter nothing calls
+    without a default)."""
+    around = [
+        (n, d) for n, d in enumerate(values.defs) if not d.is_class and d.line <= line <= d.end_line
+    ]
+    for _, d in sorted(around, key=lambda x: -x[1].line):
+        params = dict(d.params)
+        if name not in params:
+            bound = [
+                a.value for a in d.assigns if a.target.kind == "Name" and a.target.name == name
+            ]
+            if bound:
+                return _forms(bound)
             continue
-        table = e.parts[0]
-        if table.kind != "Call" or table.func.kind != "Name" or table.func.name != "globals":
-            continue
-        forms = [
-            c.value
-            for c in _walk(e.parts[1])
-            if c.kind == "Constant" and isinstance(c.value, str) and "{}" in c.value
-        ]
-        pattern = ".*".join(re.escape(p) for p in forms[0].split("{}")) if forms else ".*"
-        yield re.compile(pattern), e.line
+        method = 0 <= d.owner < len(values.defs) and not d.static
+        callee = values.defs[d.owner].name if method and d.name == "__init__" else d.name
+        skip = 1 if method else 0
+        positional = list(d.positional[skip:])
+        index = positional.index(name) if name in positional else -1
+        given: list[Expr | None] = []
+        for call in calls.get(callee, ()):
+            if any(a.kind == "Starred" for a in call.args) or any(
+                k.name == "" for k in call.keywords
+            ):
+                return None
+            keyword = next((k.target for k in call.keywords if k.name == name), None)
+            if keyword is None and 0 <= index < len(call.args):
+                keyword = call.args[index]
+            given.append(keyword if keyword is not None else params[name])
+        if not given:
+            given.append(params[name])
+        return _forms(given)
+    return None
+
+
+def globals_picks(values: FileValues, calls: CallIndex | None = None) -> list[GlobalsPick]:
+    """The module-level defs the file picks from ``globals()`` by name (``globals()['dla{}'.
+    format(num_layers)](...)``; ``globals()[base_name](pretrained=pretrained)``, its callers
+    passing ``'dla{}'.format(num_layers)``): one pick
+    per look-up, with the names its key may spell. A key that is a name is followed to the
+    strings it holds (:func:`_key_values`, through ``calls``); when they cannot be told the
+    pick may name any def of the file the call's arguments bind to (:meth:`GlobalsPick.
+    admits`), never one they do not."""
+    out: list[GlobalsPick] = []
+    seen: set[tuple[int, int]] = set()
+    for expr in _written(values):
+        todo: list[tuple[Expr, Expr | None]] = [(expr, None)]
+        while todo:
+            e, parent = todo.pop()
+            todo.extend((p, e) for p in e.parts)
+            if e.kind != "Subscript" or len(e.parts) < 2 or (e.line, e.col) in seen:
+                continue
+            table = e.parts[0]
+            if table.kind != "Call" or table.func.kind != "Name" or table.func.name != "globals":
+                continue
+            seen.add((e.line, e.col))
+            key = e.parts[1]
+            forms = [found] if (found := _key_pattern(key)) is not None else None
+            if forms is None and key.kind == "Name" and calls is not None:
+                forms = _key_values(key.name, e.line, values, calls)
+            known = forms is not None
+            pattern = "|".join(f"(?:{f})" for f in forms) if forms else ".*"
+            call = (
+                parent
+                if parent is not None and parent.kind == "Call" and parent.func is e
+                else None
+            )
+            out.append(GlobalsPick(re.compile(pattern), e.line, call, known))
+    return out
 
 
 def _walk(expr: Expr) -> Iterator[Expr]:
@@ -230,12 +384,24 @@ def left_out(
                 names.add(d.name)
     imports = {fa.path: _imports(fa, values_of[fa.path]) for fa in analyses}
 
+    # the files each file star-imports (``from .common import *``): a name it neither
+    # defines nor imports by name is theirs
+    starred: dict[str, list[str]] = {}
+    for fa in analyses:
+        package = import_package(fa.modules, fa.path.endswith("__init__.py")).split(".")
+        for level, source in values_of[fa.path].star_imports:
+            parts = package[: len(package) - (level - 1)] if level else []
+            module = ".".join([*parts, source] if source else parts)
+            if module in module_paths:
+                starred.setdefault(fa.path, []).append(module_paths[module])
+
     def lookup(path: str, name: str) -> tuple[str, str] | None:
         if name in named[path]:
             return path, name
         dotted = imports[path].get(name)
         if dotted is None:
-            return None
+            source = next((p for p in starred.get(path, ()) if name in named[p]), None)
+            return (source, name) if source is not None else None
         module, _, last = dotted.rpartition(".")
         source = module_paths.get(module)
         return (source, last) if source is not None else None
@@ -268,6 +434,7 @@ def left_out(
     # every module-level def -> the (path, line) of each name written as a value that
     # stands for it (outside the dicts holding it); each dict -> where it is read
     refs: dict[Place, set[tuple[str, int]]] = {}
+    every_call = call_index(values_of.values())
     for fa in analyses:
         values = values_of[fa.path]
         for expr in _written(values):
@@ -286,10 +453,10 @@ def left_out(
                     tables[found].add((fa.path, name.line, picked))
                 elif (index := tops.get(found)) is not None:
                     refs.setdefault((found[0], index), set()).add((fa.path, name.line))
-            for pattern, line in by_globals(expr):
-                for n, d in enumerate(values.defs):
-                    if d.owner < 0 and not d.is_class and pattern.fullmatch(d.name):
-                        refs.setdefault((fa.path, n), set()).add((fa.path, line))
+        for pick in globals_picks(values, every_call):
+            for n, d in enumerate(values.defs):
+                if d.owner < 0 and not d.is_class and pick.admits(values.defs, n):
+                    refs.setdefault((fa.path, n), set()).add((fa.path, pick.line))
     spans: dict[str, list[tuple[int, int]]] = {}
 
     def add(place: Place) -> None:

@@ -238,6 +238,8 @@ WORK_KINDS: dict[str, str] = {
     # an op of the repository's compiled CUDA/C++ extension (FCOS's ROIAlign, DCNv2)
     "compiled-op": "Compiled op (MindSpore counterpart)",
     "compiled-custom-op": "Compiled op (custom op)",
+    # a compiled op only the alternatives the configured run does not build use: listed
+    "alternative-op": "Compiled op of alternatives only (counted apart)",
     # a third-party library of compiled ops (MinkowskiEngine, torch_scatter) the network uses
     # through a few layer types: one porting job per library, its op kinds listed
     "op-library": "Third-party op library (one porting job)",

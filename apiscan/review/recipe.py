@@ -595,8 +595,11 @@ def extract_recipe(
     readings: Readings | None = None,
     uncalled: Mapping[tuple[str, str], tuple[int, int]] | None = None,
     not_picked: Iterable[str] = (),
+    taken: list[Callable[[str, int], bool | None]] | None = None,
 ) -> tuple[RecipeItem, ...]:
     """The training recipe of the scanned repository, sorted by category, path and line.
+    ``taken``, when given, receives the recipe's :meth:`_Recipe.branch_taken`: whether the
+    run's values take the branches a line sits in (the model tree's per-branch parts).
     ``hierarchy`` is the review's own when it has one; ``apart`` says whose recipe a file's
     training facts are when not this one's (:meth:`~apiscan.review.work.Ancillary.other_recipe`:
     "tool", "task" or ""), built here the review's way when not given; ``uncalled`` the
@@ -606,6 +609,34 @@ def extract_recipe(
     those of what only they build are no recipe). Read from the records
     the scan's workers wrote (no file is read or parsed again), and from ``root``'s shell
     scripts."""
+    readings = readings or Readings(Path(root), analyses)
+    recipe = _set_up(result, analyses, root, hierarchy, apart, readings, uncalled, not_picked)
+    apart = recipe.apart
+    if taken is not None:
+        taken.append(recipe.branch_taken)
+    # YAML, Darknet .cfg and option files: read as data, in their own module
+    options = readings.options[0]
+    items = framework_rows(picked_by_options(recipe.items(), options, analyses), options, analyses)
+    files = (
+        *yaml_rows(recipe.repo.yaml, analyses),
+        *darknet_recipe(Path(root), analyses, apart),
+        *option_rows(options, analyses),
+        *_object_length(recipe.repo),
+    )
+    return recipe.picked_configs(with_config_rows(items, analyses, Path(root), files))
+
+
+def _set_up(
+    result: ScanResult,
+    analyses: Sequence[FileAnalysis],
+    root: Path,
+    hierarchy: Hierarchy | None,
+    apart: Callable[[str], str] | None,
+    readings: Readings,
+    uncalled: Mapping[tuple[str, str], tuple[int, int]] | None,
+    not_picked: Iterable[str] = (),
+) -> _Recipe:
+    """The recipe's reader with what it reads set (:func:`extract_recipe`'s arguments)."""
     if hierarchy is None:
         hierarchy = Hierarchy(analyses, ClassTable(analyses, load_torch_api()))
     if apart is None:
@@ -621,23 +652,28 @@ def extract_recipe(
         uncalled = uncalled_functions(analyses, result)
     recipe = _Recipe(result, analyses, Path(root), hierarchy, apart, uncalled)
     recipe.not_picked = frozenset(not_picked)
-    readings = readings or Readings(Path(root), analyses)
     recipe.option_defaults = readings.argparse.values()
     recipe.repo.yaml = readings.yaml
     recipe.repo.hparams = readings.options[1]
     recipe.repo.readings = readings
     recipe.repo.darknet = darknet_settings(Path(root), analyses, apart)
     recipe.repo.hyp = hyp_settings(Path(root), analyses, apart)
-    # YAML, Darknet .cfg and option files: read as data, in their own module
-    options = readings.options[0]
-    items = framework_rows(picked_by_options(recipe.items(), options, analyses), options, analyses)
-    files = (
-        *yaml_rows(recipe.repo.yaml, analyses),
-        *darknet_recipe(Path(root), analyses, apart),
-        *option_rows(options, analyses),
-        *_object_length(recipe.repo),
-    )
-    return recipe.picked_configs(with_config_rows(items, analyses, Path(root), files))
+    return recipe
+
+
+def branch_reader(
+    result: ScanResult,
+    analyses: Sequence[FileAnalysis],
+    root: Path,
+    hierarchy: Hierarchy | None,
+    apart: Callable[[str], str] | None,
+    readings: Readings,
+    uncalled: Mapping[tuple[str, str], tuple[int, int]] | None,
+) -> Callable[[str, int], bool | None]:
+    """Whether the run's values take the branches a line sits in, read as the recipe reads
+    its own (:meth:`_Recipe.branch_taken`), before the recipe is extracted: the review asks
+    it which of a file's imports in ``if`` branches the run makes."""
+    return _set_up(result, analyses, root, hierarchy, apart, readings, uncalled).branch_taken
 
 
 #: What each cuDNN switch means for the port (a row with the seeds: both are about
@@ -1400,6 +1436,9 @@ class _Val(NamedTuple):
     trail: tuple[str, ...] = ()
     #: a call some of whose arguments reached literals (a schedule helper fed its settings)
     computed: bool = False
+    #: a parameter's default that the call sites found leave out (``Reader(['en'])`` and
+    #: ``detect_network='craft'``): what they pass, not a default no caller is known to use
+    omitted: bool = False
 
     def show(self) -> str:
         return f"{self.text} ({'; '.join(self.trail)})" if self.trail else self.text
@@ -1411,7 +1450,7 @@ class _Val(NamedTuple):
         return any(step.endswith(("none is picked", "none is the default")) for step in self.trail)
 
     def then(self, step: str) -> _Val:
-        return _Val(self.text, self.literal, (step, *self.trail), self.computed)
+        return _Val(self.text, self.literal, (step, *self.trail), self.computed, self.omitted)
 
 
 def _reaching(
@@ -2324,6 +2363,15 @@ class _Values:
             )
         ]
         sites = trained or sites
+        # a method nothing calls handing on a parameter of its own (a public setter,
+        # ``setDetector(name)``, beside the constructor's own call with its default) passes
+        # nothing the run gives
+        called = [
+            (caller, call)
+            for caller, call in sites
+            if not self._uncalled_method(caller, call, _bind_def(d, call.expr).get(name))
+        ]
+        sites = called or sites
         # a helper called once per layer with the numbers written out (faster-rcnn's
         # five ``normal_init(layer, 0, 0.01, ...)``): each literal is read at no cost
         written = len(sites) <= _LITERAL_SITES and all(
@@ -2340,7 +2388,7 @@ class _Values:
                     value = self.resolve(caller, call.function, passed, depth + 1)
                     found.append((value.then(step), place))
                 elif default is not None and not _unpacks(call.expr):
-                    value = self.resolve(f, fn, default, depth + 1)
+                    value = self.resolve(f, fn, default, depth + 1)._replace(omitted=True)
                     found.append((value.then(defaulted), place))
                 elif (unpacked := self._unpacked_setting(caller, call, name)) is not None:
                     step = f"parameter {name} of {d.qual}(), passed in ** at {place}"
@@ -2355,6 +2403,18 @@ class _Values:
             return self.resolve(f, fn, default, depth + 1).then(defaulted)
         where = f"{len(sites)} call sites" if sites else "no call site found"
         return _Val(name, False, (f"parameter of {d.qual}() at {f.loc(d.line)}, {where}",))
+
+    def _uncalled_method(self, f: _File, call: CallValues, passed: Expr | None) -> bool:
+        """Whether ``call`` sits in a method (no dunder) that no call site of the
+        repository calls, and ``passed`` (what it passes) is a parameter of that method:
+        a value only its unknown callers would give."""
+        fn = call.function
+        if passed is None or passed.kind != "Name" or not 0 <= fn < len(f.defs):
+            return False
+        d = f.defs[fn]
+        if d.owner < 0 or d.name.startswith("__") or passed.name not in dict(d.params):
+            return False
+        return not self.call_sites(f, fn)
 
     def _unpacked_setting(self, f: _File, call: CallValues, name: str) -> _Val | None:
         """What a config file gives the parameter ``name`` that a call passes in
@@ -4595,6 +4655,34 @@ class _Recipe:
         call = read.file.call_around(read.node)
         return call is not None and bool(self._call_untaken(read.file, call))
 
+    def branch_taken(self, path: str, line: int) -> bool | None:
+        """Whether the run's values take every ``if`` branch of its function that ``line``
+        of ``path`` sits in, the tests weighed as the recipe's own branches are (an option's
+        default, the YAML the entry loads, what the callers pass): True when each holds,
+        False when one fails (``self.Prediction = Attention(...)`` under ``elif
+        opt.Prediction == 'Attn'`` with ``Prediction: 'CTC'``), None when one cannot be
+        told. The model tree reads it for the parts a constructor builds per branch."""
+        file = self.files.get(path)
+        if file is None:
+            return None
+        around = [
+            n for n, d in enumerate(file.defs) if not d.is_class and d.line <= line <= d.end_line
+        ]
+        if not around:
+            return None
+        fn = max(around, key=lambda n: file.defs[n].line)
+        verdict: bool | None = True
+        for branch in file.defs[fn].branches:
+            if not (branch.line < line <= branch.end_line):
+                continue
+            in_body = not (0 < branch.body_end < line)
+            holds = self._holds(file, fn, branch.test, 0)
+            if not isinstance(holds, bool):
+                verdict = None
+            elif holds != in_body:
+                return False
+        return verdict
+
     def picked_configs(self, items: tuple[RecipeItem, ...]) -> tuple[RecipeItem, ...]:
         """The config rows with the dicts a branch on the defaults leaves unused dropped
         (ssd.pytorch's ``if args.dataset == 'COCO': cfg = coco`` / ``elif args.dataset ==
@@ -4751,7 +4839,9 @@ class _Recipe:
                     if held is not None:
                         return held[0]
             found = self.values.resolve(file, fn, name, 0)
-            if any(step.startswith("default of parameter") for step in found.trail):
+            if not found.omitted and any(
+                step.startswith("default of parameter") for step in found.trail
+            ):
                 # no caller found to say what it passes (yolov9's smart_optimizer(model,
                 # name='Adam') is called with --optimizer SGD): the default decides nothing
                 return _UNKNOWN

@@ -3834,3 +3834,80 @@ def with_top_roles(
         more = tuple(c for c in given.get(m.cls, ()) if c not in m.children)
         out.append(replace(m, children=m.children + more) if more else m)
     return tuple(out)
+
+
+def configured_parts(
+    tops: Sequence[TopModel],
+    analyses: Sequence[FileAnalysis],
+    taken: Callable[[str, int], bool | None],
+) -> list[TopModel]:
+    """The top models with the parts their constructor builds per branch as the run's values
+    take them (``taken``: the recipe's reading of a line's branches, the YAML the entry
+    loads included): a class built only in a branch those values skip is no part (``if
+    opt.Transformation == 'TPS':`` with ``Transformation: 'None'``); where the taken branch
+    builds a layer of the framework instead (``if opt.Prediction == 'CTC': self.Prediction =
+    nn.Linear(...)``), the part is that layer; where no branch builds it, it is none. A part
+    no branch decides, or whose tests cannot be told, is left as the tree found it."""
+    # a module name several files share (a ``model`` module beside a ``model`` package):
+    # each is tried, the first defining the class decides
+    by_module: dict[str, list[FileAnalysis]] = {}
+    for fa in analyses:
+        if not fa.errors and fa.syntax is not None and fa.syntax.values is not None:
+            for module in fa.modules:
+                by_module.setdefault(module, []).append(fa)
+    out: list[TopModel] = []
+    for top in tops:
+        module, _, name = top.cls.rpartition(".")
+        found = [
+            (fa, values, init)
+            for fa in by_module.get(module, ())
+            if fa.syntax is not None and (values := fa.syntax.values) is not None
+            for owner, d in enumerate(values.defs)
+            if d.is_class and d.qual == name
+            for init in values.defs
+            if init.owner == owner and init.name == "__init__"
+        ]
+        if not found or not top.parts:
+            out.append(top)
+            continue
+        fa, values, init = found[0]
+        #: attribute -> (the run takes its branch, the callees' last names, the value)
+        built: dict[str, list[tuple[bool | None, list[str], ValueExpr]]] = {}
+        for a in init.assigns:
+            target = a.target
+            if target.kind != "Attribute" or target.target.kind != "Name":
+                continue
+            if target.target.name != "self":
+                continue
+            names = [e.callee() for e in a.value.walk() if e.kind == "Call" and e.callee()]
+            built.setdefault(target.name, []).append((taken(fa.path, a.line), names, a.value))
+        parts: list[tuple[str, str]] = []
+        for label, text in top.parts:
+            found = built.get(label, [])
+            if not any(run is False for run, _, _ in found):
+                parts.append((label, text))
+                continue
+            skipped = {n for run, names, _ in found if run is False for n in names}
+            kept = {n for run, names, _ in found if run is not False for n in names}
+            shown = [
+                alt
+                for alt in text.split(" or ")
+                if alt.split(" ")[0] not in skipped or alt.split(" ")[0] in kept
+            ]
+            if shown:
+                parts.append((label, " or ".join(shown)))
+                continue
+            runs = [value for run, _, value in found if run is True]
+            if runs:
+                layer = runs[0].callee() if runs[0].kind == "Call" else ""
+                parts.append(
+                    (
+                        label,
+                        f"{layer or runs[0].shown()} ({runs[0].shown()}: the branch the run's "
+                        "values take)",
+                    )
+                )
+            else:
+                parts.append((label, "none (the run's values skip the branch that builds it)"))
+        out.append(replace(top, parts=tuple(parts)) if parts != list(top.parts) else top)
+    return out

@@ -29,7 +29,7 @@ from apiscan.extract.models import REGISTER
 from apiscan.extract.records import RETURNS, FileAnalysis
 from apiscan.extract.shapes import BATCH_PADDING, RANDOM_RESIZE
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
-from apiscan.extract.values import CallValues, DefValues, Expr, FileValues
+from apiscan.extract.values import CallValues, DefValues, Expr, FileValues, literal_value
 from apiscan.mapping.match import memory_only
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.program.index import follow, module_aliases
@@ -37,7 +37,7 @@ from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review.commands import documented_entry, documented_stages
 from apiscan.review.config_files import OptionFiles, config_names
 from apiscan.review.evaluate import choice_key, outcomes, values_of
-from apiscan.review.leftout import by_globals
+from apiscan.review.leftout import call_index, globals_picks
 from apiscan.review.masked import METRICS
 from apiscan.review.model import (
     BACKBONE_ARCHITECTURE,
@@ -1665,7 +1665,13 @@ def work_items(
     items.extend(_frozen_statistics(findings, analyses, uncalled))
     items.extend(_forward_hooks(findings, tests))
     items.extend(_state_in_forward(findings, analyses, ancillary))
-    items.extend(compiled_ops(root, result, analyses, ancillary))
+    items.extend(
+        # (dead code's places are the reachability's to drop: :func:`reached_work`)
+        alternative_ops(
+            compiled_ops(root, result, analyses, ancillary),
+            lambda w: (unselected(w) if unselected is not None else "") or unchosen(w.path, w.line),
+        )
+    )
     items.extend(_import_built_ops(result, analyses, ancillary, items))
     items.extend(_library_ops(result, analyses, ancillary))
     items.extend(helper_libraries(result, analyses, ancillary))
@@ -2441,6 +2447,11 @@ def uncalled_functions(
     factory method that builds its class (``MidasCore.build``: ``MidasCore(...)``), with
     nothing outside naming the class, runs only if something else reaches the class."""
     local = _local_packages(analyses)
+    every_call = call_index(
+        fa.syntax.values
+        for fa in analyses
+        if not fa.errors and fa.syntax is not None and fa.syntax.values is not None
+    )
     used: set[str] = set()  # resolved names, "path::name" and "::last name"
     named: set[str] = set()  # every name written in a call, an assignment, a default...
     strings: set[str] = set()  # every string constant written there
@@ -2515,14 +2526,20 @@ def uncalled_functions(
         written = _written(values)
         # a module function picked from ``globals()`` by name (``globals()[base_name](
         # pretrained=True)``, ``globals()['dla{}'.format(n)]``) is named by the pick: each
-        # module-level def of the file whose name the key may spell
-        picks = [pattern for x in written for pattern, _ in by_globals(x)]
+        # module-level def of the file whose name the key may spell (the strings the
+        # callers pass a key that is a parameter) and the call's arguments bind to
+        # (a class too: ``globals()[kind]()`` may build one)
+        picks = globals_picks(values, every_call)
         if picks:
-            named.update(
+            picked = {
                 d.qual
-                for d in values.defs
-                if d.owner < 0 and "." not in d.qual and any(p.fullmatch(d.qual) for p in picks)
-            )
+                for n, d in enumerate(values.defs)
+                if d.owner < 0
+                and "." not in d.qual
+                and any(p.admits(values.defs, n) for p in picks)
+            }
+            named.update(picked)
+            named_class.update(picked)
         # a class is named by the classes it is a base of, and by a string a config or a
         # table builds it from (``dict(type="RandomFlip")``)
         bases = {base.rpartition(".")[2] for c in fa.classes for base in c.bases}
@@ -2561,12 +2578,25 @@ def uncalled_functions(
                 if part.lstrip("_")[:1].isupper():  # ``_ScaleGradient.apply``
                     through.setdefault(part, set()).add((fa.path, c.expr.line))
 
+    # the names each file's module level defines: a name another file writes refers to
+    # its own def when it defines one (copies of one backbone file, each with its own
+    # ``BottleneckX``: the one a sibling copy builds is not this file's)
+    own_tops: dict[str, set[str]] = {
+        fa.path: {
+            d.name for d in facts.values.defs if d.owner < 0 and "." not in d.qual and d.line > 0
+        }
+        for fa, facts in with_facts(analyses)
+        if facts.values is not None
+    }
+
     def outside(name: str, path: str, cls: str, first: int, last: int) -> bool:
         """Whether ``name`` is written or called somewhere other than the body of the class
         ``cls`` (lines ``first``-``last`` of ``path``; "" for a function: anywhere), a class
-        also through a method called on its name."""
+        also through a method called on its name; never by another file that defines a
+        module-level def of that name itself (its own def is the one it names)."""
         return any(
             not (cls and p == path and first <= line <= last)
+            and (p == path or name not in own_tops.get(p, ()))
             for p, line in (*written_at.get(name, ()), *(through.get(name, ()) if cls else ()))
         )
 
@@ -4497,6 +4527,110 @@ PER_SAMPLE_TOTAL_RULE = "DS120"
 _ALTERNATIVES = re.compile(r"\s+if\s+.*?\s+else\s+")
 
 
+#: What resizes an image, and what pads it to a given size, by the dotted API a call names:
+#: a function calling one of each is a resize to a fixed size with padding (a letterbox).
+_RESIZES = frozenset(
+    {
+        "cv2.resize",
+        "torch.nn.functional.interpolate",
+        "torchvision.transforms.functional.resize",
+    }
+)
+_PADS = frozenset(
+    {
+        "cv2.copyMakeBorder",
+        "numpy.pad",
+        "torch.nn.functional.pad",
+        "torchvision.transforms.functional.pad",
+    }
+)
+#: The parameters of such a function that give the size it pads to.
+_SIZE_PARAM = re.compile(r"(?:img_|new_|target_|out_|input_)?(?:size|shape|height|width|[hw])$")
+
+
+def fixed_size_inputs(
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    trained: Iterable[str],
+    runs: Callable[[str, int], bool] | None = None,
+) -> tuple[str, ...]:
+    """The resizes with padding to a fixed size that the training's data code runs, each as
+    ``name(...) at path:line (size: height=608, width=1088)``: a function of the repository
+    whose own body resizes (``cv2.resize``, ``F.interpolate``) and pads (``cv2.
+    copyMakeBorder``, ``np.pad``, ``F.pad``) an image, called by a method of a training
+    dataset (``trained``: the classes whose methods the recipe reads the per-sample steps
+    of, with their bases) in a ported file where the run reaches it (``runs``); an
+    inference loader's letterbox is no training input. Every image then reaches the
+    network at one size, whatever its own: good news for a static graph (the size is the
+    call's literal arguments, else the function's defaults; a size passed as a name is
+    shown as written)."""
+    files = [
+        (fa, fa.syntax.values)
+        for fa in analyses
+        if not fa.errors and fa.syntax is not None and fa.syntax.values is not None
+    ]
+    letterboxes: dict[str, DefValues] = {}
+    for fa, values in files:
+        imports = dict(fa.syntax.imports) if fa.syntax is not None else {}
+        found: dict[int, set[str]] = {}
+        for call in values.calls:
+            func = call.expr.func if call.expr.parts else None
+            chain = func.chain() if func is not None else None
+            if not chain or call.function < 0:
+                continue
+            dotted = ".".join([imports.get(chain[0], chain[0]), *chain[1:]])
+            found.setdefault(call.function, set()).add(dotted)
+        for n, apis in found.items():
+            d = values.defs[n]
+            if apis & _RESIZES and apis & _PADS and any(_SIZE_PARAM.match(p) for p, _ in d.params):
+                letterboxes.setdefault(d.name, d)
+    if not letterboxes:
+        return ()
+    # the training datasets, and the bases they name, transitively
+    data = set(trained)
+    bases = {c.qualname: c.bases for fa in analyses for c in fa.classes}
+    todo = list(data)
+    while todo:
+        for base in bases.get(todo.pop(), ()):
+            name = base.rpartition(".")[2]
+            if name not in data:
+                data.add(name)
+                todo.append(name)
+    out: list[str] = []
+    for fa, values in files:
+        if ancillary.why(fa.path) or is_test_path(fa.path):
+            continue
+        for call in values.calls:
+            d = letterboxes.get(call.expr.callee())
+            if d is None or call.function < 0:
+                continue
+            owner = values.defs[call.function].owner
+            if not (0 <= owner < len(values.defs) and values.defs[owner].name in data):
+                continue
+            if runs is not None and not runs(fa.path, call.expr.line):
+                continue
+            given = {k.name: k.target for k in call.expr.keywords if k.name}
+            positional = [p for p in d.positional if p not in ("self", "cls")]
+            given.update(zip(positional, call.expr.args, strict=False))
+            sizes = []
+            for param, default in d.params:
+                if not _SIZE_PARAM.match(param):
+                    continue
+                value = given.get(param)
+                if value is not None and literal_value(value) is None and default is not None:
+                    shown = f"{param}={value.shown()} ({d.name}'s default {default.shown()})"
+                else:
+                    value = value if value is not None else default
+                    shown = f"{param}={value.shown()}" if value is not None else ""
+                if shown:
+                    sizes.append(shown)
+            out.append(
+                f"{d.name}(...) at {place(fa, call.expr.line)}"
+                + (f" ({', '.join(sizes)})" if sizes else "")
+            )
+    return tuple(dict.fromkeys(out))
+
+
 def _collate_names(text: str) -> list[str]:
     """The last names of the functions a ``collate_fn=`` argument may pass
     (``A.collate_fn4 if quad else A.collate_fn``: the alternatives of one loader)."""
@@ -6167,6 +6301,46 @@ def compiled_ops(
         entry[0].add(binding)
         entry[1].append(Where(f.path, f.span.line, f.cell))
     return _compiled_items(ops, analyses)
+
+
+#: The kind of a compiled op only alternatives use: listed, counted apart.
+ALTERNATIVE_OP = "alternative-op"
+
+
+def alternative_ops(items: Sequence[WorkItem], apart: Callable[[Where], str]) -> list[WorkItem]:
+    """The compiled-op items with only their places on the configured run: a place ``apart``
+    names (a backbone the config does not select, a branch the defaults do not take) is
+    listed beside the item, not counted; an op every place of
+    which is such is an :data:`ALTERNATIVE_OP` item, counted apart (a deformable convolution
+    built only by the non-default backbones, or by a detector the defaults do not pick)."""
+    out: list[WorkItem] = []
+    for item in items:
+        off = [(w, why) for w in item.where if (why := apart(w))]
+        if item.kind not in ("compiled-op", "compiled-custom-op") or not off:
+            out.append(item)
+            continue
+        listed = "; ".join(f"{w} ({why})" for w, why in off)
+        kept = tuple(w for w in item.where if not apart(w))
+        if kept:
+            out.append(
+                replace(
+                    item,
+                    where=kept,
+                    uses=len(kept),
+                    why=item.why + f"; places in alternatives beside it (not counted, "
+                    f"the configured run does not build them: {listed})",
+                )
+            )
+        else:
+            out.append(
+                replace(
+                    item,
+                    kind=ALTERNATIVE_OP,
+                    why=item.why + f"; only alternatives the configured run does not build "
+                    f"use it (counted apart: {listed})",
+                )
+            )
+    return out
 
 
 def _compiled_items(
@@ -8929,3 +9103,94 @@ def framework_item(found: OptionFiles | None, analyses: Sequence[FileAnalysis]) 
         "is ported (or replaced by a MindSpore counterpart) and checked against it"
     )
     return WorkItem("framework-training", what, tuple(places), why, uses=1 + len(parts))
+
+
+def unpicked_imports(
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    taken: Callable[[str, int], bool | None],
+) -> dict[str, str]:
+    """The ported files reached only through imports in ``if`` branches the run's values
+    skip, with why: a library picking one of two implementations by a constructor's
+    argument (``if self.detect_network == 'craft': from .detection import get_detector`` /
+    ``elif ... in ['dbnet18']: from .detection_db import get_detector``, the argument
+    defaulting to ``'craft'`` where every call leaves it out) runs the one its values pick;
+    the other, and what only it imports, is an alternative, counted apart. ``taken`` tells
+    whether the run's values take the branches a line sits in (the recipe's reading); an
+    import no value decides keeps its file. A file imported anywhere else (another file, or
+    outside such a branch) stays."""
+    from apiscan.review.registry import model_files  # no cycle: registry is a leaf here
+
+    by_module = {m: fa.path for fa in analyses if not fa.errors for m in fa.modules}
+    skipped: dict[tuple[str, str], str] = {}  # (file, the file it imports) -> the import
+    kept: set[tuple[str, str]] = set()
+    for file in model_files(analyses):
+        if ancillary.why(file.path) or is_test_path(file.path):
+            continue
+        branch_lines: dict[str, set[int]] = {}
+        for found in file.facts.branch_imports:
+            module = file.from_module(found.level, found.module) if found.level else found.module
+            target = _module_file(f"{module}.{found.name}", by_module)
+            if not target or target == file.path:
+                continue
+            branch_lines.setdefault(target, set()).add(found.line)
+            if taken(file.path, found.line) is False:
+                skipped.setdefault((file.path, target), place(file.fa, found.line))
+            else:
+                kept.add((file.path, target))
+        # an import of the same file outside such a branch (one statement more than the
+        # branches hold) keeps it
+        statements: dict[str, int] = {}
+        for level, module, _ in file.facts.relative_imports:
+            target = _module_file(file.from_module(level, module), by_module)
+            statements[target] = statements.get(target, 0) + 1
+        for target, lines in branch_lines.items():
+            if statements.get(target, 0) > len(lines):
+                kept.add((file.path, target))
+        absolute = dict(file.fa.syntax.imports) if file.fa.syntax is not None else {}
+        locals_ = {found.local for found in file.facts.branch_imports}
+        for bound, dotted in absolute.items():
+            if bound not in locals_ and (target := _module_file(dotted, by_module)):
+                kept.add((file.path, target))
+    dropped = {edge: at for edge, at in skipped.items() if edge not in kept}
+    if not dropped:
+        return {}
+    graph: dict[str, set[str]] = {}
+    for source, target in _local_references(analyses):
+        if (source, target) not in dropped:
+            graph.setdefault(source, set()).add(target)
+    files = {fa.path for fa in analyses if not fa.errors}
+    apart = {path for path in files if ancillary.why(path) or is_test_path(path)}
+    # the skipped imports as one importer counted apart, so that the files they import are
+    # the start of what only they reach
+    skipping = "<skipped imports>"
+    graph[skipping] = {target for _, target in dropped}
+    only = _reached_only_from(
+        {skipping}, set(), apart | {skipping}, graph, files, set(ancillary.keep)
+    )
+    # the rest of an alternative's own package (modules it loads by name, which no import
+    # names): those no file outside the package imports, in a folder none of the files
+    # making the skipped imports lies in
+    importers: dict[str, set[str]] = {}
+    for source, targets in graph.items():
+        for target in targets:
+            importers.setdefault(target, set()).add(source)
+    sources = {source for source, _ in dropped}
+    for folder in sorted({PurePosixPath(path).parent for path in only}):
+        if any(folder in PurePosixPath(source).parents for source in sources):
+            continue
+        inside = {path for path in files if folder in PurePosixPath(path).parents}
+        only |= {
+            path
+            for path in inside - apart
+            if importers.get(path, set()) <= inside | only | apart | {skipping}
+        }
+    why = {target: at for (_, target), at in dropped.items()}
+    out: dict[str, str] = {}
+    for path in sorted(only):
+        at = why.get(path) or next(iter(sorted(why.values())))
+        out[path] = (
+            "an alternative the run's values do not pick (imported only in a branch they "
+            f"skip, at {at})"
+        )
+    return out
