@@ -287,9 +287,10 @@ def merge_dicts(parts: Sequence[tuple[str | None, Val]]) -> Val | None:
 
 
 def join_keeping_data(vals: Sequence[Val]) -> Val:
-    """What one of ``vals`` is, when any of them may be (a key of a merged dict, a value of
-    ``d.values()``): the first carrying data when one does (the precision policy keeps "may
-    depend on data"), else what they all agree on."""
+    """What one of ``vals`` is, when any of them may be (the keys a merge computes, from
+    several dicts): the first carrying data when one does (the precision policy keeps "may
+    depend on data"), else what they all agree on. Not for ``d.values()`` of a dict whose
+    keys are known: a loop over them reads each value, tensors and host numbers alike."""
     return next((v for v in vals if _carries_data(v)), None) or _join_all(vals)
 
 
