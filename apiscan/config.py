@@ -16,7 +16,7 @@ Keys::
     ms-version = "2.4"
     fail-on = "missing"                   # or "different"
     max-file-size = 2000000
-    ignore = ["DS116", "API005"]          # rule ids, or prefixes: "DS1" is DS101...DS121
+    ignore = ["DS116", "API005"]          # rule ids, or prefixes: "DS1" is DS101...DS122
     per-file-ignores = { "tests/*" = ["DS1"] }
     respect-ignore-files = true           # .gitignore / .ignore (--no-ignore turns it off)
     verify-device = "CPU"

@@ -257,6 +257,10 @@ class Extractor(
         #: per function: data-dependent `if`s without else whose body returned (test node,
         #: returned values, index of the returns that follow the `if`)
         self.pending_branches: list[list[tuple[cst.CSTNode, list[Val], int]]] = []
+        #: the functions and loops being walked, innermost last: where a tensor joined with
+        #: its own previous value is kept (see ``StatementsMixin._growth``)
+        self.walked_defs: list[cst.FunctionDef] = []
+        self.walked_loops: list[tuple[int, cst.For | cst.While]] = []
         self.func_returns: dict[str, Val] = {}
         #: functions of this file whose every ``return`` gives a truth (a comparison, ``not``,
         #: ``and``/``or`` of them, ``True``/``False``): ``is_batch_tensor(t, b)`` answers a

@@ -101,7 +101,8 @@ def to_fact(
         return pv.Tup(tuple(nested(e) for e in payload))
     if kind == "dict":
         # ``{"images": ..., "mask_indices": ...}``: a batch field by field (see pv.dict_of)
-        return pv.dict_of([(k, nested(e)) for k, e in payload if isinstance(k, str)])
+        # a key the code computes (None) crosses as the field of every other key
+        return pv.dict_of([(pv.OTHER_KEYS if k is None else k, nested(e)) for k, e in payload])
     return pv.UNKNOWN
 
 
@@ -136,7 +137,9 @@ def to_val(f: pv.Fact) -> Val:
     if isinstance(f, pv.Seq):
         return fresh("seq", to_val(f.elem))
     if isinstance(f, pv.Dict):
-        return fresh("dict", tuple((k, to_val(v)) for k, v in f.fields))
+        return fresh(
+            "dict", tuple((None if k == pv.OTHER_KEYS else k, to_val(v)) for k, v in f.fields)
+        )
     if isinstance(f, pv.Tup):
         return fresh("tuple", tuple(to_val(e) for e in f.elems))
     return fresh("unknown", None)

@@ -183,6 +183,12 @@ class Tup:
     elems: tuple[Fact, ...]
 
 
+#: The field of a :class:`Dict` that stands for every key the code computes
+#: (``{k + "0": v for k, v in pred.items()}`` merged into a batch): what any key not named
+#: among the fields maps to. No constant key a program writes is spelled so.
+OTHER_KEYS = "**"
+
+
 @dataclass(frozen=True, slots=True)
 class Dict:
     """A dict with constant string keys, field by field (sorted by key): a collate's batch
@@ -193,10 +199,13 @@ class Dict:
     fields: tuple[tuple[str, Fact], ...]
 
     def get(self, key: str) -> Fact:
+        other: Fact = UNKNOWN
         for k, v in self.fields:
             if k == key:
                 return v
-        return UNKNOWN
+            if k == OTHER_KEYS:
+                other = v
+        return other
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,6 +494,10 @@ def join(a: Fact, b: Fact) -> Fact:
             # what an unresolved module call was guessed to return (a tensor) gives way to
             # the list the solver found it returns (a matcher's per-image index pairs), and
             # what a loop over a loader was guessed to yield, to the collate's batch dict
+            return x
+        if isinstance(x, Dict) and isinstance(y, Tensor) and y.arg and not y.via:
+            # ``forward(self, data)`` declares a tensor it cannot be sure of: the dict a
+            # caller hands it (a detector's keypoints merged into the batch) says more
             return x
         if isinstance(x, Seq) and isinstance(y, Instance) and y.cls == LOADER:
             # a loader whose batches are unknown (another caller's) gives way to one whose

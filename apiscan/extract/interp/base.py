@@ -156,6 +156,8 @@ class _Args:
     spread: list[Val] | None = None
     #: a ``**kwargs`` argument was passed (the positions stay known)
     double_star: bool = False
+    #: the values of the ``**`` arguments (``dict(data, **pred)``)
+    double_starred: list[Val] = field(default_factory=list)
 
     def sized(self, api: str) -> list[Val]:
         """The positional values as the size rules read them for ``api``. ``Tensor.new``
@@ -254,6 +256,42 @@ def _join_all(vals: Sequence[Val]) -> Val:
     for other in vals[1:]:
         v = join(v, other)
     return v
+
+
+def merge_dicts(parts: Sequence[tuple[str | None, Val]]) -> Val | None:
+    """The dict ``{**data, **pred, "k": v}``, ``dict(data, **pred)`` or ``data.update(pred)``
+    builds, from its parts in order: ``(None, d)`` for a whole dict merged in, ``(key, v)``
+    for one entry (``None`` where the key is not a constant). Merging keeps what each part's
+    values are (a detector's keypoints of data-dependent count stay so in the dict a matcher
+    reads); a later constant key replaces an earlier one. A part whose keys are not known
+    (an unknown value, ``**kwargs``) adds nothing: its keys read as unknown, as any key a
+    dict does not name. None when no part is a dict whose values are known, so that a merge
+    of unknown values stays what it was (a plain host dict)."""
+    items: dict[str | None, Val] = {}
+    known = False
+    for key, v in parts:
+        if key is not None:
+            items[key] = v
+            continue
+        if v[0] != "dict":
+            continue
+        known = True
+        for k, e in v[1]:
+            if k is None and None in items:
+                e = join_keeping_data([items[None], e])
+            items[k] = e
+    if not known:
+        return None
+    named = tuple((k, e) for k, e in items.items() if k is not None)
+    return ("dict", named if None not in items else (*named, (None, items[None])))
+
+
+def join_keeping_data(vals: Sequence[Val]) -> Val:
+    """What one of ``vals`` is, when any of them may be (the keys a merge computes, from
+    several dicts): the first carrying data when one does (the precision policy keeps "may
+    depend on data"), else what they all agree on. Not for ``d.values()`` of a dict whose
+    keys are known: a loop over them reads each value, tensors and host numbers alike."""
+    return next((v for v in vals if _carries_data(v)), None) or _join_all(vals)
 
 
 def _named_tuple(name: str, args: _Args, first_dim: int, result: Val) -> Val:

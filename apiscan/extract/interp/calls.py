@@ -32,6 +32,7 @@ from apiscan.extract.interp.base import (
     _named_tuple,
     _variable,
     is_text,
+    merge_dicts,
 )
 from apiscan.extract.records import DATA_ROLES, REF, RETURNS
 from apiscan.extract.shapes import (
@@ -276,6 +277,7 @@ class CallsMixin:
         starred: list[Val] = []
         spread: list[Val] | None = []
         double_star = False
+        double_starred: list[Val] = []
         for arg in node.args:
             v = self.value(arg.value)
             keyword = arg.keyword
@@ -295,6 +297,7 @@ class CallsMixin:
                         spread = None
                 else:
                     double_star = True
+                    double_starred.append(v)
             else:
                 positional += 1
                 vals.append(v)
@@ -313,6 +316,7 @@ class CallsMixin:
             starred,
             spread if starred and spread is not None else None,
             double_star,
+            double_starred,
         )
 
     def _call(self, node: cst.Call, usage: str = "call") -> Val:
@@ -623,6 +627,14 @@ class CallsMixin:
                 # ``range(masks.shape[0])`` only follows a tensor's length: a list built over
                 # it is as long as that tensor, not host data sized on the host
                 return host_dyn(node, tensor=True)
+            if name == "dict" and args:
+                # ``dict(data, **pred)``, ``dict(data, extra=1)``: the merged dicts' values
+                parts: list[tuple[str | None, Val]] = [(None, v) for v in args.vals[:1]]
+                parts += [(None, v) for v in args.double_starred]
+                parts += list(args.kwvals.items())
+                merged = merge_dicts(parts)
+                if merged is not None:
+                    return merged
             if name in NON_TORCH_BUILTINS:
                 return NONTORCH
             if name in SEQ_BUILTINS:

@@ -26,6 +26,7 @@ from apiscan.extract.interp.base import (
     _const_str,
     _sized_by_data,
     is_text,
+    merge_dicts,
 )
 from apiscan.extract.shapes import (
     BATCH_MAX,
@@ -244,7 +245,8 @@ class ExpressionsMixin:
 
     def _dict(self, node: cst.Dict) -> Val:
         items: list[tuple[str, Val]] = []
-        literal = True
+        parts: list[tuple[str | None, Val]] = []
+        literal, merged = True, False
         for el in node.elements:
             if type(el) is cst.DictElement:
                 self.value(el.key)
@@ -252,12 +254,16 @@ class ExpressionsMixin:
                 v = self.value(el.value)
                 if key is None:
                     literal = False
+                    parts.append((None, ("dict", ((None, v),))))
                 else:
                     items.append((key, v))
+                    parts.append((key, v))
             else:
-                self.value(el.value)
-                literal = False
-        return ("dict", tuple(items)) if literal else NONTORCH
+                parts.append((None, self.value(el.value)))  # ``{**data, **pred}``
+                literal, merged = False, True
+        if literal:
+            return ("dict", tuple(items))
+        return (merge_dicts(parts) if merged else None) or NONTORCH
 
     def _unary(self, node: cst.UnaryOperation) -> Val:
         v = self.value(node.expression)

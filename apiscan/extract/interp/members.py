@@ -23,6 +23,7 @@ from apiscan.extract.interp.base import (
     _join_all,
     _sized_by_data,
     _variable,
+    merge_dicts,
 )
 from apiscan.extract.records import ANY_RECEIVER, REF, RETURNS
 from apiscan.extract.shapes import (
@@ -358,6 +359,9 @@ class MembersMixin:
             # (values, indices) of x.max(dim=1) and friends
             return recv[1][NAMED_FIELDS.index(attr)], True
         if kind == "dict":
+            if call and attr == "update" and args is not None:
+                self._merge_into(node.value, recv, args)
+                return NONTORCH, True
             if attr in ("get", "pop", "setdefault"):
                 return UNKNOWN, True
             if attr == "values":
@@ -399,6 +403,18 @@ class MembersMixin:
             return False
         self.bind(holder.value, seq(held))
         return True
+
+    def _merge_into(self, holder: cst.BaseExpression, recv: Val, args: _Args) -> None:
+        """``merged.update(pred)``, ``merged.update(extra=1)`` on a name holding a dict: the
+        name holds the merged dict from here on (see :func:`merge_dicts`)."""
+        if type(holder) is not cst.Name or self.lookup(holder.value) is not recv:
+            return
+        parts: list[tuple[str | None, Val]] = [(None, recv)]
+        parts += [(None, v) for v in (*args.vals[:1], *args.double_starred)]
+        parts += list(args.kwvals.items())
+        merged = merge_dicts(parts)
+        if merged is not None and merged != recv:
+            self.bind(holder.value, merged)
 
     def _collect(self, recv: Val, node: cst.Attribute, args: _Args | None) -> None:
         """``outputs.append(t)`` on a name holding an empty list (``outputs = []``) and a tensor

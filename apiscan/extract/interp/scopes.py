@@ -16,13 +16,21 @@ visited, as Python evaluates them).
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import libcst as cst
 
 from apiscan.extract.facts import fresh
-from apiscan.extract.interp.base import LAYER, ClassInfo, Scope, _join_all, _returns
+from apiscan.extract.interp.base import (
+    LAYER,
+    ClassInfo,
+    Scope,
+    _carries_data,
+    _const_str,
+    _join_all,
+    _returns,
+)
 from apiscan.extract.records import NO_GRAD_CONTEXTS, RETURNS
 from apiscan.extract.shapes import (
     from_tensor,
@@ -425,10 +433,12 @@ class ScopesMixin:
         self.yields.append([])
         self.pending_branches.append([])
         bound = cls is not None and not is_static
+        self.walked_defs.append(node)
         try:
             params = self._bind_params(node.params, hints, cls, fname, is_static, qn)
             self._block(node.body)
         finally:
+            self.walked_defs.pop()
             found = self.returns.pop()
             passed = self._passed_elements(qn, self.yields.pop())
             if passed is not None:
@@ -474,6 +484,14 @@ class ScopesMixin:
         try:
             for arg in node.bases:
                 v = self.value(arg.value, "base_class")
+                if type(arg.value) is cst.Subscript and v[0] not in ("qual", "class"):
+                    # ``Sampler[List[int]]``, ``Generic[T]``: a subscripted generic's base is
+                    # its origin (walked again silently: its uses are counted once)
+                    self.silent += 1
+                    try:
+                        v = self.value(arg.value.value)
+                    finally:
+                        self.silent -= 1
                 bases.append(v)
             for arg in node.keywords:
                 self.value(arg.value)
@@ -586,7 +604,11 @@ class ScopesMixin:
         sample = self._as_sample(recv, element)
         return sample if sample is not element else None
 
-    def _comprehension(self, elts: Sequence[cst.BaseExpression], for_in: cst.CompFor) -> Val:
+    def _comprehension(
+        self, elts: Sequence[cst.BaseExpression], for_in: cst.CompFor, held: int = 0
+    ) -> Val:
+        """What a comprehension builds, as a sequence of what its ``held``-th expression
+        gives (a dict comprehension's values are its second)."""
         self.scopes.append(Scope("comp", {}))
         try:
             self.silent += 1
@@ -600,23 +622,96 @@ class ScopesMixin:
             tensor, self._comp_tensor = self._comp_tensor, outer
         finally:
             self.scopes.pop()
-        if filtered and is_host_dyn(vals[0]) and vals[0][0] in ("nontorch", "seq"):
+        if filtered and is_host_dyn(vals[held]) and vals[held][0] in ("nontorch", "seq"):
             # ``[np.unravel_index(row.data, shape) for row in rows]`` of rows as many as the
             # data says, each as long as it says: arrays of such lengths, as many as that
-            return host_dyn(for_in, vals[0], tensor or from_tensor(vals[0]))
-        if filtered and vals[0][0] in ("nontorch", "unknown"):
+            return host_dyn(for_in, vals[held], tensor or from_tensor(vals[held]))
+        if filtered and vals[held][0] in ("nontorch", "unknown"):
             # ``[i for i, s in enumerate(scores.tolist()) if s > t]``: host numbers, as many
             # as the data says
             return host_dyn(for_in, tensor=tensor)
-        return seq(vals[0])
+        return seq(vals[held])
 
     def _listcomp(self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp) -> Val:
         v = self._comprehension([node.elt], node.for_in)
         return NONTORCH if type(node) is cst.SetComp else v
 
     def _dictcomp(self, node: cst.DictComp) -> Val:
-        self._comprehension([node.key, node.value], node.for_in)
+        """``{k + "0": v for k, v in pred.items()}``: a dict whose keys the code computes,
+        each mapped to what the value expression gives. Kept when that value is a tensor or
+        carries data (what a merge of it hands on, :func:`merge_dicts`); any other dict
+        stays a plain host value."""
+        built = self._comprehension([node.key, node.value], node.for_in, held=1)
+        renamed = self._renamed_entries(node)
+        if renamed is not None:
+            return renamed
+        value = self._element(built) if built[0] == "seq" else UNKNOWN
+        if value[0] == "tensor" or _carries_data(value):
+            return ("dict", ((None, value),))
         return NONTORCH
+
+    def _renamed_entries(self, node: cst.DictComp) -> Val | None:
+        """``{k + "0": v for k, v in pred.items()}`` (``prefix + k``, ``f"{k}_0"``, ``k``) over
+        a dict whose keys are known: the same entries under the keys the expression makes of
+        them, each with its own value (the keypoints stay apart from the descriptors); None
+        for any other comprehension."""
+        comp = node.for_in
+        if comp.ifs or comp.inner_for_in is not None or type(comp.target) is not cst.Tuple:
+            return None
+        names = [el.value for el in comp.target.elements]
+        it = comp.iter
+        if (
+            len(names) != 2
+            or not all(type(n) is cst.Name for n in names)
+            or type(node.value) is not cst.Name
+            or node.value.value != names[1].value  # type: ignore[attr-defined]
+            or type(it) is not cst.Call
+            or it.args
+            or type(it.func) is not cst.Attribute
+            or it.func.attr.value != "items"
+            or type(it.func.value) is not cst.Name
+        ):
+            return None
+        source = self.lookup(it.func.value.value)
+        if source[0] != "dict":
+            return None
+        rename = _key_rename(node.key, names[0].value)  # type: ignore[attr-defined]
+        if rename is None:
+            return None
+        return ("dict", tuple((None if k is None else rename(k), e) for k, e in source[1]))
+
+
+def _key_rename(key: cst.BaseExpression, name: str) -> Callable[[str], str] | None:
+    """How the key expression of a dict comprehension renames the loop's key ``name``:
+    ``k``, ``k + "0"``, ``"pre_" + k``, ``f"{k}0"``; None for any other expression."""
+    if type(key) is cst.Name and key.value == name:
+        return lambda k: k
+    if type(key) is cst.BinaryOperation and type(key.operator) is cst.Add:
+        left, right = key.left, key.right
+        if type(left) is cst.Name and left.value == name:
+            text = _const_str(right)
+            return None if text is None else (lambda k: k + text)
+        if type(right) is cst.Name and right.value == name:
+            text = _const_str(left)
+            return None if text is None else (lambda k: text + k)
+        return None
+    if type(key) is cst.FormattedString:
+        parts: list[str | None] = []
+        for p in key.parts:
+            if type(p) is cst.FormattedStringText:
+                parts.append(p.value)
+            elif (
+                type(p) is cst.FormattedStringExpression
+                and type(p.expression) is cst.Name
+                and p.expression.value == name
+                and p.format_spec is None
+                and p.conversion is None
+            ):
+                parts.append(None)
+            else:
+                return None
+        return lambda k: "".join(k if p is None else p for p in parts)
+    return None
 
 
 #: The hint of a parameter annotated with plain Python types (``flag: bool``, ``n: int |

@@ -17,7 +17,7 @@ from __future__ import annotations
 import libcst as cst
 
 from apiscan.extract.facts import fresh, to_val
-from apiscan.extract.interp.base import SAME_SHAPE, _Args, _returns
+from apiscan.extract.interp.base import SAME_SHAPE, _Args, _const_str, _returns, merge_dicts
 from apiscan.extract.records import RETURNS
 from apiscan.extract.shapes import COLLATED, Why, is_dyn_tensor
 from apiscan.program import values as pv
@@ -59,6 +59,10 @@ class SolverFactsMixin:
                 for (k, ev), (_, ef) in zip(v[1], f.fields, strict=True)
             ]
         for ev, ef, who in parts:
+            if ev[0] == "seq" and isinstance(ef, pv.Seq):
+                # ``pred["keypoints"]`` a list of one tensor per image: each element read
+                # (``torch.stack``, ``for k in ...``) keeps where it came from
+                parts.append((ev[1], ef.elem, f"an element of {who}"))
             t = words(ef, who)
             if t:
                 self.explained[id(ev)] = (ev, (t, pv.steps(ef)))
@@ -264,13 +268,39 @@ class SolverFactsMixin:
             self.param_elements[id(new)] = (new, entry[1], entry[2], entry[3])
         return new
 
-    def _store_item(self, name: str, v: Val) -> None:
+    def _store_item(self, name: str, v: Val, index: cst.BaseSlice | None = None) -> None:
         """``proposals[i] = proposals[i][keep]``: an element of a list replaced, one image at a
         time, by a tensor of a data-dependent shape. The list then holds such tensors (what
-        its callers are handed, and what ``torch.cat(proposals)`` joins)."""
+        its callers are handed, and what ``torch.cat(proposals)`` joins). ``index``: what
+        the subscript reads, for a dict (:meth:`_store_entry`)."""
         held = self.lookup(name)
         if held[0] == "seq" and is_dyn_tensor(v) and not is_dyn_tensor(held[1]):
             self.bind(name, self.shapes.relay([v], seq(v)))
+        elif held[0] == "dict" and type(index) is cst.Index:
+            self.bind(name, self._store_entry(held, v, _const_str(index.value)))
+
+    def _store_entry(self, held: Val, v: Val, key: str | None) -> Val:
+        """The dict ``held`` after ``d[key] = v``: a constant key holds ``v`` from then on
+        (``output["loss"] = loss.mean()``). A key the code computes (``for k in data:
+        data[k] = torch.stack(data[k])``) may be any entry: each list of data-dependent
+        tensors that a tensor may replace is then a tensor of data-dependent shape (the
+        stacked keypoints of one image each), each other list of tensors a tensor like
+        ``v``, and any other key may hold ``v``."""
+        if key is not None:
+            return merge_dicts([(None, held), (key, v)]) or held
+        if v[0] != "tensor":
+            return held
+        items = []
+        for k, e in held[1]:
+            inner = self._element(e) if e[0] in ("seq", "tuple") else e
+            if inner is not e and inner[0] == "tensor":
+                # the stacked tensors' own value: where they came from stays named
+                e = inner if is_dyn_tensor(inner) else v
+            items.append((k, e))
+        other = dict(held[1]).get(None)
+        if other is None:
+            items.append((None, v))
+        return ("dict", tuple(items))
 
     def _own_package_call(
         self, callee: str, node: cst.CSTNode, args: _Args | None, bound: bool

@@ -11,6 +11,7 @@ element by element.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -68,6 +69,8 @@ class StatementsMixin:
         # known to be a tensor is one value (or one row), never one row per selected position
         computed = type(value) in (cst.Subscript, cst.Call) and not _literal_item(value)
         self.shapes.settle_stores(v, computed, same)
+        if v[0] == "tensor" and len(node.targets) == 1 and _concat_args(value) is not None:
+            self._growth(node, node.targets[0].target, value)  # type: ignore[arg-type]
         if v[0] == "tensor":  # ``mask[:] = scores > t``: a constant mask now holds data
             for t in node.targets:
                 if type(t.target) is cst.Subscript:
@@ -89,6 +92,48 @@ class StatementsMixin:
                 if root is not None:
                     self.random_filled.add((self._function(), root))
 
+    def _growth(self, node: cst.Assign, target: cst.BaseExpression, value: cst.Call) -> None:
+        """``out = torch.cat((out, sample[:, None]), dim=-1)`` in a decoding loop, ``k =
+        torch.cat([k_top, k], dim=-2)`` of ``k_top`` read from a cache the function writes
+        ``k`` back to: a tensor joined with its own previous value grows by a step each
+        iteration or each call, so no two steps see one shape (DS122). A loop over the
+        steps (``range``, ``while``) counts, not one over layers or items (a dense block's
+        channels, fixed once the graph is unrolled); a name bound afresh in each iteration
+        before the join, or a store under the loop's own index, starts again each time."""
+        if not self.walked_defs or self.silent:
+            return
+        func = self.walked_defs[-1]
+        parts = _concat_args(value) or []
+        written = _code(target)
+        loop = self.walked_loops[-1] if self.walked_loops else None
+        if (
+            type(target) is cst.Name
+            and loop is not None
+            and loop[0] == len(self.walked_defs)
+            and _steps_loop(loop[1])
+            and any(_code(p) == written for p in parts)
+            and not _bound_before(loop[1].body, target.value, node)
+        ):
+            detail = f"`{written}` grows by a concatenation on every step of the loop"
+            self.shapes.hit("DS122", value, api="torch.cat", detail=detail)
+            return
+        if func.name.value == "__init__":
+            return  # built once with the object, not grown call after call
+        kept = _kept_between_calls(func)
+        reads = _reads_of_kept(func, kept)
+        for p in parts:
+            place = _code(p) if _is_kept(p, kept) else reads.get(_code(p))
+            if place is None:
+                continue
+            stored_back = place == written or _stores_back(func, place, written)
+            if stored_back:
+                detail = (
+                    f"`{place}` keeps the previous calls' tensor and grows by this "
+                    "concatenation on each call (a cache of past steps)"
+                )
+                self.shapes.hit("DS122", value, api="torch.cat", detail=detail)
+                return
+
     def _annassign(self, node: cst.AnnAssign) -> None:
         binder = self.target(node.target)
         hint = self._annotation(node.annotation.annotation)
@@ -103,6 +148,10 @@ class StatementsMixin:
             new = self.value(node.value)
             if old[0] == "tensor" or new[0] == "tensor":
                 self.bind(t.value, old if old[0] == "tensor" else new)
+            elif old == NONTORCH and new[0] == "unknown":
+                # ``loss = 0`` then ``loss += v["loss"]``: the sum is what was added (a
+                # tensor, once a loss is), no longer the number it started from
+                self.bind(t.value, new)
         else:
             self.target(t)
             self.value(node.value)
@@ -351,14 +400,22 @@ class StatementsMixin:
         self.shapes.on_loop(node.iter, it)
         self._bind_loop(binder, it, node.iter)
         self.shapes.enter_loop()
-        self._block(node.body)
+        self.walked_loops.append((len(self.walked_defs), node))
+        try:
+            self._block(node.body)
+        finally:
+            self.walked_loops.pop()
         self.shapes.leave_loop()
         if node.orelse is not None:
             self._block(node.orelse.body)
 
     def _while(self, node: cst.While) -> None:
         dynamic = self.shapes.on_condition(node.test, self.value(node.test), "while")
-        self._block(node.body)
+        self.walked_loops.append((len(self.walked_defs), node))
+        try:
+            self._block(node.body)
+        finally:
+            self.walked_loops.pop()
         if not dynamic:
             # the test runs again after the body: ``while scores.numel() > 0:`` with
             # ``scores = scores[keep]`` inside reads a data-dependent length from then on
@@ -466,7 +523,7 @@ class StatementsMixin:
         if t is cst.Subscript:
             self._subscript(node, store=True)
             if type(node.value) is cst.Name and len(node.slice) == 1:
-                return ("item", node.value.value)
+                return ("item", node.value.value, node.slice[0].slice)
             return ("none",)
         if t in (cst.Tuple, cst.List):
             parts = []
@@ -512,7 +569,139 @@ class StatementsMixin:
         elif kind == "star":
             self.bind_target(binder[1], seq(element(v)))
         elif kind == "item":
-            self._store_item(binder[1], v)
+            self._store_item(binder[1], v, binder[2])
+
+
+#: The joins that make a tensor longer along one dimension.
+_CONCATS = frozenset({"cat", "concat", "concatenate"})
+_EMPTY_MODULE = cst.Module(body=[])
+
+
+def _code(node: cst.CSTNode) -> str:
+    return _EMPTY_MODULE.code_for_node(node)
+
+
+def _concat_args(value: cst.BaseExpression) -> list[cst.BaseExpression] | None:
+    """The tensors ``torch.cat((a, b), dim)`` (``concat``, ``concatenate``) joins, written
+    as a list or tuple; None for any other expression."""
+    if type(value) is not cst.Call or not value.args or value.args[0].keyword is not None:
+        return None
+    func = value.func
+    if type(func) is not cst.Attribute or func.attr.value not in _CONCATS:
+        return None
+    first = value.args[0].value
+    if type(first) not in (cst.List, cst.Tuple):
+        return None
+    return [el.value for el in first.elements]  # type: ignore[attr-defined]
+
+
+def _steps_loop(loop: cst.For | cst.While) -> bool:
+    """A loop over steps (``while``, ``for i in range(...)``), not over layers or items."""
+    if type(loop) is cst.While:
+        return True
+    it = loop.iter
+    return type(it) is cst.Call and type(it.func) is cst.Name and it.func.value == "range"
+
+
+def _bound_before(body: cst.BaseSuite, name: str, stop: cst.CSTNode) -> bool:
+    """Is ``name`` bound in ``body`` by a statement before ``stop`` (in the order the code
+    is written, nested blocks included, nested functions not)?"""
+    found = False
+
+    class Visitor(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+        def visit_Assign(self, node: cst.Assign) -> bool:
+            nonlocal found
+            if node is stop:
+                raise _Stop
+            if any(name in _names_bound(t.target) for t in node.targets):
+                found = True
+                raise _Stop
+            return True
+
+    with contextlib.suppress(_Stop):
+        body.visit(Visitor())
+    return found
+
+
+class _Stop(Exception):
+    """Ends a visit early."""
+
+
+def _names_bound(target: cst.BaseExpression) -> set[str]:
+    if type(target) is cst.Name:
+        return {target.value}
+    if type(target) in (cst.Tuple, cst.List):
+        out: set[str] = set()
+        for el in target.elements:  # type: ignore[attr-defined]
+            out |= _names_bound(el.value)
+        return out
+    return set()
+
+
+def _kept_between_calls(func: cst.FunctionDef) -> frozenset[str]:
+    """The names whose attributes and items outlive a call of ``func``: ``self`` and the
+    parameters (a cache dict the caller hands in on every step)."""
+    params = func.params
+    every = [*params.posonly_params, *params.params, *params.kwonly_params]
+    return frozenset(p.name.value for p in every)
+
+
+def _is_kept(node: cst.BaseExpression, kept: frozenset[str]) -> bool:
+    """``self.cache``, ``cache[key]``, ``self.cache[key]`` with a kept root name. An item
+    under a constant key (``target["boxes"]``) is a field of a record handed in, which a
+    transform rewrites once per sample, not a cache of steps keyed by its layer."""
+    if type(node) not in (cst.Attribute, cst.Subscript):
+        return False
+    if type(node) is cst.Subscript and any(
+        type(el.slice) is cst.Index and type(el.slice.value) in (cst.SimpleString, cst.Integer)
+        for el in node.slice
+    ):
+        return False
+    root = node
+    while type(root) in (cst.Attribute, cst.Subscript):
+        root = root.value  # type: ignore[attr-defined]
+    return type(root) is cst.Name and root.value in kept
+
+
+def _simple_assigns(func: cst.FunctionDef) -> list[cst.Assign]:
+    """Every plain assignment of ``func``'s own body (nested functions left out)."""
+    out: list[cst.Assign] = []
+
+    class Visitor(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is func
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            out.append(node)
+
+    func.visit(Visitor())
+    return out
+
+
+def _reads_of_kept(func: cst.FunctionDef, kept: frozenset[str]) -> dict[str, str]:
+    """Names bound from a kept place (``k_top, v_top = cache[cache_key]``), each with the
+    place's code."""
+    out: dict[str, str] = {}
+    for a in _simple_assigns(func):
+        if _is_kept(a.value, kept):
+            for t in a.targets:
+                for name in _names_bound(t.target):
+                    out[name] = _code(a.value)
+    return out
+
+
+def _stores_back(func: cst.FunctionDef, place: str, name: str) -> bool:
+    """Does ``func`` write ``name`` (alone or in a tuple) back to ``place``?"""
+    for a in _simple_assigns(func):
+        if any(_code(t.target) == place for t in a.targets):
+            value = a.value
+            held = [value] if type(value) is not cst.Tuple else [e.value for e in value.elements]
+            if any(_code(v) == name for v in held):
+                return True
+    return False
 
 
 def _tagged_with_counter(node: cst.For) -> str | None:
