@@ -512,7 +512,7 @@ def main(argv: list[str] | None = None) -> int:
     isolate()  # no child process may import the scanned workspace's modules
     as_program = argv is None
     if as_program:
-        from apiscan.dataclass_code import install
+        from apiscan.precompiled import install
 
         install()  # dataclasses' methods from the shipped table, not compiled one by one
     argv = list(sys.argv[1:] if argv is None else argv)

@@ -1,4 +1,4 @@
-"""The shipped table of compiled dataclass methods (apiscan.dataclass_code): the classes it
+"""The shipped table of compiled generated methods (apiscan.precompiled): the classes it
 creates are the classes ``dataclasses`` creates by itself, a text it lacks is compiled, and a
 table written by another interpreter is never read."""
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from apiscan import dataclass_code
-from apiscan.dataclass_code import compile_text, install, misses, read_table, uninstall
+from apiscan import precompiled
+from apiscan.precompiled import code_of, compile_text, install, misses, read_table, uninstall
 
 METHODS = ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__")
 
@@ -42,16 +42,19 @@ def _texts_of(make: object) -> list[str]:
 
 @pytest.fixture
 def clean() -> Iterator[None]:
-    """Each test installs its own hook; whatever was there comes back after."""
-    before = vars(dataclasses).get("exec")
-    if before is not None:
+    """Each test installs its own table; whatever was installed comes back after."""
+    before = list(precompiled._INSTALLED)
+    hook = vars(dataclasses).get("exec")
+    precompiled._INSTALLED.clear()
+    if hook is not None:
         del dataclasses.exec  # type: ignore[attr-defined]
     try:
         yield
     finally:
         uninstall()
-        if before is not None:
-            dataclasses.exec = before  # type: ignore[attr-defined]
+        precompiled._INSTALLED[:] = before
+        if hook is not None:
+            dataclasses.exec = hook  # type: ignore[attr-defined]
 
 
 def test_a_class_from_the_table_has_the_methods_dataclasses_compiles(clean: None) -> None:
@@ -83,6 +86,23 @@ def test_a_text_the_table_lacks_is_compiled_without_this_modules_future_flags(
     assert point(3).x == 3
 
 
+def test_apiscans_own_generated_constructors_come_from_the_table(clean: None) -> None:
+    from apiscan.slotinit import slot_init
+
+    point = _point()
+    seen: list[str] = []
+    install(table={}, seen=seen)
+    init = slot_init(point)
+    assert init is not None and len(seen) == 1 and misses() == 1
+    uninstall()
+    install(table={seen[0]: marshal.dumps(compile_text(seen[0]))})
+    again = slot_init(point)
+    assert misses() == 0 and again is not None
+    assert again.__code__ == init.__code__ == compile_text(seen[0]).co_consts[0]
+    uninstall()
+    assert code_of(seen[0]) == compile_text(seen[0])  # not installed: compiled
+
+
 def test_the_shipped_table_holds_what_the_compiler_makes_of_each_text() -> None:
     table = read_table()
     if not table:
@@ -96,9 +116,9 @@ def test_a_table_of_another_interpreter_or_a_broken_one_is_not_read(tmp_path: Pa
     other.write_bytes(b"\x00\x00\r\n" + b"anything")
     assert read_table(other) == {}
     broken = tmp_path / "broken.bin"
-    broken.write_bytes(dataclass_code.magic() + b"not zlib")
+    broken.write_bytes(precompiled.magic() + b"not zlib")
     assert read_table(broken) == {}
     assert read_table(tmp_path / "missing.bin") == {}
     written = tmp_path / "t.bin"
-    assert dataclass_code.write_table(["x = 1", "x = 1"], written) == 1
+    assert precompiled.write_table(["x = 1", "x = 1"], written) == 1
     assert marshal.loads(read_table(written)["x = 1"]) == compile_text("x = 1")
