@@ -511,12 +511,12 @@ def main(argv: list[str] | None = None) -> int:
 
     isolate()  # no child process may import the scanned workspace's modules
     as_program = argv is None
-    if as_program:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    name = f"apiscan {argv[0]}" if argv and argv[0] in SUBCOMMANDS else "apiscan"
+    if as_program and "--version" not in argv:  # the version alone imports no dataclasses
         from apiscan.precompiled import install
 
         install()  # dataclasses' methods from the shipped table, not compiled one by one
-    argv = list(sys.argv[1:] if argv is None else argv)
-    name = f"apiscan {argv[0]}" if argv and argv[0] in SUBCOMMANDS else "apiscan"
     if as_program and name in ("apiscan", "apiscan scan"):
         import gc
 
