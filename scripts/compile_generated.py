@@ -34,7 +34,7 @@ def texts() -> list[str]:
     import apiscan
 
     seen: list[str] = []
-    precompiled.install(table=precompiled.Table.of([]), seen=seen)
+    precompiled.install(table={}, seen=seen)
     names = [*THIRD_PARTY]
     for info in pkgutil.walk_packages(apiscan.__path__, "apiscan.", onerror=lambda _n: None):
         if not info.name.endswith("__main__"):
