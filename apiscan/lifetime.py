@@ -17,7 +17,6 @@ import os
 import signal
 import stat
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -221,6 +220,8 @@ def write_output(text: str, output: str | os.PathLike[str] | None) -> None:
         return
     if target.is_symlink():
         target = Path(os.path.realpath(target))  # replace the file, keep the link
+    import tempfile  # only a report written to a file needs it (~6 ms to import)
+
     tmp: str | None = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)

@@ -24,6 +24,7 @@ from typing import TypeVar
 import libcst as cst
 
 from apiscan.model import FileError, Span
+from apiscan.precompiled import code_of
 
 _PY2_HINTS = (
     re.compile(r"^\s*print\s+[^\s(=]"),
@@ -449,7 +450,7 @@ class _SharedNodes:
                 "    return n\n"
             )
         source = f"def make({', '.join(params)}):\n{body}"
-        exec(source, scope)  # generated from the class's own field names
+        exec(code_of(source), scope)  # generated from the class's own field names
         self.caches.append(cache)
         return scope["make"]
 

@@ -15,6 +15,8 @@ import dataclasses
 from collections.abc import Callable
 from typing import TypeVar
 
+from apiscan.precompiled import code_of
+
 _T = TypeVar("_T")
 
 #: Marks a field left to its default factory (as the dataclass ``__init__`` does).
@@ -55,7 +57,7 @@ def slot_init(cls: type, post_init: list[bool] | None = None) -> Callable[..., N
     elif not body:
         body.append("    pass")
     source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body) + "\n"
-    exec(source, scope)  # generated from the class's own field names
+    exec(code_of(source), scope)  # generated from the class's own field names
     init = scope["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"  # type: ignore[attr-defined]
     init.__apiscan_slots__ = True  # type: ignore[attr-defined]
@@ -141,7 +143,7 @@ def _replacer(cls: type) -> Callable[..., object] | None:
         f"    {unpack}, = values\n"
         "    new = _new(_cls)\n" + "\n".join(stores) + "\n    return new\n"
     )
-    exec(source, scope)  # generated from the class's own field names
+    exec(code_of(source), scope)  # generated from the class's own field names
     return scope["replace"]  # type: ignore[return-value]
 
 

@@ -513,6 +513,10 @@ def main(argv: list[str] | None = None) -> int:
     as_program = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     name = f"apiscan {argv[0]}" if argv and argv[0] in SUBCOMMANDS else "apiscan"
+    if as_program and "--version" not in argv:  # the version alone imports no dataclasses
+        from apiscan.precompiled import install
+
+        install()  # dataclasses' methods from the shipped table, not compiled one by one
     if as_program and name in ("apiscan", "apiscan scan"):
         import gc
 
