@@ -3422,11 +3422,17 @@ def _one_per_backbone(found: Sequence[WorkItem], names: NameValues | None = None
             "where the repository sets it"
         )
     _architectures_into_weights(groups)
+    _one_per_architecture_file(groups)
     out = []
     for group, items in groups.items():
         items.sort(key=lambda i: (i.where[0].path, i.where[0].cell, i.where[0].line))
+        extended = [m for i in items if (m := _EXTENDED.match(i.what)) is not None]
         # the pretrained one, named by its constructor rather than by a name it is picked by
-        shown = max(items, key=lambda i: ("<" not in i.what, len(i.why), len(i.what)))
+        # (or by a class the repository extends)
+        shown = max(
+            items,
+            key=lambda i: (not _EXTENDED.match(i.what), "<" not in i.what, len(i.why), len(i.what)),
+        )
         named = _named(shown.what)
         names = list(
             dict.fromkeys(
@@ -3439,22 +3445,83 @@ def _one_per_backbone(found: Sequence[WorkItem], names: NameValues | None = None
             what = named.sub(lambda m, listed=listed: m.group(1) + listed, what, count=1)
         # the constructors named first, one picked by a name (``<backbone>``) after them
         callees = sorted(
-            dict.fromkeys(i.what.partition("(")[0] for i in items), key=lambda c: "<" in c
+            dict.fromkeys(i.what.partition("(")[0] for i in items if not _EXTENDED.match(i.what)),
+            key=lambda c: "<" in c,
         )
         if named is None and len(callees) > 1:  # torchvision.models.resnet50 | resnet101
             head = shown.what.partition("(")[0]
             listed = " | ".join([head, *(c.rpartition(".")[2] for c in callees if c != head)])
             what = listed + shown.what[len(head) :]
+        why = [shown.why, *merged.get(group, ())]
+        if extended and (len(extended) > 1 or len(extended) < len(items)):
+            what, why = (
+                _extended_shown(what, extended, bool(callees)),
+                [
+                    *why,
+                    "the classes it extends come from one file of the package "
+                    f"({_defined_in(extended[0].group(1))}): one port of that architecture, "
+                    "however many of its classes the repository extends",
+                ],
+            )
         out.append(
             WorkItem(
                 kind=shown.kind,
                 what=what,
                 where=tuple(dict.fromkeys(w for i in items for w in i.where)),
-                why="; ".join([shown.why, *merged.get(group, ())]),
+                why="; ".join(why),
                 uses=len(items),
             )
         )
     return out
+
+
+#: A zoo class the repository extends, as :func:`_zoo_subclasses` names it.
+_EXTENDED = re.compile(r"^(\S+) \(extended by (\S+)\)$")
+
+
+def _defined_in(name: str) -> str:
+    """The zoo package's module that defines ``name`` (:meth:`TorchApi.defined_in`), "" for
+    a package the torch index does not cover (timm)."""
+    return load_torch_api().defined_in(name) or ""
+
+
+def _extended_shown(what: str, extended: Sequence[re.Match[str]], constructor: bool) -> str:
+    """The item of one architecture file naming the classes the repository extends:
+    ``torchvision.models.InceptionA | InceptionC | InceptionE (extended by FIDInceptionA,
+    FIDInceptionC, FIDInceptionE_1, FIDInceptionE_2)``, after the constructor's call when
+    the file's constructor is built too."""
+    bases = list(dict.fromkeys(m.group(1) for m in extended))
+    subclasses = ", ".join(dict.fromkeys(m.group(2) for m in extended))
+    listed = " | ".join([bases[0], *(b.rpartition(".")[2] for b in bases[1:])])
+    if constructor:
+        return f"{what} with {listed} extended by {subclasses}"
+    return f"{listed} (extended by {subclasses})"
+
+
+def _one_per_architecture_file(groups: dict[str, list[WorkItem]]) -> None:
+    """Merge, in place, the zoo classes the repository extends that one file of the package
+    defines (pytorch-fid's FID blocks extend torchvision's ``InceptionA``, ``InceptionC``
+    and ``InceptionE`` twice, all of ``torchvision/models/inception.py``) into one group,
+    and into the group of that file's constructor when the repository builds it too
+    (``inception_v3``): one port of the architecture, not one per class extended. A class
+    of a package the torch index does not cover (timm's) keeps its own group."""
+    files: dict[str, list[str]] = {}  # module -> the groups of classes extended from it
+    constructors: dict[str, str] = {}  # module -> the group of a constructor it defines
+    for key, items in groups.items():
+        m = _EXTENDED.match(items[0].what)
+        name = m.group(1) if m else items[0].what.partition("(")[0]
+        module = _defined_in(name) if name.startswith("torchvision.models.") else ""
+        if not module:
+            continue
+        if m is not None and all(_EXTENDED.match(i.what) for i in items):
+            files.setdefault(module, []).append(key)
+        elif m is None:
+            constructors.setdefault(module, key)
+    for module, keys in files.items():
+        into = constructors.get(module, keys[0])
+        for key in keys:
+            if key != into:
+                groups[into].extend(groups.pop(key))
 
 
 def _architectures_into_weights(groups: dict[str, list[WorkItem]]) -> None:

@@ -1,0 +1,145 @@
+"""Work counted once: the classes of one architecture file of a model zoo that the
+repository extends are one port of that architecture, not one item per class."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scan_helpers import write_repo
+
+from apiscan.review.build import build_review
+from apiscan.review.model import BACKBONE_ARCHITECTURE, work_label
+
+#: A network cut from torchvision's Inception-v3 whose blocks are torchvision's with their
+#: pooling changed (four classes over three blocks of ``torchvision/models/inception.py``),
+#: beside a class extending torchvision's VGG (another file) and one extending timm's ViT.
+BLOCKS = """
+import torch.nn.functional as F
+import torchvision
+
+
+class PatchedA(torchvision.models.inception.InceptionA):
+    def _forward(self, x):
+        return F.avg_pool2d(x, 3, 1, 1, count_include_pad=False)
+
+
+class PatchedC(torchvision.models.inception.InceptionC):
+    def _forward(self, x):
+        return F.avg_pool2d(x, 3, 1, 1, count_include_pad=False)
+
+
+class PatchedE1(torchvision.models.inception.InceptionE):
+    def _forward(self, x):
+        return F.avg_pool2d(x, 3, 1, 1, count_include_pad=False)
+
+
+class PatchedE2(torchvision.models.inception.InceptionE):
+    def _forward(self, x):
+        return F.max_pool2d(x, 3, 1, 1)
+"""
+
+NET = """
+import torch
+from torch import nn
+import torchvision
+
+from blocks import PatchedA, PatchedC, PatchedE1, PatchedE2
+
+
+def build():
+    net = torchvision.models.inception_v3(num_classes=10, aux_logits=False, weights=None)
+    net.Mixed_5b = PatchedA(192, pool_features=32)
+    net.Mixed_6b = PatchedC(768, channels_7x7=128)
+    net.Mixed_7b = PatchedE1(1280)
+    net.Mixed_7c = PatchedE2(2048)
+    return net
+"""
+
+ONLY_BLOCKS = """
+import torch
+from torch import nn
+
+from blocks import PatchedA, PatchedC, PatchedE1, PatchedE2
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = PatchedA(192, pool_features=32)
+        self.c = PatchedC(768, channels_7x7=128)
+        self.e = nn.Sequential(PatchedE1(1280), PatchedE2(2048))
+
+    def forward(self, x):
+        return self.e(self.c(self.a(x)))
+"""
+
+OTHERS = """
+import timm
+import torchvision
+
+
+class SmallVGG(torchvision.models.vgg.VGG):
+    pass
+
+
+class TaggedViT(timm.models.vision_transformer.VisionTransformer):
+    pass
+"""
+
+MAIN = """
+import torch
+
+from {module} import {builder}
+import others
+
+
+def main():
+    net = {call}
+    vgg = others.SmallVGG(torch.nn.Identity())
+    vit = others.TaggedViT()
+    print(net(torch.zeros(1, 3, 299, 299)), vgg, vit)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def _backbones(tmp_path: Path, module: str, builder: str, call: str) -> list[tuple[str, str]]:
+    files = {
+        "blocks.py": BLOCKS,
+        f"{module}.py": NET if module == "net" else ONLY_BLOCKS,
+        "others.py": OTHERS,
+        "main.py": MAIN.format(module=module, builder=builder, call=call),
+    }
+    review = build_review(str(write_repo(tmp_path, files)), jobs=1)
+    return sorted(
+        (work_label(i), i.what) for i in review.work if i.kind == "pretrained-backbone"
+    )
+
+
+def test_the_blocks_of_one_architecture_file_join_its_constructor(tmp_path: Path) -> None:
+    items = _backbones(tmp_path, "net", "build", "build()")
+    inception = [what for _, what in items if "Inception" in what]
+    # VALID: one item for torchvision's inception.py: the constructor with the four classes
+    assert inception == [
+        "torchvision.models.inception_v3 with torchvision.models.InceptionA | InceptionC | "
+        "InceptionE extended by PatchedA, PatchedC, PatchedE1, PatchedE2"
+    ]
+    # INVALID: classes of other files stay items of their own (VGG's file, timm's ViT)
+    assert (BACKBONE_ARCHITECTURE, "torchvision.models.VGG (extended by SmallVGG)") in items
+    assert any("VisionTransformer (extended by TaggedViT)" in what for _, what in items)
+    assert len(items) == 3
+
+
+def test_the_extended_blocks_alone_are_one_architecture(tmp_path: Path) -> None:
+    items = _backbones(tmp_path, "model", "Net", "Net()")
+    inception = [(label, what) for label, what in items if "Inception" in what]
+    assert inception == [
+        (
+            BACKBONE_ARCHITECTURE,
+            "torchvision.models.InceptionA | InceptionC | InceptionE "
+            "(extended by PatchedA, PatchedC, PatchedE1, PatchedE2)",
+        )
+    ]
+    assert len(items) == 3
