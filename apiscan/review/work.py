@@ -6639,9 +6639,12 @@ def helper_libraries(
     written once); and the evaluation metrics with networks of their own
     (:data:`~apiscan.review.oplibs.EVALUATION_LIBRARIES`: FID's Inception-v3) the ported
     files call, one ``evaluation-library`` item each, counted apart from the effort. A
-    library only imported, or used only by files counted apart, is no item."""
+    library only imported, or used only by files counted apart, is no item; nor is the
+    repository's own package of that name (pytorch-fid's ``src/pytorch_fid``: its code is
+    the port itself, not a library it calls)."""
     from apiscan.review.oplibs import EVALUATION_LIBRARIES, NETWORK_HELPER_LIBRARIES
 
+    own = _local_packages(analyses)
     network = {f.path for f in result.api_findings if f.scope == "network"}
     patterns: dict[str, dict[tuple[str, str], Where]] = {}
     calls: dict[str, int] = {}
@@ -6651,7 +6654,7 @@ def helper_libraries(
             continue
         for name, call in absolute_call_values(facts):
             top = name.partition(".")[0]
-            if top in EVALUATION_LIBRARIES:
+            if top in EVALUATION_LIBRARIES and top not in own:
                 metrics.setdefault(top, {}).setdefault(name, place(fa, call.expr.line))
             if top not in NETWORK_HELPER_LIBRARIES or fa.path not in network:
                 continue
