@@ -167,6 +167,8 @@ FOREIGN_FRAMEWORKS = frozenset(
 ADAPTER = "adapter for"
 PRETRAINED_KEYWORDS = frozenset({"pretrained", "weights", "pretrained_backbone"})
 #: Torch APIs that load a checkpoint.
+#: The bases of a dataset class: what its methods load with torch.load is data.
+DATASETS = frozenset({"torch.utils.data.Dataset", "torch.utils.data.IterableDataset"})
 CHECKPOINT_APIS = frozenset(
     {
         "torch.load",
@@ -5571,13 +5573,21 @@ def _checkpoints(
     (a model or builder the configuration does not select) is collected in ``others``.
     ``loaders``: the repository's own download functions (:func:`_url_loaders`): the
     ``torch.load`` in one is such a download, placed at the calls handing it the URL."""
+    # the dataset classes of each file: what their methods load is data, their set-up's
+    # too (a label cache a dataset's __init__ reads back with torch.load)
+    datasets = {
+        (f.path, f.function) for f in findings if f.usage == "base_class" and f.api in DATASETS
+    }
     calls = sorted(
         (
             f
             for f in findings
             # a dataset reading tensors saved to files (Pytorch-UNet's load_image of a
             # ``.pt`` mask) loads data, not weights: it stays in the input pipeline
-            if f.api in CHECKPOINT_APIS and f.usage == "call" and f.scope != "data"
+            if f.api in CHECKPOINT_APIS
+            and f.usage == "call"
+            and f.scope != "data"
+            and (f.path, (f.function or "").rpartition(".")[0]) not in datasets
         ),
         key=lambda f: f.sort_key(),
     )

@@ -143,3 +143,63 @@ def test_the_extended_blocks_alone_are_one_architecture(tmp_path: Path) -> None:
         )
     ]
     assert len(items) == 3
+
+
+def test_a_dataset_reading_its_label_cache_back_loads_no_checkpoint(tmp_path: Path) -> None:
+    """``torch.load`` of the label cache a dataset's ``__init__`` wrote on a first run is data
+    (INVALID checkpoint); the training script's ``torch.load`` of its weights is the one
+    checkpoint site (VALID)."""
+    files = {
+        "data.py": """
+            import os
+
+            import numpy as np
+            import torch
+            from torch.utils.data import Dataset
+
+
+            class Labelled(Dataset):
+                def __init__(self, files):
+                    self.files = files
+                    cache_path = os.path.dirname(files[0]) + ".cache"
+                    if os.path.isfile(cache_path):
+                        cache = torch.load(cache_path)
+                    else:
+                        cache = {f: np.loadtxt(f) for f in files}
+                        torch.save(cache, cache_path)
+                    self.labels = list(cache.values())
+
+                def __len__(self):
+                    return len(self.files)
+
+                def __getitem__(self, i):
+                    return torch.from_numpy(self.labels[i])
+        """,
+        "train.py": """
+            import sys
+
+            import torch
+            from torch import nn
+            from torch.utils.data import DataLoader
+
+            from data import Labelled
+
+
+            def main(weights):
+                net = nn.Linear(5, 1)
+                net.load_state_dict(torch.load(weights)["model"])
+                opt = torch.optim.SGD(net.parameters(), lr=0.01)
+                for x in DataLoader(Labelled(sys.argv[2:]), batch_size=4):
+                    loss = net(x.float()).mean()
+                    opt.zero_grad()
+                    loss.backward()
+                    opt.step()
+
+
+            if __name__ == "__main__":
+                main(sys.argv[1])
+        """,
+    }
+    review = build_review(str(write_repo(tmp_path, files)), jobs=1)
+    (item,) = [i for i in review.work if i.kind == "checkpoint"]
+    assert [str(w) for w in item.where] == ["train.py:12"]
