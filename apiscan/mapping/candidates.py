@@ -169,8 +169,7 @@ MOVES: tuple[tuple[str, str, frozenset[str] | None, str], ...] = (
         "torchvision.transforms.",
         "mindspore.dataset.vision",
         None,
-        "MindSpore's image transforms are mindspore.dataset.vision's (applied in a dataset's "
-        "map)",
+        "MindSpore's image transforms are mindspore.dataset.vision's (applied in a dataset's map)",
     ),
     (
         # ... and the ones that compose other transforms (RandomApply, RandomChoice)

@@ -113,9 +113,7 @@ def _backbones(tmp_path: Path, module: str, builder: str, call: str) -> list[tup
         "main.py": MAIN.format(module=module, builder=builder, call=call),
     }
     review = build_review(str(write_repo(tmp_path, files)), jobs=1)
-    return sorted(
-        (work_label(i), i.what) for i in review.work if i.kind == "pretrained-backbone"
-    )
+    return sorted((work_label(i), i.what) for i in review.work if i.kind == "pretrained-backbone")
 
 
 def test_the_blocks_of_one_architecture_file_join_its_constructor(tmp_path: Path) -> None:
