@@ -436,18 +436,32 @@ class Ancillary:
 
     def _variants(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """Files that are variants of a ported file, named after it in its folder: sibling
-        training scripts (yolov9's ``train_dual.py`` and ``train_triple.py`` beside
-        ``train.py``: one port, and a small delta each) and the modules only such variants
-        import (``utils/loss_tal_dual.py`` beside the ``utils/loss_tal.py`` that
-        ``train.py`` imports), or nothing imports (``utils/loss.py``). The script with the
-        shortest name is the one ported; a module is a variant only when it defines a public
-        class or function of the same name as its ported sibling, registers nothing (a
-        registry builds entries by name) and every file importing it is counted apart."""
+            training scripts (yolov9's ``train_dual.py`` and ``train_triple.py`` beside
+            ``train.py``: one port, and a small delta each; a script that is a near copy of a
+        training script under another name, :func:`_near_copy`) and the modules only such variants
+            import (``utils/loss_tal_dual.py`` beside the ``utils/loss_tal.py`` that
+            ``train.py`` imports), or nothing imports (``utils/loss.py``). The script with the
+            shortest name is the one ported; a module is a variant only when it defines a public
+            class or function of the same name as its ported sibling, registers nothing (a
+            registry builds entries by name) and every file importing it is counted apart."""
         scripts = {fa.path for fa in analyses if fa.syntax is not None and fa.syntax.main_guard}
         entries = sorted(self._ported_entries() & scripts, key=lambda p: (len(p), p))
+        by_path = {fa.path: fa for fa in analyses}
         found: dict[str, str] = {}
         for path in entries:
             base = next((q for q in entries if _named_variant(q, path)), None)
+            if base is None:
+                # a training script copied under another name with a few lines changed (a
+                # tuning script importing another loader): the training-named one is ported
+                base = next(
+                    (
+                        q
+                        for q in sorted(entries, key=_entry_rank)
+                        if _entry_rank(q) < _entry_rank(path)
+                        and _near_copy(by_path[q], by_path[path])
+                    ),
+                    None,
+                )
             if base is not None and base not in found:
                 found[path] = f"{VARIANT} {base}"
         apart = self._why.keys() | found.keys()
@@ -1122,6 +1136,30 @@ def _named_variant(base: str, path: str) -> bool:
 
 #: A training script by its name (``train.py``, ``train_dual.py``, ``image_train.py``).
 _TRAINING_NAME = re.compile(r"(^|[^a-z])train")
+
+
+def _entry_rank(path: str) -> tuple[bool, int, str]:
+    """Which of two copies of a script is the one ported: a training script by its name,
+    then the shorter path."""
+    return (not _TRAINING_NAME.search(PurePosixPath(path).stem), len(path), path)
+
+
+#: Two scripts whose torch uses agree at this share of their places are one script copied.
+_COPIED_SHARE = 0.95
+
+
+def _near_copy(a: FileAnalysis, b: FileAnalysis) -> bool:
+    """Whether ``b`` is ``a`` copied with a few lines changed: the same folder, about the
+    same length, and the torch APIs used at the same lines, all but a few (an import of
+    another dataset loader under the same name, a changed default). Told by the scan's
+    records, as :meth:`Ancillary._copies` tells whole copied files."""
+    if PurePosixPath(a.path).parent != PurePosixPath(b.path).parent or not a.lines:
+        return False
+    if abs(a.lines - b.lines) > max(2, a.lines // 50):
+        return False
+    ua = {(u.api, u.span.line) for u in a.uses}
+    ub = {(u.api, u.span.line) for u in b.uses}
+    return bool(ua) and len(ua & ub) >= _COPIED_SHARE * max(len(ua), len(ub))
 
 
 def _side_recipes(
@@ -4621,22 +4659,35 @@ def rectangular_batches(
     batches (``rect=True`` written at the call: yolov9's validation loader in ``train.py``).
     Every batch then has a shape read from the data, as with multi-scale training: an input
     pipeline to bucket or pad. Told apart from a multi-scale finding in the same function
-    by its line."""
-    found: set[tuple[str, str]] = set()
+    by its line. The same loader builder called with ``rect=True`` from several scripts
+    (the training's validation loader and the evaluation script's) is one pipeline, named
+    at its first place with the others."""
+    found: dict[str, list[tuple[str, str, int]]] = {}  # builder -> (path, function, line)
     for fa, facts in with_facts(analyses):
         if ancillary.why(fa.path) or facts.models is None:
             continue
         callers = {c.line: c.caller for c in fa.calls if c.role == "call"}
+        callees = {c.line: c.callee for c in fa.calls if c.role == "call"}
         for e in facts.models.exprs:
+            written = e.node.full().partition("(")[0]
             if (
                 e.kind == "call"
                 and "rect" in e.keywords
-                and _LOADER.search(e.node.full().partition("(")[0])
+                and _LOADER.search(written)
                 and _RECTANGULAR.search(e.node.full())
             ):
                 function = callers.get(e.line) or "<module>"
-                found.add((fa.path, f"{function} (rect=True, line {e.line})"))
-    return tuple(sorted(found))
+                builder = callees.get(e.line) or f"{fa.path}:{written}"
+                found.setdefault(builder, []).append((fa.path, function, e.line))
+    out = []
+    for places in found.values():
+        # a training file's place first (the evaluation script's call after it)
+        (path, function, line), *more = sorted(
+            places, key=lambda p: (p[0] not in ancillary.keep, p)
+        )
+        also = "; ".join(f"also {p}:{f} line {n}" for p, f, n in more)
+        out.append((path, f"{function} (rect=True, line {line}{'; ' + also if also else ''})"))
+    return tuple(sorted(out))
 
 
 #: A bucketing iterator (torchtext's ``BucketIterator``, ``BucketIterator.splits``): it

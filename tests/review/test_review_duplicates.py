@@ -201,3 +201,129 @@ def test_a_dataset_reading_its_label_cache_back_loads_no_checkpoint(tmp_path: Pa
     review = build_review(str(write_repo(tmp_path, files)), jobs=1)
     (item,) = [i for i in review.work if i.kind == "checkpoint"]
     assert [str(w) for w in item.where] == ["train.py:12"]
+
+
+DATA = """
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Boxes(Dataset):
+    def __init__(self, labels, rect=False):
+        self.labels = labels
+        self.rect = rect
+
+    def __len__(self):
+        return len(self.labels)
+
+    def __getitem__(self, i):
+        labels = torch.from_numpy(self.labels[i])
+        out = torch.zeros(len(labels), 6)
+        out[:, 1:] = labels
+        return torch.zeros(3, 64, 64), out
+
+    @staticmethod
+    def collate_fn(batch):
+        img, label = zip(*batch)
+        for i, l in enumerate(label):
+            l[:, 0] = i
+        return torch.stack(img, 0), torch.cat(label, 0)
+
+
+class Boxes2(Boxes):
+    @staticmethod
+    def collate_fn(batch):
+        img, label = zip(*batch)
+        for i, l in enumerate(label):
+            l[:, 0] = i
+        return torch.stack(img, 0), torch.cat(label, 0)
+
+
+def create_loader(labels, batch_size, rect=False):
+    dataset = Boxes(labels, rect=rect)
+    return DataLoader(dataset, batch_size=batch_size, collate_fn=Boxes.collate_fn)
+
+
+def create_loader2(labels, batch_size, rect=False):
+    dataset = Boxes2(labels, rect=rect)
+    return DataLoader(dataset, batch_size=batch_size, collate_fn=Boxes2.collate_fn)
+"""
+
+TRAIN = """
+import argparse
+
+import numpy as np
+import torch
+from torch import nn
+
+from data import {loader} as create_loader
+import test
+
+
+def train(opt):
+    model = nn.Conv2d(3, 8, 3)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    labels = [np.zeros((2, 5), dtype=np.float32)] * 8
+    loader = create_loader(labels, opt.batch_size)
+    val_loader = create_loader(labels, opt.batch_size, rect=True)
+    for epoch in range(opt.epochs):
+        for imgs, targets in loader:
+            loss = model(imgs).mean() + targets.sum() * 0
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        test.test(model, val_loader)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--batch-size", type=int, default=8)
+    parser.add_argument("--epochs", type=int, default=3)
+    train(parser.parse_args())
+"""
+
+TEST = """
+import argparse
+
+import numpy as np
+import torch
+
+from data import create_loader
+
+
+def test(model, loader=None):
+    if loader is None:
+        labels = [np.zeros((2, 5), dtype=np.float32)] * 8
+        loader = create_loader(labels, 4, rect=True)
+    with torch.no_grad():
+        for imgs, _ in loader:
+            print(model(imgs).mean())
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--weights", default="last.pt")
+    model = torch.load(parser.parse_args().weights)["model"]
+    test(model)
+"""
+
+
+def test_one_pipeline_per_loader_and_dataset_the_training_runs(tmp_path: Path) -> None:
+    """The training's validation loader and the evaluation script's are one builder called
+    with ``rect=True`` (one pipeline); a copy of the training script under another name
+    that imports another loader is a variant of it, and the dataset only that copy builds
+    is no pipeline of its own (INVALID items); the training's own collate is (VALID)."""
+    files = {
+        "data.py": DATA,
+        "train.py": TRAIN.format(loader="create_loader"),
+        "tune.py": TRAIN.format(loader="create_loader2"),
+        "test.py": TEST,
+    }
+    review = build_review(str(write_repo(tmp_path, files)), jobs=1)
+    assert ("tune.py", "variant of train.py") in review.ancillary
+    pipelines = next(e for e in review.effort.explanation if "input pipelines" in e)
+    assert pipelines.startswith("2 input pipelines")
+    assert "train.py:train (rect=True, line 16; also test.py:test line 12)" in pipelines
+    assert "data.py:Boxes.collate_fn" in pipelines
+    assert "Boxes2" not in pipelines and "tune.py" not in pipelines
