@@ -176,10 +176,18 @@ CHECKPOINT_APIS = frozenset(
         "torch.jit.load",
         "torch.hub.load_state_dict_from_url",
         "torch.utils.model_zoo.load_url",
+        # its spelling before torchvision 0.13 (imported first, torch's as the fallback)
+        "torchvision.models.utils.load_state_dict_from_url",
     }
 )
 #: Torch APIs that download weights by URL (a backbone's ImageNet weights, usually).
-URL_WEIGHTS = frozenset({"torch.hub.load_state_dict_from_url", "torch.utils.model_zoo.load_url"})
+URL_WEIGHTS = frozenset(
+    {
+        "torch.hub.load_state_dict_from_url",
+        "torch.utils.model_zoo.load_url",
+        "torchvision.models.utils.load_state_dict_from_url",
+    }
+)
 #: Parameter values that pass nothing MindSpore would miss.
 #: Packages whose APIs a parameter gap is plumbing for (loaders, optimizers): they have idioms.
 PLUMBING = (
@@ -4802,6 +4810,9 @@ def _backbones(
             name.startswith(_POSITIONAL_PRETRAINED)
             and call.args
             and not PRETRAINED_KEYWORDS & keywords.keys()
+            # a wrapper's ``*args`` handed on is no flag: what the wrapper's callers pass
+            # is (``weights=None`` by keyword, often), not a positional ``pretrained``
+            and not call.args[0].startswith("*")
             and passed(call.args[0])
         ):
             pretrained.append(f"pretrained={shorten(call.args[0], 40)}")

@@ -327,3 +327,56 @@ def test_one_pipeline_per_loader_and_dataset_the_training_runs(tmp_path: Path) -
     assert "train.py:train (rect=True, line 16; also test.py:test line 12)" in pipelines
     assert "data.py:Boxes.collate_fn" in pipelines
     assert "Boxes2" not in pipelines and "tune.py" not in pipelines
+
+
+def test_a_wrappers_star_args_is_no_pretrained_flag(tmp_path: Path) -> None:
+    """``inception_v3(*args, **kwargs)`` in a wrapper its caller gives ``weights=None`` builds
+    the architecture alone, and the weights come from the release URL loaded after it (the
+    legacy torchvision spelling of ``load_state_dict_from_url``): an architecture item and a
+    checkpoint item (VALID), no pretrained torchvision weights (INVALID); a positional
+    ``True`` is still a pretrained backbone (VALID)."""
+    files = {
+        "net.py": """
+            import torchvision
+
+            try:
+                from torchvision.models.utils import load_state_dict_from_url
+            except ImportError:
+                from torch.utils.model_zoo import load_url as load_state_dict_from_url
+
+            WEIGHTS_URL = "https://example.org/releases/net_weights-1234.pth"
+
+
+            def _inception(*args, **kwargs):
+                return torchvision.models.inception_v3(*args, **kwargs)
+
+
+            def build():
+                net = _inception(num_classes=1008, aux_logits=False, weights=None)
+                net.load_state_dict(load_state_dict_from_url(WEIGHTS_URL, progress=True))
+                return net
+
+
+            def build_other():
+                return torchvision.models.resnet50(True)
+        """,
+        "main.py": """
+            import torch
+
+            from net import build, build_other
+
+
+            if __name__ == "__main__":
+                with torch.no_grad():
+                    x = torch.zeros(1, 3, 299, 299)
+                    print(build()(x), build_other()(x))
+        """,
+    }
+    review = build_review(str(write_repo(tmp_path, files)), jobs=1)
+    items = sorted((work_label(i), i.what) for i in review.work)
+    assert (BACKBONE_ARCHITECTURE, "torchvision.models.inception_v3") in items
+    assert ("Pretrained backbone", "torchvision.models.resnet50(pretrained=True)") in items
+    assert not any("pretrained=*args" in what for _, what in items)
+    (checkpoint,) = [i for i in review.work if i.kind == "checkpoint"]
+    assert checkpoint.what == "torchvision.models.utils.load_state_dict_from_url"
+    assert [str(w) for w in checkpoint.where] == ["net.py:17"]
