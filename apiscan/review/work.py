@@ -33,7 +33,7 @@ from apiscan.mapping.match import memory_only
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.program.index import follow, module_aliases
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
-from apiscan.review.commands import documented_entry, documented_stages
+from apiscan.review.commands import documented_entry, documented_scripts, documented_stages
 from apiscan.review.config_files import OptionFiles, config_names
 from apiscan.review.evaluate import choice_key, outcomes, values_of
 from apiscan.review.leftout import by_globals
@@ -273,6 +273,7 @@ class Ancillary:
         #: the modules the packaging declares as commands (console scripts): entry points
         #: that nothing needs to import
         self._declared = declared_entry_points(root, analyses)
+        self._root = root
         #: files that define a torch Module (a TensorFlow twin's Keras layers are not)
         self._torch_modules = frozenset(
             fa.path
@@ -455,10 +456,23 @@ class Ancillary:
         scripts = {fa.path for fa in analyses if fa.syntax is not None and fa.syntax.main_guard}
         entries = sorted(self._ported_entries() & scripts, key=lambda p: (len(p), p))
         by_path = {fa.path: fa for fa in analyses}
+        # a script the documentation launches is a task of its own, copy or not, unless
+        # the documentation names one training entry and the script is neither it nor a
+        # stage run before it (a fine-tuning copy launched after the training)
+        protected: frozenset[str] = frozenset()
+        if self._root is not None:
+            launchable = {
+                n: fa.path for fa in analyses if fa.path in entries for n in (*fa.modules, fa.path)
+            }
+            protected = documented_scripts(self._root, launchable)
+            entry = documented_entry(self._root, launchable)
+            if entry is not None:
+                stages = documented_stages(self._root, launchable, entry)
+                protected = protected & {entry, *stages}
         found: dict[str, str] = {}
         for path in entries:
             base = next((q for q in entries if _named_variant(q, path)), None)
-            if base is None:
+            if base is None and path not in protected:
                 # a training script copied under another name with a few lines changed (a
                 # tuning script importing another loader): the training-named one is ported
                 base = next(

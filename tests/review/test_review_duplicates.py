@@ -319,6 +319,12 @@ def test_one_pipeline_per_loader_and_dataset_the_training_runs(tmp_path: Path) -
         "train.py": TRAIN.format(loader="create_loader"),
         "tune.py": TRAIN.format(loader="create_loader2"),
         "test.py": TEST,
+        # the training is the documented entry; the copy is launched after it, to fine-tune
+        "README.md": (
+            "Train:\n\n```bash\npython train.py --batch-size 8\n```\n\n"
+            "Multi-GPU:\n\n```bash\ntorchrun --nproc_per_node 8 train.py --batch-size 64\n```\n\n"
+            "Fine-tune:\n\n```bash\npython tune.py --epochs 10\n```\n"
+        ),
     }
     review = build_review(str(write_repo(tmp_path, files)), jobs=1)
     assert ("tune.py", "variant of train.py") in review.ancillary
