@@ -587,6 +587,8 @@ class ShapeTracker:
     _cropped: set[str] = field(default_factory=set)
     #: function -> its first slice of a length drawn at random, until the function ends
     _lengths: dict[str, cst.CSTNode] = field(default_factory=dict)
+    #: function -> the names such a slice cut from (``im`` of ``im[y : y + h_crop]``)
+    _sliced: dict[str, frozenset[str]] = field(default_factory=dict)
     #: True while the targets of a plain ``=`` are visited (before its value is known)
     defer_stores: bool = False
     #: ``x[mask] = value`` stores waiting for the value (see :meth:`settle_stores`): the node,
@@ -1555,7 +1557,8 @@ class ShapeTracker:
             if any(a == RAND or _any_elem(a, lambda e: e == RAND) for a in args):
                 self.random_resize(node, q)
             elif isinstance(node, cst.Call) and _resized_to_fixed_size(node):
-                self.on_window()  # the randomly resized image is brought back to one size
+                # the randomly resized (or cut) image is brought back to one size
+                self.on_window(_resized_whole(node))
         return None
 
     def _host_library_call(
@@ -1637,6 +1640,9 @@ class ShapeTracker:
         function, as :meth:`pipeline` reports."""
         if not self.silent():
             self._lengths.setdefault(self.function(), node)
+            if type(node) is cst.Subscript:
+                cut = frozenset(n.value for n in _plain_names(node.value))
+                self._sliced[self.function()] = self._sliced.get(self.function(), cut) | cut
             # where the network runs it, the slice is a new length at every step
             detail = f"a slice bound {RANDOM_SIZE.removeprefix('a size ')}"
             self.hits.append(
@@ -1656,14 +1662,20 @@ class ShapeTracker:
         output's shape."""
         self._resized.setdefault(self.function(), (node, api, detail, chain))
 
-    def on_window(self) -> None:
+    def on_window(self, whole: str = "") -> None:
         """A crop of fixed extent was read (``img[y : y + h, x : x + w]`` or ``img[:h, :w]``
-        with ``h``, ``w`` not drawn at random nor read from tensor data)."""
+        with ``h``, ``w`` not drawn at random nor read from tensor data), or an image was
+        resized to a size given outright; ``whole``: the plain name that resize was given
+        (``im`` of ``cv2.resize(im, (size, size))``), "" for an element or an expression."""
         fn = self.function()
         # a frame resized in a loop over the frames (``for i in range(len(rgbs)):
         # cv2.resize(rgbs[i], size)``) leaves as many frames as were cut: a random length
-        # stays; only a resize or crop of the whole sample brings it back to one size
-        if fn in self._resized or (fn in self._lengths and not self._cut_loops):
+        # stays; only a resize or crop of the whole sample brings it back to one size. In
+        # a loop, that is a resize of the very array the random slice cut (a random crop
+        # retried until it fits, then ``cv2.resize(im, (size, size))``: every sample has
+        # that size), not of a loop's element
+        whole_cut = bool(whole) and whole in self._sliced.get(fn, frozenset())
+        if fn in self._resized or (fn in self._lengths and (not self._cut_loops or whole_cut)):
             self._cropped.add(fn)
 
     def end_function(self, fn: str) -> None:
@@ -1676,6 +1688,7 @@ class ShapeTracker:
             node, api, detail, chain = pending
             self.pipeline(node, api, detail, function=fn, chain=chain)
         sliced = self._lengths.pop(fn, None)
+        self._sliced.pop(fn, None)
         if sliced is not None and not cropped and fn not in self._pipeline_reported:
             self._pipeline_reported.add(fn)
             self.hits.append(
@@ -1728,6 +1741,13 @@ def _resized_to_fixed_size(node: cst.Call) -> bool:
     if size is None or (type(size) is cst.Name and size.value == "None"):
         return False
     return not any(n.value in images for n in _plain_names(size))
+
+
+def _resized_whole(node: cst.Call) -> str:
+    """The plain name a resize is given as its image (``im`` of ``cv2.resize(im, (s, s))``),
+    "" when it is given an element or an expression (``rgbs[i]``, ``img / 255``)."""
+    first = next((a.value for a in node.args if a.keyword is None and not a.star), None)
+    return first.value if type(first) is cst.Name else ""
 
 
 def _plain_names(node: cst.CSTNode) -> list[cst.Name]:

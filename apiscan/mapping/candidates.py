@@ -102,6 +102,8 @@ NAMESPACES: tuple[str, ...] = (
     "mindspore.experimental.optim.lr_scheduler",
     "mindspore.runtime",
     "mindspore.dataset",
+    "mindspore.dataset.vision",
+    "mindspore.dataset.transforms",
     "mindspore.nn:CellList",
     "mindspore.nn:SequentialCell",
     "mindspore.nn:CellDict",
@@ -160,6 +162,21 @@ MOVES: tuple[tuple[str, str, frozenset[str] | None, str], ...] = (
             }
         ),
         "MindSpore's samplers are mindspore.dataset's (passed as sampler= to a dataset)",
+    ),
+    (
+        # torchvision's image transforms: MindSpore's are mindspore.dataset.vision's classes
+        # (AutoAugment, RandAugment, TrivialAugmentWide...), applied in a dataset's map
+        "torchvision.transforms.",
+        "mindspore.dataset.vision",
+        None,
+        "MindSpore's image transforms are mindspore.dataset.vision's (applied in a dataset's map)",
+    ),
+    (
+        # ... and the ones that compose other transforms (RandomApply, RandomChoice)
+        "torchvision.transforms.",
+        "mindspore.dataset.transforms",
+        None,
+        "MindSpore's transforms that compose others are mindspore.dataset.transforms'",
     ),
 )
 

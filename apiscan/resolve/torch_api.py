@@ -87,6 +87,8 @@ class TorchApi:
         self._members: dict[tuple[str, str], str | None] = {}
         self._with_member: dict[str, frozenset[str]] = {}
         self._spellings: dict[str, list[str]] | None = None
+        #: canonical name -> the module that defines it (:meth:`defined_in`), built once
+        self._defined: dict[str, str] | None = None
 
     def canonical(self, name: str) -> str | None:
         """The public name of `name`: itself when canonical, its target when an alias, and for
@@ -255,6 +257,26 @@ class TorchApi:
                 if alias.rpartition(".")[0] in self.primary_namespaces:
                     self._spellings.setdefault(target, []).append(alias)
         return (canonical, *self._spellings.get(canonical, ()))
+
+    def defined_in(self, name: str) -> str | None:
+        """The module whose file defines ``name``'s object: the submodule of its public
+        namespace that the index knows it by (``torchvision.models.InceptionA`` and
+        ``torchvision.models.inception_v3`` → ``torchvision.models.inception``; the deepest
+        one when several are), else that
+        namespace. The classes and constructors of one architecture file share it; a module
+        outside the namespace that imports the name (``torch.ao...fused`` of
+        ``torch.nn.Conv2d``) is not its file. None for a name the index does not know."""
+        canonical = self.canonical(name)
+        if canonical is None:
+            return None
+        if self._defined is None:
+            self._defined = {}
+            for alias, target in sorted(self._aliases.items()):
+                module, parent = alias.rpartition(".")[0], target.rpartition(".")[0]
+                held = self._defined.get(target)
+                if module.startswith(parent + ".") and (held is None or len(module) > len(held)):
+                    self._defined[target] = module
+        return self._defined.get(canonical, canonical.rpartition(".")[0])
 
     def _entry(self, name: str) -> dict[str, Any] | None:
         canonical = self.canonical(name)

@@ -14,7 +14,7 @@ tree follow values and constructions across files through the records the worker
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
@@ -458,10 +458,15 @@ def review(options: ScanOptions) -> Review:
             network_gaps,
             items,
             ancillary,
-            padded_batches(result, analyses, ancillary)
-            + multi_scale(result, recipe)
-            + rectangular_batches(analyses, ancillary)
-            + bucketing_iterators(result, ancillary),
+            _not_variant_only(
+                padded_batches(result, analyses, ancillary)
+                + multi_scale(result, recipe)
+                + rectangular_batches(analyses, ancillary)
+                + bucketing_iterators(result, ancillary),
+                analyses,
+                ancillary,
+                dead_spans,
+            ),
             frozenset(uncalled) | switched_off,
             # a random size drawn only under a branch the defaults never take is no pipeline
             cropped_resizes(result, recipe) | unrun_draws(result, analyses, options, named),
@@ -489,6 +494,26 @@ def review(options: ScanOptions) -> Review:
         work=items,
         inference_only=inference,
         ancillary=ancillary.listing(),
+    )
+
+
+def _not_variant_only(
+    pipelines: tuple[tuple[str, str], ...],
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    dead: Mapping[tuple[str, str], tuple[int, int]],
+) -> tuple[tuple[str, str], ...]:
+    """The input pipelines less those in code only variants of ported files use (a dataset
+    class with its own collate that only a copied training script's loader builds): a
+    variant is priced as a delta of its sibling, and the pipeline it alone runs goes with
+    that delta, not a pipeline of its own to bucket."""
+    if not ancillary.variants():
+        return pipelines
+    only = apart_only(analyses, ancillary.why, dead).exporting
+    return tuple(
+        (path, what)
+        for path, what in pipelines
+        if (path, what.partition(" ")[0].partition(".")[0]) not in only
     )
 
 

@@ -180,6 +180,17 @@ def documented_entry(root: Path, scripts: Mapping[str, str]) -> str | None:
     return ranked[0]
 
 
+def documented_scripts(root: Path, scripts: Mapping[str, str]) -> frozenset[str]:
+    """Every script of ``scripts`` (module name or path -> path) a command of the
+    documentation launches, however often: a script the README runs is a task of its own
+    (pretraining, then fine-tuning with another config), even when its code is the same."""
+    return frozenset(
+        path
+        for _, _, words, cwd in _placed(_commands(root, docs=True, bare=True))
+        for _, path in _launched(words, scripts, cwd)
+    )
+
+
 def documented_stages(root: Path, scripts: Mapping[str, str], entry: str) -> tuple[str, ...]:
     """The training scripts the documentation launches before its first command of ``entry``
     (:func:`documented_entry`), in the order met: the earlier stages of one pipeline (DALL-E's

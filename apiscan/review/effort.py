@@ -342,10 +342,11 @@ def _compiled_op_sites(work: tuple[WorkItem, ...]) -> Callable[[ApiFinding], boo
     def covered(f: ApiFinding) -> bool:
         if f.disposition in ("gap", "custom-op") and sharded_api(f.api) in sharded:
             return True
+        if f.api == _OP_WRAPPER or f.api.startswith(f"{_OP_WRAPPER}."):
+            # the wrapper is a gap, or the custom-backward idiom where it subclasses Function
+            return f.disposition in ("gap", "idiom") and f.path in files
         if f.disposition != "gap":
             return False
-        if f.api == _OP_WRAPPER or f.api.startswith(f"{_OP_WRAPPER}."):
-            return f.path in files
         if f.api.startswith(_EXTENSION_BUILD):
             return f.path in files or any(p != "./" and f.path.startswith(p) for p in packages)
         return False

@@ -34,7 +34,7 @@ from apiscan.mapping.match import memory_only
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.program.index import follow, module_aliases
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
-from apiscan.review.commands import documented_entry, documented_stages
+from apiscan.review.commands import documented_entry, documented_scripts, documented_stages
 from apiscan.review.config_files import OptionFiles, config_names
 from apiscan.review.evaluate import choice_key, outcomes, values_of
 from apiscan.review.leftout import call_index, globals_picks
@@ -168,6 +168,8 @@ FOREIGN_FRAMEWORKS = frozenset(
 ADAPTER = "adapter for"
 PRETRAINED_KEYWORDS = frozenset({"pretrained", "weights", "pretrained_backbone"})
 #: Torch APIs that load a checkpoint.
+#: The bases of a dataset class: what its methods load with torch.load is data.
+DATASETS = frozenset({"torch.utils.data.Dataset", "torch.utils.data.IterableDataset"})
 CHECKPOINT_APIS = frozenset(
     {
         "torch.load",
@@ -175,10 +177,18 @@ CHECKPOINT_APIS = frozenset(
         "torch.jit.load",
         "torch.hub.load_state_dict_from_url",
         "torch.utils.model_zoo.load_url",
+        # its spelling before torchvision 0.13 (imported first, torch's as the fallback)
+        "torchvision.models.utils.load_state_dict_from_url",
     }
 )
 #: Torch APIs that download weights by URL (a backbone's ImageNet weights, usually).
-URL_WEIGHTS = frozenset({"torch.hub.load_state_dict_from_url", "torch.utils.model_zoo.load_url"})
+URL_WEIGHTS = frozenset(
+    {
+        "torch.hub.load_state_dict_from_url",
+        "torch.utils.model_zoo.load_url",
+        "torchvision.models.utils.load_state_dict_from_url",
+    }
+)
 #: Parameter values that pass nothing MindSpore would miss.
 #: Packages whose APIs a parameter gap is plumbing for (loaders, optimizers): they have idioms.
 PLUMBING = (
@@ -264,6 +274,7 @@ class Ancillary:
         #: the modules the packaging declares as commands (console scripts): entry points
         #: that nothing needs to import
         self._declared = declared_entry_points(root, analyses)
+        self._root = root
         #: files that define a torch Module (a TensorFlow twin's Keras layers are not)
         self._torch_modules = frozenset(
             fa.path
@@ -435,18 +446,45 @@ class Ancillary:
 
     def _variants(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """Files that are variants of a ported file, named after it in its folder: sibling
-        training scripts (yolov9's ``train_dual.py`` and ``train_triple.py`` beside
-        ``train.py``: one port, and a small delta each) and the modules only such variants
-        import (``utils/loss_tal_dual.py`` beside the ``utils/loss_tal.py`` that
-        ``train.py`` imports), or nothing imports (``utils/loss.py``). The script with the
-        shortest name is the one ported; a module is a variant only when it defines a public
-        class or function of the same name as its ported sibling, registers nothing (a
-        registry builds entries by name) and every file importing it is counted apart."""
+            training scripts (yolov9's ``train_dual.py`` and ``train_triple.py`` beside
+            ``train.py``: one port, and a small delta each; a script that is a near copy of a
+        training script under another name, :func:`_near_copy`) and the modules only such variants
+            import (``utils/loss_tal_dual.py`` beside the ``utils/loss_tal.py`` that
+            ``train.py`` imports), or nothing imports (``utils/loss.py``). The script with the
+            shortest name is the one ported; a module is a variant only when it defines a public
+            class or function of the same name as its ported sibling, registers nothing (a
+            registry builds entries by name) and every file importing it is counted apart."""
         scripts = {fa.path for fa in analyses if fa.syntax is not None and fa.syntax.main_guard}
         entries = sorted(self._ported_entries() & scripts, key=lambda p: (len(p), p))
+        by_path = {fa.path: fa for fa in analyses}
+        # a script the documentation launches is a task of its own, copy or not, unless
+        # the documentation names one training entry and the script is neither it nor a
+        # stage run before it (a fine-tuning copy launched after the training)
+        protected: frozenset[str] = frozenset()
+        if self._root is not None:
+            launchable = {
+                n: fa.path for fa in analyses if fa.path in entries for n in (*fa.modules, fa.path)
+            }
+            protected = documented_scripts(self._root, launchable)
+            entry = documented_entry(self._root, launchable)
+            if entry is not None:
+                stages = documented_stages(self._root, launchable, entry)
+                protected = protected & {entry, *stages}
         found: dict[str, str] = {}
         for path in entries:
             base = next((q for q in entries if _named_variant(q, path)), None)
+            if base is None and path not in protected:
+                # a training script copied under another name with a few lines changed (a
+                # tuning script importing another loader): the training-named one is ported
+                base = next(
+                    (
+                        q
+                        for q in sorted(entries, key=_entry_rank)
+                        if _entry_rank(q) < _entry_rank(path)
+                        and _near_copy(by_path[q], by_path[path])
+                    ),
+                    None,
+                )
             if base is not None and base not in found:
                 found[path] = f"{VARIANT} {base}"
         apart = self._why.keys() | found.keys()
@@ -1121,6 +1159,30 @@ def _named_variant(base: str, path: str) -> bool:
 
 #: A training script by its name (``train.py``, ``train_dual.py``, ``image_train.py``).
 _TRAINING_NAME = re.compile(r"(^|[^a-z])train")
+
+
+def _entry_rank(path: str) -> tuple[bool, int, str]:
+    """Which of two copies of a script is the one ported: a training script by its name,
+    then the shorter path."""
+    return (not _TRAINING_NAME.search(PurePosixPath(path).stem), len(path), path)
+
+
+#: Two scripts whose torch uses agree at this share of their places are one script copied.
+_COPIED_SHARE = 0.95
+
+
+def _near_copy(a: FileAnalysis, b: FileAnalysis) -> bool:
+    """Whether ``b`` is ``a`` copied with a few lines changed: the same folder, about the
+    same length, and the torch APIs used at the same lines, all but a few (an import of
+    another dataset loader under the same name, a changed default). Told by the scan's
+    records, as :meth:`Ancillary._copies` tells whole copied files."""
+    if PurePosixPath(a.path).parent != PurePosixPath(b.path).parent or not a.lines:
+        return False
+    if abs(a.lines - b.lines) > max(2, a.lines // 50):
+        return False
+    ua = {(u.api, u.span.line) for u in a.uses}
+    ub = {(u.api, u.span.line) for u in b.uses}
+    return bool(ua) and len(ua & ub) >= _COPIED_SHARE * max(len(ua), len(ub))
 
 
 def _side_recipes(
@@ -3479,11 +3541,17 @@ def _one_per_backbone(found: Sequence[WorkItem], names: NameValues | None = None
             "where the repository sets it"
         )
     _architectures_into_weights(groups)
+    _one_per_architecture_file(groups)
     out = []
     for group, items in groups.items():
         items.sort(key=lambda i: (i.where[0].path, i.where[0].cell, i.where[0].line))
+        extended = [m for i in items if (m := _EXTENDED.match(i.what)) is not None]
         # the pretrained one, named by its constructor rather than by a name it is picked by
-        shown = max(items, key=lambda i: ("<" not in i.what, len(i.why), len(i.what)))
+        # (or by a class the repository extends)
+        shown = max(
+            items,
+            key=lambda i: (not _EXTENDED.match(i.what), "<" not in i.what, len(i.why), len(i.what)),
+        )
         named = _named(shown.what)
         names = list(
             dict.fromkeys(
@@ -3496,22 +3564,83 @@ def _one_per_backbone(found: Sequence[WorkItem], names: NameValues | None = None
             what = named.sub(lambda m, listed=listed: m.group(1) + listed, what, count=1)
         # the constructors named first, one picked by a name (``<backbone>``) after them
         callees = sorted(
-            dict.fromkeys(i.what.partition("(")[0] for i in items), key=lambda c: "<" in c
+            dict.fromkeys(i.what.partition("(")[0] for i in items if not _EXTENDED.match(i.what)),
+            key=lambda c: "<" in c,
         )
         if named is None and len(callees) > 1:  # torchvision.models.resnet50 | resnet101
             head = shown.what.partition("(")[0]
             listed = " | ".join([head, *(c.rpartition(".")[2] for c in callees if c != head)])
             what = listed + shown.what[len(head) :]
+        why = [shown.why, *merged.get(group, ())]
+        if extended and (len(extended) > 1 or len(extended) < len(items)):
+            what, why = (
+                _extended_shown(what, extended, bool(callees)),
+                [
+                    *why,
+                    "the classes it extends come from one file of the package "
+                    f"({_defined_in(extended[0].group(1))}): one port of that architecture, "
+                    "however many of its classes the repository extends",
+                ],
+            )
         out.append(
             WorkItem(
                 kind=shown.kind,
                 what=what,
                 where=tuple(dict.fromkeys(w for i in items for w in i.where)),
-                why="; ".join([shown.why, *merged.get(group, ())]),
+                why="; ".join(why),
                 uses=len(items),
             )
         )
     return out
+
+
+#: A zoo class the repository extends, as :func:`_zoo_subclasses` names it.
+_EXTENDED = re.compile(r"^(\S+) \(extended by (\S+)\)$")
+
+
+def _defined_in(name: str) -> str:
+    """The zoo package's module that defines ``name`` (:meth:`TorchApi.defined_in`), "" for
+    a package the torch index does not cover (timm)."""
+    return load_torch_api().defined_in(name) or ""
+
+
+def _extended_shown(what: str, extended: Sequence[re.Match[str]], constructor: bool) -> str:
+    """The item of one architecture file naming the classes the repository extends:
+    ``torchvision.models.InceptionA | InceptionC | InceptionE (extended by FIDInceptionA,
+    FIDInceptionC, FIDInceptionE_1, FIDInceptionE_2)``, after the constructor's call when
+    the file's constructor is built too."""
+    bases = list(dict.fromkeys(m.group(1) for m in extended))
+    subclasses = ", ".join(dict.fromkeys(m.group(2) for m in extended))
+    listed = " | ".join([bases[0], *(b.rpartition(".")[2] for b in bases[1:])])
+    if constructor:
+        return f"{what} with {listed} extended by {subclasses}"
+    return f"{listed} (extended by {subclasses})"
+
+
+def _one_per_architecture_file(groups: dict[str, list[WorkItem]]) -> None:
+    """Merge, in place, the zoo classes the repository extends that one file of the package
+    defines (pytorch-fid's FID blocks extend torchvision's ``InceptionA``, ``InceptionC``
+    and ``InceptionE`` twice, all of ``torchvision/models/inception.py``) into one group,
+    and into the group of that file's constructor when the repository builds it too
+    (``inception_v3``): one port of the architecture, not one per class extended. A class
+    of a package the torch index does not cover (timm's) keeps its own group."""
+    files: dict[str, list[str]] = {}  # module -> the groups of classes extended from it
+    constructors: dict[str, str] = {}  # module -> the group of a constructor it defines
+    for key, items in groups.items():
+        m = _EXTENDED.match(items[0].what)
+        name = m.group(1) if m else items[0].what.partition("(")[0]
+        module = _defined_in(name) if name.startswith("torchvision.models.") else ""
+        if not module:
+            continue
+        if m is not None and all(_EXTENDED.match(i.what) for i in items):
+            files.setdefault(module, []).append(key)
+        elif m is None:
+            constructors.setdefault(module, key)
+    for module, keys in files.items():
+        into = constructors.get(module, keys[0])
+        for key in keys:
+            if key != into:
+                groups[into].extend(groups.pop(key))
 
 
 def _architectures_into_weights(groups: dict[str, list[WorkItem]]) -> None:
@@ -4713,22 +4842,35 @@ def rectangular_batches(
     batches (``rect=True`` written at the call: yolov9's validation loader in ``train.py``).
     Every batch then has a shape read from the data, as with multi-scale training: an input
     pipeline to bucket or pad. Told apart from a multi-scale finding in the same function
-    by its line."""
-    found: set[tuple[str, str]] = set()
+    by its line. The same loader builder called with ``rect=True`` from several scripts
+    (the training's validation loader and the evaluation script's) is one pipeline, named
+    at its first place with the others."""
+    found: dict[str, list[tuple[str, str, int]]] = {}  # builder -> (path, function, line)
     for fa, facts in with_facts(analyses):
         if ancillary.why(fa.path) or facts.models is None:
             continue
         callers = {c.line: c.caller for c in fa.calls if c.role == "call"}
+        callees = {c.line: c.callee for c in fa.calls if c.role == "call"}
         for e in facts.models.exprs:
+            written = e.node.full().partition("(")[0]
             if (
                 e.kind == "call"
                 and "rect" in e.keywords
-                and _LOADER.search(e.node.full().partition("(")[0])
+                and _LOADER.search(written)
                 and _RECTANGULAR.search(e.node.full())
             ):
                 function = callers.get(e.line) or "<module>"
-                found.add((fa.path, f"{function} (rect=True, line {e.line})"))
-    return tuple(sorted(found))
+                builder = callees.get(e.line) or f"{fa.path}:{written}"
+                found.setdefault(builder, []).append((fa.path, function, e.line))
+    out = []
+    for places in found.values():
+        # a training file's place first (the evaluation script's call after it)
+        (path, function, line), *more = sorted(
+            places, key=lambda p: (p[0] not in ancillary.keep, p)
+        )
+        also = "; ".join(f"also {p}:{f} line {n}" for p, f, n in more)
+        out.append((path, f"{function} (rect=True, line {line}{'; ' + also if also else ''})"))
+    return tuple(sorted(out))
 
 
 #: A bucketing iterator (torchtext's ``BucketIterator``, ``BucketIterator.splits``): it
@@ -4843,6 +4985,9 @@ def _backbones(
             name.startswith(_POSITIONAL_PRETRAINED)
             and call.args
             and not PRETRAINED_KEYWORDS & keywords.keys()
+            # a wrapper's ``*args`` handed on is no flag: what the wrapper's callers pass
+            # is (``weights=None`` by keyword, often), not a positional ``pretrained``
+            and not call.args[0].startswith("*")
             and passed(call.args[0])
         ):
             pretrained.append(f"pretrained={shorten(call.args[0], 40)}")
@@ -5665,13 +5810,21 @@ def _checkpoints(
     (a model or builder the configuration does not select) is collected in ``others``.
     ``loaders``: the repository's own download functions (:func:`_url_loaders`): the
     ``torch.load`` in one is such a download, placed at the calls handing it the URL."""
+    # the dataset classes of each file: what their methods load is data, their set-up's
+    # too (a label cache a dataset's __init__ reads back with torch.load)
+    datasets = {
+        (f.path, f.function) for f in findings if f.usage == "base_class" and f.api in DATASETS
+    }
     calls = sorted(
         (
             f
             for f in findings
             # a dataset reading tensors saved to files (Pytorch-UNet's load_image of a
             # ``.pt`` mask) loads data, not weights: it stays in the input pipeline
-            if f.api in CHECKPOINT_APIS and f.usage == "call" and f.scope != "data"
+            if f.api in CHECKPOINT_APIS
+            and f.usage == "call"
+            and f.scope != "data"
+            and (f.path, (f.function or "").rpartition(".")[0]) not in datasets
         ),
         key=lambda f: f.sort_key(),
     )
@@ -6773,9 +6926,12 @@ def helper_libraries(
     written once); and the evaluation metrics with networks of their own
     (:data:`~apiscan.review.oplibs.EVALUATION_LIBRARIES`: FID's Inception-v3) the ported
     files call, one ``evaluation-library`` item each, counted apart from the effort. A
-    library only imported, or used only by files counted apart, is no item."""
+    library only imported, or used only by files counted apart, is no item; nor is the
+    repository's own package of that name (pytorch-fid's ``src/pytorch_fid``: its code is
+    the port itself, not a library it calls)."""
     from apiscan.review.oplibs import EVALUATION_LIBRARIES, NETWORK_HELPER_LIBRARIES
 
+    own = _local_packages(analyses)
     network = {f.path for f in result.api_findings if f.scope == "network"}
     patterns: dict[str, dict[tuple[str, str], Where]] = {}
     calls: dict[str, int] = {}
@@ -6785,7 +6941,7 @@ def helper_libraries(
             continue
         for name, call in absolute_call_values(facts):
             top = name.partition(".")[0]
-            if top in EVALUATION_LIBRARIES:
+            if top in EVALUATION_LIBRARIES and top not in own:
                 metrics.setdefault(top, {}).setdefault(name, place(fa, call.expr.line))
             if top not in NETWORK_HELPER_LIBRARIES or fa.path not in network:
                 continue

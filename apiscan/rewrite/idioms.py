@@ -51,6 +51,19 @@ RECOMPUTE_FUNCTION = (
 )
 
 
+#: A ``torch.autograd.Function`` of the repository's own (a forward and a backward written by
+#: hand): MindSpore's counterpart is a Cell whose ``bprop`` method gives the gradients of
+#: its inputs (MindSpore's page on customising a Cell's backward propagation).
+CUSTOM_BPROP_PAGE = (
+    "https://mindspore.cn/tutorials/experts/en/r1.9/network/custom_cell_reverse.html"
+)
+CUSTOM_BPROP = (
+    "class Fn(mindspore.nn.Cell) with construct(self, *inputs) as the forward and "
+    "bprop(self, *inputs, out, dout) returning one gradient per input as the backward "
+    "(ctx.save_for_backward becomes the inputs and out bprop is given)"
+)
+
+
 def _drop(name: str, default: str = "None") -> Arg:
     return Arg(name, default, DROP, drop_exact=_ANY)
 
@@ -218,6 +231,14 @@ IDIOMS: tuple[Idiom, ...] = (
         CELL,
         Template("torch.nn.Module", "", format="mindspore.nn.Cell"),
         usages=("base_class", "reference", "annotation"),
+    ),
+    Idiom(
+        "custom-backward",
+        ("torch.autograd.Function",),
+        "idiom",
+        CUSTOM_BPROP,
+        CUSTOM_BPROP_PAGE,
+        usages=("base_class",),
     ),
     Idiom(
         "module-base",

@@ -135,6 +135,10 @@ MOVE_EXAMPLES = {
     "torch.Generator.manual_seed": "mindspore.Generator.manual_seed",
     "torch.Generator.initial_seed": "mindspore.Generator.initial_seed",
     "torch.utils.data.Sampler": "mindspore.dataset.Sampler",
+    # torchvision's augmentation policies the tables leave out, same names in MindSpore
+    "torchvision.transforms.AutoAugment": "mindspore.dataset.vision.AutoAugment",
+    "torchvision.transforms.RandAugment": "mindspore.dataset.vision.RandAugment",
+    "torchvision.transforms.TrivialAugmentWide": "mindspore.dataset.vision.TrivialAugmentWide",
 }
 
 
@@ -182,6 +186,29 @@ def f(x):
     )
     size = found[(8, "torch.Size")]
     assert (size.status, size.mindspore_api) == ("missing", None)
+
+
+def test_a_torchvision_transform_moves_to_mindspores_dataset_vision(tmp_path: Path) -> None:
+    src = """\
+import torchvision.transforms as T
+
+
+def policy(name: str):
+    if name == "auto":
+        return T.AutoAugment()
+    if name == "rand":
+        return T.RandAugment(num_ops=2, magnitude=9)
+    return T.AugMix()
+"""
+    found = {f.api: f for f in scan_snippet(tmp_path, src) if f.usage == "call"}
+    # VALID: the same-name class of mindspore.dataset.vision, a candidate and a rewrite
+    for name in ("AutoAugment", "RandAugment"):
+        f = found[f"torchvision.transforms.{name}"]
+        assert (f.status, f.mindspore_api) == ("candidate", f"mindspore.dataset.vision.{name}")
+        assert "namespace move" in f.note and f.disposition == "rewrite"
+    # INVALID: MindSpore 2.10 has no AugMix: still missing, still a gap
+    augmix = found["torchvision.transforms.AugMix"]
+    assert (augmix.status, augmix.mindspore_api, augmix.disposition) == ("missing", None, "gap")
 
 
 #: Undescribed rows whose target is another kind of object than the PyTorch API, where

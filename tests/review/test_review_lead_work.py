@@ -87,6 +87,41 @@ def test_an_evaluation_metric_is_listed_and_counted_apart() -> None:
     assert any("not counted: pytorch_fid (evaluation only)" in e for e in lead().effort.explanation)
 
 
+def test_the_repositorys_own_package_of_a_metrics_name_is_no_library(tmp_path: Path) -> None:
+    """A repository that is the metric's package itself (a ``src/`` layout whose package is
+    ``pytorch_fid``, its ``__main__`` calling its own ``fid_score``): its code is the port,
+    not a library it calls (INVALID item); the test above is the VALID one."""
+    write_repo(
+        tmp_path,
+        {
+            "setup.py": "from setuptools import setup\nsetup(name='pytorch-fid')\n",
+            "src/pytorch_fid/__init__.py": "",
+            "src/pytorch_fid/__main__.py": """
+                import pytorch_fid.fid_score
+
+                pytorch_fid.fid_score.main()
+            """,
+            "src/pytorch_fid/fid_score.py": """
+                import torch
+                from torch import nn
+
+
+                class Net(nn.Module):
+                    def forward(self, x):
+                        return x.mean((2, 3))
+
+
+                def main():
+                    with torch.no_grad():
+                        print(Net()(torch.zeros(2, 3, 8, 8)))
+            """,
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    assert [i.what for i in review.work if i.kind == "evaluation-library"] == []
+    assert not any("pytorch_fid (evaluation only)" in e for e in review.effort.explanation)
+
+
 def test_one_state_update_copied_in_two_files_is_priced_once() -> None:
     """The same ``self.weight.copy_(normalize(self.weight))`` in NormConv2d and NormConv1d is
     one item with both places (VALID); StepCounter's different update stays its own

@@ -1,7 +1,8 @@
 """Gradient checkpointing gets MindSpore's way, recomputation (``mindspore.nn.Cell.recompute``,
 the tables' counterpart of ``torch.utils.checkpoint.checkpoint``: r2.6.0
 pytorch_api_mapping.md:518), whether the repository calls torch's or writes it by hand as an
-autograd Function; a Function whose backward is a formula stays a custom gradient to port."""
+autograd Function; a Function whose backward is a formula stays a custom gradient to port,
+as MindSpore's idiom for one (a Cell with ``bprop``), not a gap."""
 
 from __future__ import annotations
 
@@ -30,9 +31,12 @@ def test_checkpointing_is_recomputation_in_both_spellings() -> None:
     torch_cp = findings[("Net.forward", "torch.utils.checkpoint.checkpoint")]
     assert torch_cp.mindspore_api == "mindspore.nn.Cell.recompute"
     assert "mindspore.nn.Cell.recompute" in torch_cp.rewrite_note
-    # INVALID: a backward by formula is no checkpoint: it keeps its own disposition
+    # INVALID: a backward by formula is no checkpoint: it is the custom-backward idiom (a
+    # Cell with bprop), work to write but no gap, and no recomputation advice
     formula = findings[("ClampGrad", "torch.autograd.Function")]
-    assert formula.disposition == "gap" and "recompute" not in formula.rewrite_note
+    assert formula.disposition == "idiom" and "recompute" not in formula.rewrite_note
+    assert "bprop(self, *inputs, out, dout)" in formula.rewrite_note
+    assert formula.rewrite_source.endswith("custom_cell_reverse.html")
 
 
 def test_the_review_lists_the_checkpoint_with_its_advice() -> None:

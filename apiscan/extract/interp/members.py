@@ -33,6 +33,7 @@ from apiscan.extract.shapes import (
     is_dyn_tensor,
     is_host_dyn,
     record_of_dynamic,
+    sized_by_tensor,
 )
 from apiscan.resolve.owners import MODULE_TENSOR_ATTRS, SELF_RETURNING
 from apiscan.resolve.values import (
@@ -340,10 +341,13 @@ class MembersMixin:
                 return ARRAY, True
             if attr in HOST_SHAPE_ATTRS and not call:
                 # ``a.shape``, ``a.size`` of tensor data on the host: the tensor's own, static;
-                # of host data sized by data: its length, data
-                if is_host_dyn(recv):
+                # of host data sized by a tensor's data: its length, data. Of host data sized
+                # by host data (``np.unique(sizes, axis=0).shape[0]`` of a dataset's arrays):
+                # a plain number, as ``len()`` of it is; a branch on it is host work no graph
+                # compiles
+                if sized_by_tensor(recv):
                     return self.shapes.size_read(node, recv), True
-                if recv == HOST_DATA:
+                if recv == HOST_DATA or is_host_dyn(recv):
                     return NONTORCH, True
             if recv == HOST_DATA or is_host_dyn(recv):
                 return recv, True  # slices and methods of host data keep what it is

@@ -11,7 +11,9 @@ class DataDependentControlFlow(Rule):
     (``max(num_pos.sum().float(), 1)``) compare it with the other arguments on the host to
     pick one: the same branch on its value, hidden in a builtin.
 
-    Conditions on Python values are fine: ``if self.training:``, ``if mask is None:``, a
+    Conditions on Python values are fine: ``if self.training:``, ``if mask is None:``, the
+    length of a numpy array computed from numpy data (``np.unique(sizes, axis=0).shape[0]``
+    of the arrays a dataset read: host work no graph compiles), a
     static tensor's shape or rank (``if x.shape[0] == 0:``, ``if x.dim() == 4:``), a
     configuration flag; so are loops over static tensors, shapes and per-sample lists, and
     ``max``/``min`` of host numbers and shapes (``max(x.size(0), 1)``, ``max(loss.item(), 1)``:
@@ -165,6 +167,42 @@ class DataDependentControlFlow(Rule):
                 per = torch.clamp(labels.sum().float(), min=1.0)
                 return x.sum() / (n * s * total * per)
         """,
+        """
+        import numpy as np
+        import torch
+        from torch.utils.data import Dataset
+
+
+        def pad_to(img, size: int = 640, auto: bool = True, stride: int = 32):
+            dh, dw = size - img.shape[0], size - img.shape[1]
+            if auto:
+                dh, dw = np.mod(dh, stride), np.mod(dw, stride)
+            return np.pad(img, ((0, dh), (0, dw), (0, 0)))
+
+
+        class Streams:
+            def __init__(self, imgs):
+                self.imgs = imgs
+                sizes = np.stack([x.shape for x in imgs], 0)
+                self.same = np.unique(sizes, axis=0).shape[0] == 1
+                if not self.same:
+                    print("streams of different sizes")
+
+            def __next__(self):
+                return torch.from_numpy(np.stack([pad_to(x, auto=self.same) for x in self.imgs]))
+
+
+        class Labelled(Dataset):
+            def __init__(self, labels):
+                self.labels = labels
+                self.dups = 0
+                for lab in labels:
+                    if np.unique(lab, axis=0).shape[0] < lab.shape[0]:
+                        self.dups += 1
+
+            def __getitem__(self, i):
+                return torch.from_numpy(self.labels[i])
+        """,
     )
     INVALID = (
         """
@@ -269,5 +307,16 @@ class DataDependentControlFlow(Rule):
                 weight = min(1.0, pos.float().mean())  # error
                 loss = F.smooth_l1_loss(loc * pos.unsqueeze(-1), loc_t, reduction="sum")
                 return loss / n * weight
+        """,
+        """
+        import numpy as np
+        import torch
+
+
+        def per_kind(emb: torch.Tensor, assign: torch.Tensor):
+            kinds = np.unique(assign.cpu().numpy())
+            if kinds.shape[0] > 1:  # error
+                emb = emb * 2
+            return emb
         """,
     )

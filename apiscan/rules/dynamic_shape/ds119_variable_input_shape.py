@@ -17,7 +17,11 @@ class VariableInputShape(Rule):
     Randomness with a fixed output size (``RandomResizedCrop(224)``), resizing to a constant
     size, padding to a configured maximum length, and a random resize that the same function
     then crops back to a fixed size (mixup and mosaic paste a randomly scaled image onto a
-    canvas and cut ``img[y : y + h, x : x + w]`` with the target's ``h``, ``w``) are fine.
+    canvas and cut ``img[y : y + h, x : x + w]`` with the target's ``h``, ``w``) are fine; so is
+    a crop of a random size that is then resized as a whole to a size given outright
+    (``img = img[y : y + side, x : x + side]`` then ``cv2.resize(img, (out, out))``, also in
+    the loop that retries the crop until it fits), though not one whose frames are resized
+    one by one (the random number of frames stays).
 
     Why it breaks on MindSpore
     --------------------------
@@ -151,6 +155,43 @@ class VariableInputShape(Rule):
             def still(self, i):
                 n = np.random.randint(8, 16)
                 return cv2.resize(self.videos[i][:n].mean(0), (64, 64))
+        """,
+        """
+        from math import sqrt
+
+        import cv2
+        import numpy as np
+        import torch
+        from torch.utils.data import Dataset
+
+
+        def sized_crop(img, out: int, tries: int = 10):
+            h, w = img.shape[:2]
+            for _ in range(tries):
+                area = np.random.uniform(0.1, 1.0) * h * w
+                ratio = np.random.uniform(0.75, 1.33)
+                cw, ch = round(sqrt(area * ratio)), round(sqrt(area / ratio))
+                if ch <= h and cw <= w:
+                    y = 0 if ch == h else np.random.randint(0, h - ch)
+                    x = 0 if cw == w else np.random.randint(0, w - cw)
+                    img = img[y : y + ch, x : x + cw]
+                    return cv2.resize(img, (out, out))
+            return center_crop(img, out)
+
+
+        def center_crop(img, out: int):
+            h, w = img.shape[:2]
+            y, x = (h - out) // 2, (w - out) // 2
+            return img[y : y + out, x : x + out]
+
+
+        class Images(Dataset):
+            def __init__(self, paths, size: int = 224):
+                self.paths = paths
+                self.size = size
+
+            def __getitem__(self, i):
+                return torch.from_numpy(sized_crop(cv2.imread(self.paths[i]), self.size))
         """,
     )
     INVALID = (
@@ -288,5 +329,27 @@ class VariableInputShape(Rule):
                 for t in range(len(clip)):
                     clip[t] = cv2.resize(clip[t], (64, 64))
                 return torch.from_numpy(clip)
+        """,
+        """
+        import cv2
+        import numpy as np
+        import torch
+        from torch.utils.data import Dataset
+
+
+        class FrameDataset(Dataset):
+            def __init__(self, videos, seq_len: int = 24):
+                self.videos = videos
+                self.seq_len = seq_len
+
+            def __getitem__(self, i):
+                frames = self.videos[i]
+                n = np.random.randint(self.seq_len // 2, self.seq_len)
+                start = np.random.randint(0, len(frames) - n)
+                frames = frames[start : start + n]  # error
+                out = []
+                for frame in frames:
+                    out.append(cv2.resize(frame, (64, 64)))
+                return torch.from_numpy(np.stack(out))
         """,
     )
