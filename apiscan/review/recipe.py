@@ -8530,7 +8530,10 @@ class _Recipe:
                 update.node.func.name == "lerp_" or _lerp_of(update.node) is not None
             )
             no_grad = any(_NO_GRAD.search(c) for c in loop.contexts)
-            if not (no_grad or ".data" in text or interpolates):
+            # ``state_dict()`` hands out detached tensors: an update of them needs no
+            # ``no_grad`` (pycls-style ``param.copy_(param * (1 - a) + params[name] * a)``)
+            detached = "state_dict(" in loop.iter.full()
+            if not (no_grad or detached or ".data" in text or interpolates):
                 continue
             self._ema_item(file, loop, update)
 
@@ -8753,6 +8756,15 @@ class _Recipe:
         ):
             # ConvNeXt's init_distributed_mode sets args.distributed and args.dist_backend:
             # the run's options, not the weights
+            return
+        imported = dict(fa.syntax.imports) if fa.syntax is not None else {}
+        if values and all(
+            key.partition(".")[0] in imported and key.rpartition(".")[2] not in INIT_FUNCTIONS
+            for key, _ in values
+        ):
+            # a set-up named ``init_*`` that switches a library's flags (``cudnn.benchmark =
+            # False`` beside ``torch.manual_seed``: seeding, the seed rows say it) sets no
+            # weight
             return
         if values and all("(" in key.rpartition(".")[0] for key, _ in values):
             # tacotron2's initialize_decoder_states: ``memory.data.new(B, n).zero_()`` on every
@@ -9552,6 +9564,59 @@ class _Recipe:
             if floor:
                 values.append(("floor", floor))
             self.add(category, name, file.where(stmt.line), values, note)
+            if category == "scheduler" and fn >= 0:
+                self._hand_warmup(file, fn, stmt)
+
+    def _hand_warmup(self, file: _File, fn: int, stmt: AssignValues) -> None:
+        """The warm-up a hand-computed LR is scaled by for the first epochs (``lr =
+        get_lr_fun()(cur_epoch) * cfg.OPTIM.BASE_LR``, then ``if cur_epoch <
+        cfg.OPTIM.WARMUP_EPOCHS: ...; lr *= warmup_factor``): the update, the factor it
+        multiplies by as computed under that test, and the settings they read. Only where
+        the test or the update names a warm-up."""
+        name = stmt.target.name
+        d = file.defs[fn]
+        for u in d.updates:
+            if not (
+                u.line > stmt.line
+                and u.op in ("Mult", "Div")
+                and u.node.kind == "Name"
+                and u.node.name == name
+                and u.value is not None
+            ):
+                continue
+            tests = [near for near in u.ifs if near.function == fn]
+            words = " ".join([u.statement, *(near.test.text for near in tests)])
+            if not tests or not re.search(r"warm", words, re.I):
+                continue
+            values = [("update", u.statement)]
+            # the factor as computed in the same ``if`` (``warmup_factor = ... + alpha``)
+            used = {n.name for n in u.value.walk() if n.kind == "Name"}
+            inner = tests[0]
+            factors = [
+                a for a in d.assigns if a.target.kind == "Name" and inner.line < a.line < u.line
+            ]
+            names = set(used)
+            for a in sorted(factors, key=lambda a: a.line, reverse=True):
+                if a.target.name in names:
+                    names |= {n.name for n in a.value.walk() if n.kind == "Name"}
+            factors = [a for a in factors if a.target.name in names]
+            values += [(a.target.name, a.value.text) for a in sorted(factors, key=lambda a: a.line)]
+            values += [("when", near.test.text) for near in tests]
+            # the settings read (``cfg.OPTIM.WARMUP_EPOCHS``), whole chains only
+            chains = [
+                n
+                for top in (*(near.test for near in tests), *(a.value for a in factors))
+                for n in top.walk()
+                if n.kind == "Attribute" and n.chain()
+            ]
+            inner_parts = {id(p) for n in chains for p in n.walk() if p is not n}
+            refs = {n.text: n for n in chains if id(n) not in inner_parts}
+            for text in sorted(refs):
+                shown = self.values.describe(file, fn, refs[text])
+                if shown != text:
+                    values.append((text, shown))
+            self.add("warmup", f"{name} warm-up in {d.qual}", file.where(u.line), values,
+                     "the LR computed by hand, scaled for the first epochs")  # fmt: skip
 
     def _param_group_lr(self, file: _File) -> None:
         """An LR written into the optimizer's param groups by hand in the training loop
