@@ -1588,6 +1588,48 @@ def config_settings(found: OptionFiles | None) -> dict[str, set[object]]:
     return out
 
 
+def yacs_settings(found: YamlConfigs | None) -> dict[str, set[object]]:
+    """``config:<dotted key>`` -> the values a yacs key holds in the run (``config:
+    TRAIN.AUGMENT`` -> {""}): the chosen YAML's (or the value its command passes after it),
+    else the Python default. With no YAML chosen, every value the YAML files and the
+    default give, so a branch test reading a key the configs set differently is not told.
+    What a test of ``cfg.DATA_LOADER.MODE == "ffcv"`` sees; scalars only."""
+    if found is None or not found.defaults:
+        return {}
+    out: dict[str, set[object]] = {}
+    for key, default in found.defaults.items():
+        if found.chosen is not None:
+            given = found.overrides.get(key) or found.flat.get(found.chosen, {}).get(key)
+            texts = [(given or default).text]
+        else:
+            texts = [default.text] + [flat[key].text for flat in found.flat.values() if key in flat]
+        values = [_scalar(text) for text in texts]
+        if values and all(v is not _NOT_SCALAR for v in values):
+            out[f"config:{key}"] = set(values)
+    return out
+
+
+#: What :func:`_scalar` gives for a text that holds no scalar.
+_NOT_SCALAR = object()
+
+
+def _scalar(text: str) -> object:
+    """The scalar a Python default's or a YAML value's text holds (``"ffcv"``, ``''``,
+    ``True``, ``0.1``, ``None``), else :data:`_NOT_SCALAR`."""
+    import ast
+
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        try:
+            value = yaml.safe_load(text)
+        except yaml.YAMLError:
+            return _NOT_SCALAR
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return _NOT_SCALAR
+
+
 def option_files(
     root: Path | None, analyses: Sequence[FileAnalysis], composed: Composed | None = None
 ) -> tuple[OptionFiles | None, OptionFiles | None]:

@@ -1764,7 +1764,20 @@ def _option_key(expr: Expr) -> str | None:
             expr = expr.parts[0]
         return "config:" + ".".join(keys) if expr.kind in ("Name", "Attribute") else None
     chain = expr.chain() if expr.kind == "Attribute" else None
+    if (
+        chain
+        and len(chain) > 2
+        and chain[0] in _YACS_RECEIVERS
+        and all(part.isupper() for part in chain[1:])
+    ):
+        # a yacs key (``cfg.DATA_LOADER.MODE``), valued by the run's config
+        # (:func:`~apiscan.review.config_files.yacs_settings`)
+        return "config:" + ".".join(chain[1:])
     return chain[1] if chain and len(chain) == 2 and chain[0] in _OPTION_RECEIVERS else None
+
+
+#: The names a yacs config is read through (``cfg.TRAIN.AUGMENT``, ``_C.MODEL.TYPE``).
+_YACS_RECEIVERS = frozenset({"cfg", "_C", "C", "config"})
 
 
 def _own_model(

@@ -160,3 +160,12 @@ def test_an_average_of_state_dict_tensors_is_an_ema_without_no_grad(dispatch) ->
     assert dict(ema[0].values)["update"].startswith("param.copy_(param * (1.0 - alpha)")
     # INVALID: a plain ``param.copy_(params[name])`` copy averages nothing
     assert not any("copy_weights" in r.name for r in dispatch.recipe)
+
+
+def test_a_yacs_key_off_in_the_run_switches_its_branch_off(dispatch) -> None:
+    text = " ".join(dispatch.effort.explanation)
+    # VALID: AutoAugment is built only by the function called under ``if
+    # cfg.DATA_LOADER.MODE == "ffcv":``, "pytorch" in the run: not priced
+    assert "AutoAugment" not in text
+    # INVALID: RandAugment on the branch the run takes is priced as a gap
+    assert "1 gap sites (torchvision.transforms.RandAugment)" in text
