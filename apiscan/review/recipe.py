@@ -1532,6 +1532,12 @@ class _Values:
             last = receiver.rpartition(".")[2]
             if receiver == "self":
                 return self._self_attr(f, fn, expr, depth)
+            section = _section_alias(f, fn, expr.target) if fn >= 0 else None
+            if section is not None:
+                # ``optim.BASE_LR`` after ``optim, wd = cfg.OPTIM, cfg.OPTIM.WEIGHT_DECAY``:
+                # the key of the config section the name holds
+                whole = expr._replace(text=f"{section.text}.{expr.name}", parts=(section,))
+                return self.resolve(f, fn, whole._replace(whole=None), depth + 1)
             if expr.target.kind == "Name" and fn >= 0:
                 written = self._written_before(f, fn, expr, depth)
                 if written is not None:
@@ -10936,6 +10942,29 @@ def _ema_factor(update: UpdateValues) -> Expr | None:
     ):
         return receiver.args[0]
     return None
+
+
+def _section_alias(f: _File, fn: int, target: Expr) -> Expr | None:
+    """The yacs section a local name holds (``optim`` after ``optim = cfg.OPTIM`` or
+    ``optim, wd, params = cfg.OPTIM, cfg.OPTIM.WEIGHT_DECAY, [...]``): the assigned chain,
+    when the def assigns the name once and a config receiver's upper-case section is what
+    it gets; else None."""
+    if target.kind != "Name":
+        return None
+    found: list[Expr] = []
+    for a in f.defs[fn].assigns:
+        if a.target.kind == "Name" and a.target.name == target.name:
+            found.append(a.value)
+        elif a.target.kind in ("Tuple", "List") and a.value.kind in ("Tuple", "List"):
+            names = [p.name if p.kind == "Name" else "" for p in a.target.parts]
+            if target.name in names and len(a.value.parts) == len(names):
+                found.append(a.value.parts[names.index(target.name)])
+    if len(found) != 1 or found[0].kind != "Attribute":
+        return None
+    chain = found[0].chain()
+    if not chain or chain[0] not in _CONFIG_RECEIVERS or not all(p.isupper() for p in chain[1:]):
+        return None
+    return found[0]
 
 
 def _root_name(expr: Expr) -> str | None:

@@ -141,7 +141,7 @@ def test_a_hand_computed_lr_scaled_under_a_warmup_test_is_a_warmup_row(dispatch)
     warmup = [r for r in dispatch.recipe if r.category == "warmup"]
     # VALID: ``if cur_epoch < cfg.OPTIM.WARMUP_EPOCHS: ... lr *= warmup_factor``
     assert [(r.name, r.where.path, r.where.line) for r in warmup] == [
-        ("lr warm-up in get_epoch_lr", "clsnet/core/optimizer.py", 11)
+        ("lr warm-up in get_epoch_lr", "clsnet/core/optimizer.py", 22)
     ]
     values = dict(warmup[0].values)
     assert values["update"] == "lr *= warmup_factor"
@@ -149,7 +149,7 @@ def test_a_hand_computed_lr_scaled_under_a_warmup_test_is_a_warmup_row(dispatch)
     assert values["cfg.OPTIM.WARMUP_EPOCHS"].startswith("5 (")
     assert values["cfg.OPTIM.WARMUP_FACTOR"].startswith("0.1 (")
     # INVALID: ``lr *= 0.5`` past half the epochs in get_step_lr is a schedule step, no warm-up
-    assert not any(r.where.line == 18 for r in warmup)
+    assert not any(r.where.line == 29 for r in warmup)
 
 
 def test_an_average_of_state_dict_tensors_is_an_ema_without_no_grad(dispatch) -> None:
@@ -169,3 +169,14 @@ def test_a_yacs_key_off_in_the_run_switches_its_branch_off(dispatch) -> None:
     assert "AutoAugment" not in text
     # INVALID: RandAugment on the branch the run takes is priced as a gap
     assert "1 gap sites (torchvision.transforms.RandAugment)" in text
+
+
+def test_a_local_holding_a_yacs_section_reads_its_keys(dispatch) -> None:
+    optimizers = _rows(dispatch, "optimizer")
+    # VALID: ``optim, wd = cfg.OPTIM, ...`` then ``optim.BASE_LR``: the section's key,
+    # valued by the run's config, and ``if optim.OPTIMIZER == "sgd":`` decided by it
+    sgd = optimizers["torch.optim.SGD"]
+    assert sgd["lr"].startswith("0.8 (cfg.OPTIM.BASE_LR: 0.8 in configs/large_8gpu.yaml:2")
+    assert sgd["nesterov"].startswith("True (cfg.OPTIM.NESTEROV: default")
+    # INVALID: the Adam of the branch the run does not take is no row
+    assert "torch.optim.Adam" not in optimizers
