@@ -811,11 +811,38 @@ def entry_points(result: ScanResult, analyses: Sequence[FileAnalysis]) -> frozen
         name = PurePosixPath(path).name.lower()
         if is_test_path(path) or any(path_matches(name, p) for p in _NOT_ENTRY):
             continue
-        callees = sorted({resolve(c.callee) for c in fa.calls if c.role == "call"})
+        callees = sorted(
+            {resolve(c.callee) for c in fa.calls if c.role == "call"}
+            | {resolve(name) for name in _callbacks(fa)}
+        )
         stepped = any(untyped(c) if c.startswith("?") else reaches(c) for c in callees)
         if stepped or (frameworks and _fits_with(fa, frameworks)):
             out.add(path)
     return frozenset(out)
+
+
+def _callbacks(fa: FileAnalysis) -> set[str]:
+    """The dotted names of the functions ``fa`` hands another call as an argument
+    (``multi_proc_run(num_proc=n, fun=trainer.train_model)``, ``launch(main, ...)``): a
+    launcher runs them, so a script dispatching its ``--mode train`` so reaches the
+    training step as surely as by calling it. Names are read through the file's imports
+    (``trainer`` → ``pkg.core.trainer``) or are the file's own module-level names."""
+    values = fa.syntax.values if fa.syntax is not None else None
+    if values is None:
+        return set()
+    imported = dict(fa.syntax.imports) if fa.syntax is not None else {}
+    found: set[str] = set()
+    for call in values.calls:
+        passed = [*call.expr.args, *(kw.parts[0] for kw in call.expr.keywords if kw.parts)]
+        for arg in passed:
+            if arg.kind not in ("Name", "Attribute") or not re.fullmatch(r"[\w.]+", arg.text):
+                continue
+            head, _, rest = arg.text.partition(".")
+            if head in imported:
+                found.add(imported[head] + (f".{rest}" if rest else ""))
+            elif head not in ("self", "cls"):
+                found.update(f"{m}.{arg.text}" for m in fa.modules[:1])
+    return found
 
 
 #: The hooks of a framework's module that only its trainer calls, in ``fit``: Lightning's

@@ -10,11 +10,14 @@ case: NAFNet's ``readme.md``), the Markdown pages of a root ``docs/`` folder (NA
 repository (a few small files), once per review, through
 :func:`apiscan.review.config_files.yaml_configs`.
 
-Only commands that run a training script count (``train`` in the script's name, no
+Only commands that run a training script count (``train`` in the script's name, or a script
+run in several modes given ``train``: ``./tools/run_net.py --mode train``; no
 ``--eval-only``): an evaluation or a demo's config is not the one trained. The config named
 most often wins; a tie picks none (HRNet's README trains on MPII and on COCO alike: the review
-then says the configs differ, as with no command); only the README's and the scripts'
-commands pick one. :func:`commanded_configs` keeps every config the commands name, the
+then says the configs differ, as with no command); the README's and the scripts' commands
+pick one, and the documentation pages' only where those name none and every training
+command of the pages, two at least, names the same config (pycls's README sends its reader
+to ``docs/GETTING_STARTED.md``). :func:`commanded_configs` keeps every config the commands name, the
 documentation pages' included, for a reader that counts what those configs set (the network
 most of NAFNet's documented commands train) rather than what every shipped file sets.
 :func:`launches` gives the recipe the shell scripts' commands that run one training script,
@@ -61,6 +64,15 @@ def commanded_config(root: Path, configs: set[str]) -> tuple[str, str] | None:
     tie)."""
     named = commanded_configs(root, configs, docs=False)
     if not named:
+        # no README or script command: the documentation pages' (pycls-style
+        # ``docs/GETTING_STARTED.md``, where the README sends its reader), when all their
+        # training commands name one config, twice at least (a training and its variant
+        # with other options); a page's single command (a note timing one config) and a
+        # page timing configs against other frameworks (``docs/notes/benchmarks.md``)
+        # document no training of this one
+        paged = commanded_configs(root, configs, docs=True, timing=False)
+        if len(paged) == 1 and paged[0][2] > 1:
+            return paged[0][0], paged[0][1]
         return None
     best = named[0][2]
     if sum(1 for _, _, count in named if count == best) > 1:
@@ -76,7 +88,8 @@ def command_overrides(root: Path, where: str, keys: Iterable[str]) -> list[tuple
     when it passes none or is not found."""
     path, _, line = where.rpartition(":")
     known = set(keys)
-    for at, start, words in _commands(root, docs=False):
+    # a documentation page's command too (:func:`commanded_config` may pick one)
+    for at, start, words in _commands(root, docs=True):
         if at != path or str(start) != line:
             continue
         pairs = [
@@ -122,19 +135,21 @@ def _names_script(word: str, script: str) -> bool:
 
 
 def commanded_configs(
-    root: Path, configs: set[str], docs: bool = True
+    root: Path, configs: set[str], docs: bool = True, timing: bool = True
 ) -> list[tuple[str, str, int]]:
     """(config, where its first training command is, how many commands name it) for each of
     ``configs`` a training command names, the most named first (ties: the first met).
     ``docs``: the documentation pages' commands count too. A page's single command never
     makes its config *the* one (:func:`commanded_config` reads the README and the scripts
-    alone: detectron2's ``docs/notes/benchmarks.md`` times one config); the pages only
-    weigh what the documented commands train, all together."""
+    first: detectron2's ``docs/notes/benchmarks.md`` times one config); the pages only
+    weigh what the documented commands train, all together. ``timing``: the commands of a
+    page named for benchmarks or profiling count too."""
     counts: Counter[str] = Counter()
     first: dict[str, str] = {}
     for path, line, words in _commands(root, docs):
-        script = next((w for w in words if w.endswith(".py")), "")
-        if "train" not in Path(script).name or _NOT_TRAINING.search(" ".join(words)):
+        if not timing and _TIMING_PAGE.search(PurePosixPath(path).name):
+            continue
+        if not _trains(words) or _NOT_TRAINING.search(" ".join(words)):
             continue
         for flag, value in itertools.zip_longest(words, words[1:], fillvalue=""):
             name = value if flag in _CONFIG_FLAGS else ""
@@ -147,6 +162,32 @@ def commanded_configs(
     order = list(first)
     ranked = sorted(first, key=lambda c: (-counts[c], order.index(c)))
     return [(c, first[c], counts[c]) for c in ranked]
+
+
+#: The options that pick what a script run in several modes does (``--mode train``).
+_MODE_FLAG = re.compile(r"^--?(mode|phase|task|action|run[_-]?mode)$")
+#: Documentation pages that time configs rather than train one (their name says so).
+_TIMING_PAGE = re.compile(r"(?i)benchmark|profil")
+
+
+def _trains(words: Sequence[str]) -> bool:
+    """Whether a command runs a training: its script is named for training (``train.py``,
+    ``train_net.py``), or a script run in several modes is given ``train`` as one
+    (``./tools/run_net.py --mode train``, ``main.py train``) after it."""
+    index = next((i for i, w in enumerate(words) if w.endswith(".py")), -1)
+    if index < 0:
+        return False
+    if "train" in Path(words[index]).name:
+        return True
+    after = words[index + 1 :]
+    if after[:1] == ["train"]:
+        return True
+    return any(
+        _MODE_FLAG.match(flag) and value == "train"
+        for flag, value in itertools.zip_longest(after, after[1:], fillvalue="")
+    ) or any(
+        w.partition("=")[2] == "train" and _MODE_FLAG.match(w.partition("=")[0]) for w in after
+    )
 
 
 #: Launchers a documented command runs a Python script through (``torchrun --nproc_per_node
@@ -326,7 +367,9 @@ def _launched(
     ``python`` path left aside, taken from ``cwd``, the folder the command runs in) after a
     launcher. A command in an unknown folder (``cwd`` "?") names a script by its path
     from the root alone."""
-    launched = False
+    # a script run as a command of its own (``./tools/run_net.py --mode train``: its
+    # shebang is the launcher)
+    launched = bool(words) and words[0].endswith(".py")
     for index, word in enumerate(words):
         following = words[index + 1] if index + 1 < len(words) else ""
         if Path(word).name in _LAUNCHERS:

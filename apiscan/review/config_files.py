@@ -684,10 +684,13 @@ def darknet_recipe(
     if not named:
         return ()
     read = _keys_read(files)
+    exprs = _value_exprs(files)
     out: list[RecipeItem] = []
     for path, (by, _) in sorted(named.items()):
         net = _darknet_net(root / path)
-        if net is None:
+        if net is None or not _net_receivers(files, exprs, net):
+            # the code reads no dict by the section's keys (a model .cfg whose [net] keys
+            # the training takes from its own hyperparameter file): no row of the run
             continue
         rows: dict[str, list[tuple[str, str, int]]] = {}
         for key, (value, line) in net.items():
@@ -847,6 +850,9 @@ class DarknetSettings:
     files: dict[str, tuple[dict[str, Setting], str]] = field(default_factory=dict)
     #: the keys the code reads by key from the loaded dict (``config['max_epoch']``)
     subscript_keys: frozenset[str] = frozenset()
+    #: loaded dict (by name) -> the YAML of :attr:`files` it was loaded from, where one
+    #: script loads several (a dict's keys are looked up in its own file only)
+    owners: dict[str, str] = field(default_factory=dict)
 
     def each_file(self) -> list[tuple[dict[str, Setting], str]]:
         """(keys, why that file) of each YAML read: one per training script that loads its
@@ -857,8 +863,11 @@ class DarknetSettings:
 
     def read(self, receiver: str, key: str) -> Setting | None:
         """The setting ``receiver[key]`` reads (the receiver by its last name), if any."""
-        if receiver.rpartition(".")[2] not in self.receivers:
+        name = receiver.rpartition(".")[2]
+        if name not in self.receivers:
             return None
+        if name in self.owners:
+            return self.files[self.owners[name]][0].get(key)
         return self.values.get(key)
 
     def read_in(self, path: str, receiver: str, key: str) -> list[tuple[Setting, str]]:
@@ -866,8 +875,12 @@ class DarknetSettings:
         ``path`` may hold: the YAML of the script ``path`` is when each training script
         loads its own, else one per distinct value across those YAMLs (a helper both
         scripts hand their dict to reads either); the one file's otherwise."""
-        if receiver.rpartition(".")[2] not in self.receivers:
+        name = receiver.rpartition(".")[2]
+        if name not in self.receivers:
             return []
+        if name in self.owners:
+            values, why = self.files[self.owners[name]]
+            return [(values[key], why)] if key in values else []
         if not self.scripts:
             setting = self.values.get(key)
             return [(setting, self.chosen_by)] if setting is not None else []
@@ -907,22 +920,8 @@ def darknet_settings(
     net = _darknet_net(root / chosen[0]) if chosen else None
     if net is None:
         return none
-    exprs = [
-        e
-        for fa in files
-        for top in (
-            *(c.expr for c in fa.syntax.values.calls),  # type: ignore[union-attr]
-            *(a.value for a in fa.syntax.values.assigns),  # type: ignore[union-attr]
-            *(a.value for d in fa.syntax.values.defs for a in d.assigns),  # type: ignore[union-attr]
-        )
-        for e in top.walk()
-    ]
-    keys: dict[str, set[str]] = {}
-    for e in exprs:
-        index = e.parts[1] if e.kind == "Subscript" and len(e.parts) == 2 else None
-        if index is not None and index.kind == "Constant" and index.value in net:
-            keys.setdefault(e.parts[0].text.rpartition(".")[2], set()).add(index.value)
-    receivers = frozenset(name for name, read in keys.items() if len(read) >= 2)
+    exprs = _value_exprs(files)
+    receivers = _net_receivers(files, exprs, net)
     out = {
         key: Setting(value if _number(value) else repr(value), chosen[0], line)
         for key, (value, line) in net.items()
@@ -941,6 +940,73 @@ def darknet_settings(
         ):
             out[e.args[0].value] = Setting("None", chosen[0], 0)
     return DarknetSettings(out, receivers)
+
+
+def _value_exprs(files: Sequence[FileAnalysis]) -> list[Expr]:
+    """Every expression of the calls and assigned values of ``files``, walked."""
+    return [
+        e
+        for fa in files
+        for top in (
+            *(c.expr for c in fa.syntax.values.calls),  # type: ignore[union-attr]
+            *(a.value for a in fa.syntax.values.assigns),  # type: ignore[union-attr]
+            *(a.value for d in fa.syntax.values.defs for a in d.assigns),  # type: ignore[union-attr]
+        )
+        for e in top.walk()
+    ]
+
+
+def _net_receivers(
+    files: Sequence[FileAnalysis], exprs: Sequence[Expr], net: dict[str, tuple[str, int]]
+) -> frozenset[str]:
+    """The names the code reads a ``[net]`` section by: subscripted with two of its keys at
+    least (``model.hyperparams['momentum']``). A name assigned a dict loaded from a YAML or
+    JSON file is no such name (yolor's ``hyp['momentum']`` reads ``--hyp``'s YAML, whatever
+    key the ``.cfg`` of the model shares with it): its keys are that file's."""
+    loaded = _loaded_names(files)
+    keys: dict[str, set[str]] = {}
+    for e in exprs:
+        index = e.parts[1] if e.kind == "Subscript" and len(e.parts) == 2 else None
+        if index is not None and index.kind == "Constant" and index.value in net:
+            keys.setdefault(e.parts[0].text.rpartition(".")[2], set()).add(index.value)
+    return frozenset(n for n, read in keys.items() if len(read) >= 2 and n not in loaded)
+
+
+#: The loaders whose result is a dict read from a YAML file (``yaml.safe_load(f)``).
+_YAML_LOADERS = frozenset({"yaml.safe_load", "yaml.load", "yaml.full_load"})
+#: ... or from a YAML or JSON file.
+_FILE_LOADERS = _YAML_LOADERS | {"json.load"}
+
+
+def _loaded_names(
+    files: Sequence[FileAnalysis],
+    seeds: Iterable[str] = (),
+    loaders: frozenset[str] = _FILE_LOADERS,
+) -> frozenset[str]:
+    """The names assigned a dict one of ``loaders`` read from a file (``hyp =
+    yaml.load(f)``), with ``seeds`` (names known to hold such a dict already), and the
+    names that dict is handed on to (``model.hyp = hyp``, then ``h = model.hyp`` in the
+    loss), by their last part."""
+    assigns = [
+        a
+        for fa in files
+        for facts in [fa.syntax.values]  # type: ignore[union-attr]
+        if facts is not None
+        for a in [*facts.assigns, *(a for d in facts.defs for a in d.assigns)]
+    ]
+    loaded = set(seeds) | {
+        a.target.name
+        for a in assigns
+        if a.target.kind == "Name" and a.value.kind == "Call" and a.value.func.text in loaders
+    }
+    for a in assigns if loaded else ():
+        if (
+            a.target.kind in ("Name", "Attribute")
+            and a.value.kind in ("Name", "Attribute")
+            and a.value.text.rpartition(".")[2] in loaded
+        ):
+            loaded.add(a.target.text.rpartition(".")[2])
+    return frozenset(loaded)
 
 
 def hyp_settings(
@@ -1041,32 +1107,19 @@ def hyp_settings(
     else:
         objects = set()
     scripts: dict[str, str] = {}
+    #: several files one script loads into different dicts (yolor's ``--data`` and
+    #: ``--hyp``): which dict holds which file is told by the keys each is read by, below
+    several = False
     if len(flat_files) > 1 and not objects:
         # several files, each the one its own script loads: each script reads its own
         scripts = {script: path for script, path in loads.items() if path in flat_files}
         if set(scripts.values()) != set(flat_files):
-            return None  # a file no script owns: none is "the" one
+            scripts, several = {}, True
     elif len(flat_files) != 1:
         return None  # none, or several hyperparameter files named: none is "the" one
     path = min(flat_files)
     values = {k: v for fv in flat_files.values() for k, v in fv.items()}
-    loaded: set[str] = set(objects)
-    for a in assigns:
-        func = a.value.func.text if a.value.kind == "Call" else ""
-        if (
-            a.target.kind == "Name"
-            and func.partition(".")[0] == "yaml"
-            and func.rpartition(".")[2] in ("safe_load", "load", "full_load")
-        ):
-            loaded.add(a.target.name)
-    # the dict handed on by name (``model.hyp = hyp``, then ``h = model.hyp`` in the loss)
-    for a in assigns if loaded else ():
-        if (
-            a.target.kind in ("Name", "Attribute")
-            and a.value.kind in ("Name", "Attribute")
-            and a.value.text.rpartition(".")[2] in loaded
-        ):
-            loaded.add(a.target.text.rpartition(".")[2])
+    loaded = set(_loaded_names(files, objects, _YAML_LOADERS))
     keys: dict[str, set[str]] = {}
     attributes: dict[str, set[str]] = {}
     changed: dict[str, str] = {}
@@ -1102,10 +1155,20 @@ def hyp_settings(
     by_name = frozenset(name for name, read in attributes.items() if len(read) >= 2)
     if not receivers and not by_name:
         return None
+    owners: dict[str, str] = {}
+    if several:
+        owners = _owners({n: keys[n] for n in receivers}, flat_files)
+        if owners.keys() != receivers or set(owners.values()) != set(flat_files):
+            # a dict whose keys no one file holds, or a file no dict is read from (two
+            # scripts' files, one dict): none is "the" one
+            return None
+        path = min(owners.values())
     changed = {k: v for k, v in changed.items() if k in values}
     read = frozenset(k for name in by_name for k in attributes[name])
     subscripted = frozenset(k for name in receivers for k in keys[name])
     per_file = {p: (v, named[p]) for p, v in flat_files.items()} if scripts else {}
+    if owners:
+        per_file = {p: (flat_files[p], named[p]) for p in sorted(set(owners.values()))}
     return DarknetSettings(
         values if not scripts else _agreed(flat_files),
         receivers,
@@ -1117,7 +1180,21 @@ def hyp_settings(
         scripts,
         per_file,
         subscripted,
+        owners,
     )
+
+
+def _owners(keys: dict[str, set[str]], files: dict[str, dict[str, Setting]]) -> dict[str, str]:
+    """Each loaded dict (by name) -> the file it was loaded from, told by the keys it is
+    read by: the one file holding most of them, two at least, more than any other holds
+    (yolor's ``hyp['momentum']`` reads the ``--hyp`` YAML, ``data_dict['nc']`` the
+    ``--data`` one). A dict no one file settles so is left out."""
+    owners: dict[str, str] = {}
+    for name, read in keys.items():
+        counts = sorted(((len(read & v.keys()), p) for p, v in files.items()), reverse=True)
+        if counts and counts[0][0] >= 2 and (len(counts) == 1 or counts[1][0] < counts[0][0]):
+            owners[name] = counts[0][1]
+    return owners
 
 
 def _agreed(files: dict[str, dict[str, Setting]]) -> dict[str, Setting]:
@@ -1509,6 +1586,48 @@ def config_settings(found: OptionFiles | None) -> dict[str, set[object]]:
         if value is None or isinstance(value, bool | int | float | str):
             out[f"config:{key}"] = {value}
     return out
+
+
+def yacs_settings(found: YamlConfigs | None) -> dict[str, set[object]]:
+    """``config:<dotted key>`` -> the values a yacs key holds in the run (``config:
+    TRAIN.AUGMENT`` -> {""}): the chosen YAML's (or the value its command passes after it),
+    else the Python default. With no YAML chosen, every value the YAML files and the
+    default give, so a branch test reading a key the configs set differently is not told.
+    What a test of ``cfg.DATA_LOADER.MODE == "ffcv"`` sees; scalars only."""
+    if found is None or not found.defaults:
+        return {}
+    out: dict[str, set[object]] = {}
+    for key, default in found.defaults.items():
+        if found.chosen is not None:
+            given = found.overrides.get(key) or found.flat.get(found.chosen, {}).get(key)
+            texts = [(given or default).text]
+        else:
+            texts = [default.text] + [flat[key].text for flat in found.flat.values() if key in flat]
+        values = [_scalar(text) for text in texts]
+        if values and all(v is not _NOT_SCALAR for v in values):
+            out[f"config:{key}"] = set(values)
+    return out
+
+
+#: What :func:`_scalar` gives for a text that holds no scalar.
+_NOT_SCALAR = object()
+
+
+def _scalar(text: str) -> object:
+    """The scalar a Python default's or a YAML value's text holds (``"ffcv"``, ``''``,
+    ``True``, ``0.1``, ``None``), else :data:`_NOT_SCALAR`."""
+    import ast
+
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        try:
+            value = yaml.safe_load(text)
+        except yaml.YAMLError:
+            return _NOT_SCALAR
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return _NOT_SCALAR
 
 
 def option_files(

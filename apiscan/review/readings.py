@@ -23,6 +23,7 @@ from apiscan.review.config_files import (
     YamlConfigs,
     config_settings,
     option_files,
+    yacs_settings,
     yaml_configs,
 )
 from apiscan.review.names import ArgparseDefaults
@@ -71,5 +72,6 @@ class Readings:
             # what the branch tests of the run read (``if config["use_synch_bn"]:``)
             commands = launch_commands(self.root)
             table.set_launched(lambda path, modules: launches(self.root, path, modules, commands))
-        table.settings = config_settings(self.options[1])
+        # and the yacs keys' values in the run (``if cfg.DATA_LOADER.MODE == "ffcv":``)
+        table.settings = yacs_settings(self.yaml) | config_settings(self.options[1])
         return table

@@ -1571,6 +1571,12 @@ class _Values:
             last = receiver.rpartition(".")[2]
             if receiver == "self":
                 return self._self_attr(f, fn, expr, depth)
+            section = _section_alias(f, fn, expr.target) if fn >= 0 else None
+            if section is not None:
+                # ``optim.BASE_LR`` after ``optim, wd = cfg.OPTIM, cfg.OPTIM.WEIGHT_DECAY``:
+                # the key of the config section the name holds
+                whole = expr._replace(text=f"{section.text}.{expr.name}", parts=(section,))
+                return self.resolve(f, fn, whole._replace(whole=None), depth + 1)
             if expr.target.kind == "Name" and fn >= 0:
                 written = self._written_before(f, fn, expr, depth)
                 if written is not None:
@@ -8620,7 +8626,10 @@ class _Recipe:
                 update.node.func.name == "lerp_" or _lerp_of(update.node) is not None
             )
             no_grad = any(_NO_GRAD.search(c) for c in loop.contexts)
-            if not (no_grad or ".data" in text or interpolates):
+            # ``state_dict()`` hands out detached tensors: an update of them needs no
+            # ``no_grad`` (pycls-style ``param.copy_(param * (1 - a) + params[name] * a)``)
+            detached = "state_dict(" in loop.iter.full()
+            if not (no_grad or detached or ".data" in text or interpolates):
                 continue
             self._ema_item(file, loop, update)
 
@@ -8843,6 +8852,15 @@ class _Recipe:
         ):
             # ConvNeXt's init_distributed_mode sets args.distributed and args.dist_backend:
             # the run's options, not the weights
+            return
+        imported = dict(fa.syntax.imports) if fa.syntax is not None else {}
+        if values and all(
+            key.partition(".")[0] in imported and key.rpartition(".")[2] not in INIT_FUNCTIONS
+            for key, _ in values
+        ):
+            # a set-up named ``init_*`` that switches a library's flags (``cudnn.benchmark =
+            # False`` beside ``torch.manual_seed``: seeding, the seed rows say it) sets no
+            # weight
             return
         if values and all("(" in key.rpartition(".")[0] for key, _ in values):
             # tacotron2's initialize_decoder_states: ``memory.data.new(B, n).zero_()`` on every
@@ -9642,6 +9660,59 @@ class _Recipe:
             if floor:
                 values.append(("floor", floor))
             self.add(category, name, file.where(stmt.line), values, note)
+            if category == "scheduler" and fn >= 0:
+                self._hand_warmup(file, fn, stmt)
+
+    def _hand_warmup(self, file: _File, fn: int, stmt: AssignValues) -> None:
+        """The warm-up a hand-computed LR is scaled by for the first epochs (``lr =
+        get_lr_fun()(cur_epoch) * cfg.OPTIM.BASE_LR``, then ``if cur_epoch <
+        cfg.OPTIM.WARMUP_EPOCHS: ...; lr *= warmup_factor``): the update, the factor it
+        multiplies by as computed under that test, and the settings they read. Only where
+        the test or the update names a warm-up."""
+        name = stmt.target.name
+        d = file.defs[fn]
+        for u in d.updates:
+            if not (
+                u.line > stmt.line
+                and u.op in ("Mult", "Div")
+                and u.node.kind == "Name"
+                and u.node.name == name
+                and u.value is not None
+            ):
+                continue
+            tests = [near for near in u.ifs if near.function == fn]
+            words = " ".join([u.statement, *(near.test.text for near in tests)])
+            if not tests or not re.search(r"warm", words, re.I):
+                continue
+            values = [("update", u.statement)]
+            # the factor as computed in the same ``if`` (``warmup_factor = ... + alpha``)
+            used = {n.name for n in u.value.walk() if n.kind == "Name"}
+            inner = tests[0]
+            factors = [
+                a for a in d.assigns if a.target.kind == "Name" and inner.line < a.line < u.line
+            ]
+            names = set(used)
+            for a in sorted(factors, key=lambda a: a.line, reverse=True):
+                if a.target.name in names:
+                    names |= {n.name for n in a.value.walk() if n.kind == "Name"}
+            factors = [a for a in factors if a.target.name in names]
+            values += [(a.target.name, a.value.text) for a in sorted(factors, key=lambda a: a.line)]
+            values += [("when", near.test.text) for near in tests]
+            # the settings read (``cfg.OPTIM.WARMUP_EPOCHS``), whole chains only
+            chains = [
+                n
+                for top in (*(near.test for near in tests), *(a.value for a in factors))
+                for n in top.walk()
+                if n.kind == "Attribute" and n.chain()
+            ]
+            inner_parts = {id(p) for n in chains for p in n.walk() if p is not n}
+            refs = {n.text: n for n in chains if id(n) not in inner_parts}
+            for text in sorted(refs):
+                shown = self.values.describe(file, fn, refs[text])
+                if shown != text:
+                    values.append((text, shown))
+            self.add("warmup", f"{name} warm-up in {d.qual}", file.where(u.line), values,
+                     "the LR computed by hand, scaled for the first epochs")  # fmt: skip
 
     def _param_group_lr(self, file: _File) -> None:
         """An LR written into the optimizer's param groups by hand in the training loop
@@ -10961,6 +11032,29 @@ def _ema_factor(update: UpdateValues) -> Expr | None:
     ):
         return receiver.args[0]
     return None
+
+
+def _section_alias(f: _File, fn: int, target: Expr) -> Expr | None:
+    """The yacs section a local name holds (``optim`` after ``optim = cfg.OPTIM`` or
+    ``optim, wd, params = cfg.OPTIM, cfg.OPTIM.WEIGHT_DECAY, [...]``): the assigned chain,
+    when the def assigns the name once and a config receiver's upper-case section is what
+    it gets; else None."""
+    if target.kind != "Name":
+        return None
+    found: list[Expr] = []
+    for a in f.defs[fn].assigns:
+        if a.target.kind == "Name" and a.target.name == target.name:
+            found.append(a.value)
+        elif a.target.kind in ("Tuple", "List") and a.value.kind in ("Tuple", "List"):
+            names = [p.name if p.kind == "Name" else "" for p in a.target.parts]
+            if target.name in names and len(a.value.parts) == len(names):
+                found.append(a.value.parts[names.index(target.name)])
+    if len(found) != 1 or found[0].kind != "Attribute":
+        return None
+    chain = found[0].chain()
+    if not chain or chain[0] not in _CONFIG_RECEIVERS or not all(p.isupper() for p in chain[1:]):
+        return None
+    return found[0]
 
 
 def _root_name(expr: Expr) -> str | None:

@@ -346,6 +346,20 @@ class Ancillary:
             self._why.update(self._unimported(analyses))
             self._recipes.update(dict.fromkeys(tasks, "task"))
             self._recipes.update({p: "tool" for p, why in tools.items() if why == "tools"})
+            # a script of a tools folder that the training does not reach (a sweep's set-up
+            # seeding its own sampling of configs) is a tool's: its seeds and draws are no
+            # row of the run's recipe. One named for training may still hold the options
+            # the training reads (a parser module beside the library's loop)
+            for fa in analyses:
+                why = self._why.get(fa.path, "")
+                if (
+                    why in _TOOL_REASONS
+                    and _tool_folder(fa.path)
+                    and fa.syntax is not None
+                    and fa.syntax.main_guard
+                    and "train" not in PurePosixPath(fa.path).name
+                ):
+                    self._recipes.setdefault(fa.path, "tool")
             scripts = self._scripts(analyses) if root else {}
             entry = documented_entry(root, scripts) if root else None
             self.stages = (
@@ -1336,18 +1350,39 @@ def _module_classes(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
 
 def _import_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
     """path → the repository's files it imports (absolute imports, function level included),
-    each import name resolved to the longest module of the repository it starts with."""
+    each import name resolved to the longest module of the repository it starts with. A
+    ``from pkg.models import *`` imports that module as surely as a named import does (a
+    training script taking its whole model file so): the import table leaves star imports
+    out, the value records keep them."""
     by_module = {m: fa.path for fa in analyses if not fa.errors for m in fa.modules}
     graph: dict[str, set[str]] = {}
     for fa in analyses:
         if fa.errors or fa.syntax is None:
             continue
         out = graph.setdefault(fa.path, set())
-        for _, name in fa.syntax.imports:
-            target = _module_file(name, by_module)
+        names = [name for _, name in fa.syntax.imports]
+        if fa.syntax.values is not None:
+            names += [_star_module(fa, *star) for star in fa.syntax.values.star_imports]
+        for name in names:
+            target = _module_file(name, by_module) if name else ""
             if target and target != fa.path:
                 out.add(target)
     return graph
+
+
+def _star_module(fa: FileAnalysis, level: int, module: str) -> str:
+    """The absolute module a ``from X import *`` of ``fa`` names (relative ones resolved
+    against the file's own module), "" when a relative one climbs above it."""
+    if not level:
+        return module
+    if not fa.modules:
+        return ""
+    base = fa.modules[0].split(".")
+    package = base if PurePosixPath(fa.path).name == "__init__.py" else base[:-1]
+    if level - 1 > len(package):
+        return ""
+    parts = package[: len(package) - (level - 1)]
+    return ".".join([*parts, module] if module else parts)
 
 
 def file_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
@@ -1798,7 +1833,20 @@ def _option_key(expr: Expr) -> str | None:
             expr = expr.parts[0]
         return "config:" + ".".join(keys) if expr.kind in ("Name", "Attribute") else None
     chain = expr.chain() if expr.kind == "Attribute" else None
+    if (
+        chain
+        and len(chain) > 2
+        and chain[0] in _YACS_RECEIVERS
+        and all(part.isupper() for part in chain[1:])
+    ):
+        # a yacs key (``cfg.DATA_LOADER.MODE``), valued by the run's config
+        # (:func:`~apiscan.review.config_files.yacs_settings`)
+        return "config:" + ".".join(chain[1:])
     return chain[1] if chain and len(chain) == 2 and chain[0] in _OPTION_RECEIVERS else None
+
+
+#: The names a yacs config is read through (``cfg.TRAIN.AUGMENT``, ``_C.MODEL.TYPE``).
+_YACS_RECEIVERS = frozenset({"cfg", "_C", "C", "config"})
 
 
 def _own_model(
