@@ -99,8 +99,8 @@ from apiscan.review.evaluate import BUILT, COMPARE, UNKNOWN, agreed, holds, unse
 from apiscan.review.leftout import call_sites_by_def, left_out
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.readings import Readings
-from apiscan.review.roles import EVALUATION_PART as _EVAL_DIR
 from apiscan.review.roles import (
+    DEMO_DIRS,
     GRADIENT_COLLECTIVES,
     HAND_DRAWN,
     LAUNCH_MODULES,
@@ -110,8 +110,10 @@ from apiscan.review.roles import (
     TRAINING_STEP,
     gradient_syncs,
     is_composition,
+    side_script,
     train_switch,
 )
+from apiscan.review.roles import EVALUATION_PART as _EVAL_DIR
 from apiscan.review.sources import (
     TEXT_LIMIT,
     is_test_path,
@@ -120,6 +122,7 @@ from apiscan.review.sources import (
     with_facts,
 )
 from apiscan.review.structure import BY_NAME_BUILDER, class_name_entries
+from apiscan.scope.classify import EXPORT_DIRS
 
 #: A row by its category, path, line and name.
 _RowKey = tuple[str, str, int, str]
@@ -440,12 +443,19 @@ _MAX_CALLERS = 40
 _RESUMING = re.compile(r"load|resume|restore", re.IGNORECASE)
 #: A script that runs a trained model: detection, demonstration, prediction, inference
 _INFERENCE_SCRIPT = re.compile(r"(^|/)(detect|demo|predict|infer(ence)?)(_\w+)?\.py$")
-#: Folders and scripts of runs that train nothing: generation, serving, chat, deployment,
+#: Folders and scripts of runs that train nothing: generation, serving, chat, inference, the
+#: demonstrations and the export and deployment folders the ported files leave out
+#: (:data:`~apiscan.review.roles.DEMO_DIRS`, :data:`~apiscan.scope.classify.EXPORT_DIRS`),
 #: weight merging and conversion.
 _NOT_TRAINING_FILE = re.compile(
-    r"(^|/)(generate|generation|chat|serve|serving|deploy|deployment|inference|demos?)(/|\.py$)"
-    r"|(^|/)(merge|convert)_\w+\.py$"
-)
+    r"(^|/)({})(/|\.py$)".format(
+        "|".join(
+            sorted({"generate", "generation", "chat", "serve", "serving", "inference"}
+                   | DEMO_DIRS | EXPORT_DIRS)
+        )
+    )
+    + r"|(^|/)(merge|convert)_\w+\.py$"
+)  # fmt: skip
 #: Transforms applied to every input alike: conversions and standardisation, no augmentation
 _INPUT_STEPS = frozenset(
     {"ToTensor", "ToTensorV2", "PILToTensor", "ToImage", "ToDtype", "ConvertImageDtype",
@@ -2313,7 +2323,7 @@ class _Values:
         training = [
             site for site in sites if _TRAINING_FILE.search(PurePosixPath(site[0].path).name)
         ]
-        sites = training or [site for site in sites if not _side_script(site[0].path)]
+        sites = training or [site for site in sites if not side_script(site[0].path)]
         # a validation split built beside the training's (bubbliiiing's ``val_dataset =
         # YoloDataset(..., mosaic=False, mixup_prob=0)``) passes no setting of the recipe
         trained = [
@@ -3640,7 +3650,7 @@ class _Recipe:
         if (
             _NOT_TRAINING_FILE.search(file.path)
             or _INFERENCE_SCRIPT.search(file.path)
-            or _side_script(file.path)
+            or side_script(file.path)
         ):
             return
         for call in file.values.calls:
@@ -10156,15 +10166,6 @@ def _floor(stmt: AssignValues, name: str) -> str:
     ):
         return test.parts[1].text
     return ""
-
-
-def _side_script(path: str) -> bool:
-    """A top-level script that benchmarks, evaluates, samples or demonstrates: its values
-    are not the training recipe's (nanoGPT's bench.py passes its own learning rate)."""
-    name = PurePosixPath(path).name
-    return "/" not in path and name.startswith(
-        ("bench", "eval", "validate", "sample", "demo", "infer", "export", "profile")
-    )
 
 
 def _relative(file: _File, expr: Expr) -> str:

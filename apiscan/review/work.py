@@ -57,6 +57,7 @@ from apiscan.review.oplibs import (
 )
 from apiscan.review.roles import (
     BACKWARD_APIS,
+    DEMO_DIRS,
     HOST_READS,
     RANDOM_DRAW,
     STEP_COMPUTATION,
@@ -86,8 +87,7 @@ ANCILLARY_DIRS: dict[str, str] = {
     "tools": "tools",
     "tool": "tools",
     "scripts": "scripts",
-    "demo": "demo",
-    "demos": "demo",
+    **dict.fromkeys(sorted(DEMO_DIRS), "demo"),
     "examples": "examples",
     "example": "examples",
     # walkthroughs written for readers (litgpt's tutorials/full_finetune_example.py)
@@ -199,11 +199,6 @@ PLACEMENT = frozenset({"device", "non_blocking", "memory_format", "layout", "pin
 _SIDE_REASONS = frozenset({"examples", "side projects", "demo", "documentation", "benchmarks"})
 
 
-#: The words that make a folder named with others a demo's (``gradio_demo/``, ``web_demo/``,
-#: ``demo_app/``): an app beside the package, not ported with the model.
-_DEMO_WORDS = frozenset({"demo", "demos"})
-
-
 def dir_reason(name: str) -> str:
     """Why a folder named ``name`` is counted apart (:data:`ANCILLARY_DIRS`), or "": by its
     whole name, or a demo's by one of the words it joins with ``_`` or ``-`` (co-tracker's
@@ -211,7 +206,7 @@ def dir_reason(name: str) -> str:
     name = name.lower()
     if name in ANCILLARY_DIRS:
         return ANCILLARY_DIRS[name]
-    return ANCILLARY_DIRS["demo"] if _DEMO_WORDS & set(re.split(r"[_-]", name)) else ""
+    return ANCILLARY_DIRS["demo"] if DEMO_DIRS & set(re.split(r"[_-]", name)) else ""
 
 
 def _dirs_reason(folders: Iterable[str]) -> str:
@@ -1664,11 +1659,13 @@ def work_items(
     items.extend(_frozen_statistics(findings, analyses, uncalled))
     items.extend(_forward_hooks(findings, tests))
     items.extend(_state_in_forward(findings, analyses, ancillary))
-    items.extend(compiled_ops(root, result, analyses, ancillary))
+    # the submodules not checked out, read from ``.gitmodules`` once for both readers
+    submodules = missing_submodules(root)
+    items.extend(compiled_ops(root, result, analyses, ancillary, submodules))
     items.extend(_import_built_ops(result, analyses, ancillary, items))
     items.extend(_library_ops(result, analyses, ancillary))
     items.extend(helper_libraries(result, analyses, ancillary))
-    items.extend(submodule_code(root, result, analyses, ancillary, uncalled, items))
+    items.extend(submodule_code(result, analyses, ancillary, submodules, uncalled, items))
     steps = step_functions(findings, analyses, ancillary)
     items.extend(third_party_parts(result, analyses, ancillary, uncalled, items, steps))
     items.extend(vendored_parallel(analyses, ancillary, defaults, findings))
@@ -5797,9 +5794,16 @@ def _counterpart(op: str) -> str | None:
     return next((how for pattern, how in COMPILED_OPS if pattern.search(op)), None)
 
 
-def _submodules(root: Path) -> list[tuple[tuple[str, ...], str]]:
+#: (path components, url) of each git submodule not checked out (:func:`missing_submodules`).
+Submodules = list[tuple[tuple[str, ...], str]]
+
+
+def missing_submodules(root: Path | None) -> Submodules:
     """(path components, url) of the git submodules not checked out under ``root`` (their
-    folder missing or empty): code the repository imports but does not hold."""
+    folder missing or empty): code the repository imports but does not hold. The one reader
+    of ``.gitmodules``: the compiled ops and the submodule code items both take its list."""
+    if root is None or not root.is_dir():
+        return []
     try:
         text = (root / ".gitmodules").read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -6033,6 +6037,7 @@ def compiled_ops(
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
     ancillary: Ancillary,
+    submodules: Submodules | None = None,
 ) -> list[WorkItem]:
     """The ops of compiled extensions that the ported code calls, one item per op (its
     forward and backward bindings together): functions of an extension module the
@@ -6040,7 +6045,8 @@ def compiled_ops(
     ``_C.roi_align_forward``: no Python file defines ``fcos_core._C``), and the classes it
     imports from a git submodule that is not checked out (CenterTrack's ``DCNv2.dcn_v2.DCN``).
     Each is custom-op work: MindSpore's counterpart wired in and checked, forward and
-    gradient, or a custom op written where there is none."""
+    gradient, or a custom op written where there is none. ``submodules``: the review's
+    :func:`missing_submodules`, read here when not given."""
     if root is None or not root.is_dir():
         return []
     from apiscan.review.gaps import CPP_EXTENSION, native_sources  # no cycle: gaps is leaf
@@ -6048,7 +6054,8 @@ def compiled_ops(
     native = bool(native_sources(root)) or any(
         f.api.startswith(CPP_EXTENSION) for f in result.api_findings
     )
-    submodules = _submodules(root)
+    if submodules is None:
+        submodules = missing_submodules(root)
     modules = {m for fa in analyses for m in fa.modules}
     defined = _defined(analyses) | modules
     cffi = _cffi_extensions(result, analyses, defined)
@@ -8471,9 +8478,7 @@ def _extension_binding(
     return None
 
 
-def _refs_and_submodule_calls(
-    fa: FileAnalysis, submodules: list[tuple[tuple[str, ...], str]]
-) -> list[str]:
+def _refs_and_submodule_calls(fa: FileAnalysis, submodules: Submodules) -> list[str]:
     """The repository names ``fa`` looks up, then the names it calls from a submodule not
     checked out that it imports as a top-level package (``from DCNv2.dcn_v2 import DCN``:
     no file of the repository defines ``DCNv2``, so the lookup is no repository name)."""
@@ -8488,10 +8493,10 @@ def _refs_and_submodule_calls(
 
 
 def submodule_code(
-    root: Path | None,
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
     ancillary: Ancillary,
+    submodules: Submodules,
     dead: Mapping[tuple[str, str], tuple[int, int]] | None = None,
     items: Sequence[WorkItem] = (),
 ) -> list[WorkItem]:
@@ -8500,10 +8505,8 @@ def submodule_code(
     pipeline): code the repository depends on but does not hold, so no line of it was
     scanned and the API tables price none of it. One item per submodule, a third-party
     layer where a network function calls it and the data pipeline's otherwise; the ops a
-    compiled-op item already names (CenterTrack's ``DCNv2``) are left to it."""
-    if root is None or not root.is_dir():
-        return []
-    submodules = _submodules(root)
+    compiled-op item already names (CenterTrack's ``DCNv2``) are left to it. ``submodules``:
+    the repository's :func:`missing_submodules`."""
     if not submodules:
         return []
     named = {w for i in items for w in _DOTTED.findall(i.what)}
@@ -8552,7 +8555,7 @@ def submodule_code(
 
 
 def _submodule_binding(
-    parts: list[str], submodules: list[tuple[tuple[str, ...], str]]
+    parts: list[str], submodules: Submodules
 ) -> tuple[tuple[str, str] | None, str]:
     """(module, name) when ``parts`` reaches into a submodule not checked out, with where
     its code comes from."""
