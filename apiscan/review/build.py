@@ -118,7 +118,7 @@ def review(options: ScanOptions) -> Review:
     from apiscan.review.configs import PREFIX as CONFIG
 
     # the one section with its own module
-    from apiscan.review.recipe import SIDE_AMP, extract_recipe
+    from apiscan.review.recipe import extract_recipe
 
     result, analyses = scan_with_facts(options)
     root = scan_root(options.path)
@@ -337,7 +337,7 @@ def review(options: ScanOptions) -> Review:
         )
         # the inference path's precision is what the port runs in
         recipe = tuple(
-            replace(item, note=_without(item.note, SIDE_AMP)) if item.category == "amp" else item
+            replace(item, inference_precision=False) if item.category == "amp" else item
             for item in recipe
         )
         # autocast casts the network for inference: no loss to scale
@@ -370,7 +370,7 @@ def review(options: ScanOptions) -> Review:
                 and _evaluation_time(item, files.get(item.where.path))
             )
             # a cast made for inference, measuring or a checkpoint: not how the model trains
-            and not (item.category == "amp" and SIDE_AMP in item.note)
+            and not (item.category == "amp" and item.inference_precision)
         )
     # examples are the recipe only when the repository trains nowhere else (fairseq's
     # examples/ hold dozens of research projects beside fairseq_cli/train.py)
@@ -517,11 +517,6 @@ _TRAINING_METHOD = re.compile(r"^_*train(?:ing)?(?:_|$)")
 INFERENCE_AMP = " (inference only: no loss scaler)"
 
 
-def _without(note: str, part: str) -> str:
-    """``note`` less ``part`` (one of its "; "-joined parts)."""
-    return "; ".join(p for p in note.split("; ") if p != part)
-
-
 def _scoring(item: RecipeItem) -> RecipeItem:
     """A loss row of a repository that trains nothing: the function scores outputs."""
     note = f"{SCORING_NOTE}; {item.note}" if item.note else SCORING_NOTE
@@ -600,7 +595,7 @@ def _grouped_rows(recipe: tuple[RecipeItem, ...]) -> tuple[RecipeItem, ...]:
             how = tuple((k, v) for k, v in item.values if k not in _FILLED)
         else:
             how = item.values
-        key = (item.category, item.name, how, item.note)
+        key = (item.category, item.name, how, item.note, item.inference_precision)
         if key not in groups:
             groups[key] = []
             order.append(key)

@@ -5265,11 +5265,12 @@ class _Recipe:
         where: Where,
         values: Sequence[tuple[str, str]] = (),
         note: str = "",
+        inference_precision: bool = False,
     ) -> None:
         block = self._self_tests.get(where.path)
         if block is not None and block[0] <= where.line <= block[1]:
             return  # a library module's own demo, not what training runs
-        self.out.append(RecipeItem(category, name, where, tuple(values), note))
+        self.out.append(RecipeItem(category, name, where, tuple(values), note, inference_precision))
 
     # -- API findings
     def _finding(self, f: ApiFinding) -> None:
@@ -5307,9 +5308,8 @@ class _Recipe:
             note = f"scope: {f.scope}" if functional else ""
             if f.api in _HALF:
                 note = "casts to float16 (not autocast)"
-            if category == "amp" and _not_training_precision(f, file, call):
-                # the inference path's (the review keeps it only where nothing trains)
-                note = f"{SIDE_AMP}; {note}" if note else SIDE_AMP
+            # the inference path's (the review keeps it only where nothing trains)
+            inference_precision = category == "amp" and _not_training_precision(f, file, call)
             if (
                 category == "dataloader"
                 or (category == "distributed" and f.api.endswith("Sampler"))
@@ -5333,7 +5333,7 @@ class _Recipe:
                     ("loss weight" if k == "weight" and k in named else k, v)
                     for k, v in self._loss_terms(file, call) or self._module_factor(file, call)
                 ]
-            self.add(category, f.api, where, values, note)
+            self.add(category, f.api, where, values, note, inference_precision)
 
     def _gradient_syncs(self) -> None:
         """The gradients averaged across devices by the repository's own code
@@ -9893,11 +9893,6 @@ _TRAINER_KEYS = {
 _STRATEGY = re.compile(r"^(?:ddp|dp|deepspeed|fsdp|horovod)", re.IGNORECASE)
 #: A name or attribute holding a learning rate (``model.learning_rate``, ``args.lr``).
 _LR_TARGET = re.compile(r"^(?:\w+_)?(?:lr|learning_rate)$")
-#: What a tool's half precision is (detect.py's ``model.half()``, an evaluation script's
-#: ``--fp16``), or a cast made for inference or measuring (:func:`_not_training_precision`):
-#: the inference path's, never the training's. The review keeps such rows only for a
-#: repository that trains nothing, where the inference path is what is ported.
-SIDE_AMP = "the inference path's precision (a script the training does not run), not the training's"
 
 
 def _side_amp(item: RecipeItem, whose: str, trains: bool) -> RecipeItem:
@@ -9905,9 +9900,9 @@ def _side_amp(item: RecipeItem, whose: str, trains: bool) -> RecipeItem:
     the port casts the network the same way to run it). ``trains``: its file builds an
     optimizer or runs a backward pass (a variant training script), whose precision is a
     training's, so nothing is said."""
-    if whose != "tool" or trains or item.category != "amp" or SIDE_AMP in item.note:
+    if whose != "tool" or trains or item.category != "amp" or item.inference_precision:
         return item
-    return replace(item, note=f"{SIDE_AMP}; {item.note}" if item.note else SIDE_AMP)
+    return replace(item, inference_precision=True)
 
 
 def _dict_entry(file: _File, call: CallValues) -> tuple[str, str] | None:
