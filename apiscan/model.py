@@ -373,6 +373,12 @@ class ShapeFinding:
     #: Where the value that makes this place dynamic came from when another function made it
     #: (origin first, then each hop toward this finding); empty when it is made right here.
     chain: tuple[ChainStep, ...] = ()
+    #: The shape came in with one sample the function was handed (an op computing on it, a
+    #: size read from it), or the place only reads a length of a tensor whose shape varies (a
+    #: reshape, a slice bound, a loop or a test over that length): the function's own ops take
+    #: any shape, the one that varies is decided elsewhere. Set by the rule that made the
+    #: finding; the review's effort reads it.
+    inherited: bool = False
 
     kind: Literal["dynamic_shape"] = "dynamic_shape"
 

@@ -132,6 +132,9 @@ class ShapeHit:
     network_only: bool = False
     #: reported only where the function runs in the data pipeline (scope ``data``)
     data_only: bool = False
+    #: the shape came in with one sample or only a length of it is read
+    #: (:attr:`apiscan.model.ShapeFinding.inherited`)
+    inherited: bool = False
 
 
 @dataclass(frozen=True, slots=True)

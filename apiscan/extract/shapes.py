@@ -469,7 +469,7 @@ SLICED_MASK_STORE = (
 #: What a finding says of a shape that is one sample's own (DS120 where an op computes on one
 #: sample's tensor) and of a size read from one sample (DS113...): the shape came in with the
 #: sample, handed over by the function's callers; the function's own ops are shape-polymorphic
-#: (what the review's effort reads, :func:`apiscan.review.effort.inherited_shape`).
+#: (a hit that says so is :attr:`Hit.inherited`, which the review's effort reads).
 SAMPLE_SHAPE_WORDS = "its shape is that sample's own"
 SAMPLE_SIZE_WORDS = "is the size of one sample of a batch kept unstacked"
 #: What a finding says of a size, bound, trip count or test read from the shape of a tensor
@@ -513,6 +513,9 @@ class Hit:
     #: sample cut to a length drawn at random is an input pipeline there, where a training
     #: loop or a network doing the same is other work
     data_only: bool = False
+    #: the shape came in with one sample the function was handed, or the place only reads a
+    #: length of a data-dependent shape (:attr:`apiscan.model.ShapeFinding.inherited`)
+    inherited: bool = False
 
 
 GETITEM = "torch.Tensor.__getitem__"
@@ -542,6 +545,8 @@ class PendingStore:
     #: the mask is the first index and full slices the rest (``x[mask, :] = v``): with a
     #: host value, what the finding says is that the mask alone would keep it static
     sliced_mask: bool = False
+    #: ``why`` says the bound only reads a length of a data-dependent shape (:attr:`Hit.inherited`)
+    inherited: bool = False
 
 
 #: Words for a value and the located steps behind them (see :meth:`ShapeTracker._why`).
@@ -695,7 +700,9 @@ class ShapeTracker:
             "objects in it), and each sample of the batch has its own"
         )
         fn = self.function()
-        self.hits.append(Hit("DS120", (node, "s"), (node, "e"), fn, api, detail, (), True))
+        self.hits.append(
+            Hit("DS120", (node, "s"), (node, "e"), fn, api, detail, (), True, inherited=True)
+        )
 
     def sample_size(self, v: Val, dim: int | None = 0) -> Val | None:
         """What a length read from ``v`` along ``dim`` is: the first dimension of one
@@ -728,11 +735,18 @@ class ShapeTracker:
         start: tuple[cst.CSTNode, str] | None = None,
         function: str | None = None,
         chain: tuple[ChainStep, ...] = (),
+        inherited: bool = False,
     ) -> None:
+        """Record a hit of ``rule``; ``inherited``: ``detail`` says the shape came in with
+        one sample or is only a length read from a data-dependent shape (:attr:`Hit.inherited`)."""
         if not rule or self.silent():
             return
         fn = self.function() if function is None else function
-        self.hits.append(Hit(rule, start or (node, "s"), (node, "e"), fn, api, detail, chain))
+        self.hits.append(
+            Hit(
+                rule, start or (node, "s"), (node, "e"), fn, api, detail, chain, inherited=inherited
+            )
+        )
 
     def hit_count(self) -> int:
         """How many findings the walk has made so far (a branch that added some is one
@@ -766,15 +780,17 @@ class ShapeTracker:
         entry = self._dims.get(id(v))
         return entry[1] if entry is not None and entry[0] is v else None
 
-    def _source_words(self, vals: Sequence[Val]) -> str:
+    def _source_words(self, vals: Sequence[Val]) -> tuple[str, bool]:
         """How the offending numbers vary: read from tensor data, or only the length of a
-        data-dependent shape (``min(10, ious.size(1))``: no sync, still a varying size)."""
+        data-dependent shape (``min(10, ious.size(1))``: no sync, still a varying size), or
+        the size of one sample; with whether it is one of the last two (the hit's
+        ``inherited``: the varying shape is decided elsewhere)."""
         origins = [o for v in vals for o in _origins(v)]
         if not origins and any(v == SAMPLE_SIZE or _any_elem(v, SAMPLE_SIZE.__eq__) for v in vals):
-            return f"{SAMPLE_SIZE_WORDS} (each has its own)"
+            return f"{SAMPLE_SIZE_WORDS} (each has its own)", True
         if origins and all(self._read_from_shape(o) for o in origins):
-            return f"is {LENGTH_WORDS}"
-        return "is read from tensor data at run time"
+            return f"is {LENGTH_WORDS}", True
+        return "is read from tensor data at run time", False
 
     def _why(self, detail: str, vals: Sequence[Val]) -> Why:
         """``detail``, and where the offending value came from when another function made it
@@ -968,8 +984,9 @@ class ShapeTracker:
                 # ``num_classes=len(torch.unique(labels))``: the width is read from the data
                 written = _classes_text(node)
                 named = f"num_classes=`{written}`" if written else "num_classes"
-                why, chain = self._why(f"{named} {self._source_words([width])}", [width])
-                self.hit("DS107", node, api, why, chain=chain)
+                words, inherited = self._source_words([width])
+                why, chain = self._why(f"{named} {words}", [width])
+                self.hit("DS107", node, api, why, chain=chain, inherited=inherited)
                 self._syncs(width, "num_classes")
                 return DYN_TENSOR
             return result
@@ -1022,8 +1039,9 @@ class ShapeTracker:
                     "DS112": "an axis",
                     "DS114": "a sample count",
                 }.get(rule, "a size")
-                why, chain = self._why(f"{what} {self._source_words(bad)}", bad)
-                self.hit(rule, node, api, why, chain=chain)
+                words, inherited = self._source_words(bad)
+                why, chain = self._why(f"{what} {words}", bad)
+                self.hit(rule, node, api, why, chain=chain, inherited=inherited)
                 for a in bad:
                     self._syncs(a, what)
                 dim = _sized_dim(name, chosen) if result[0] == "tensor" else None
@@ -1309,11 +1327,14 @@ class ShapeTracker:
                 return DYN_TENSOR
         bad = [b for b in bounds if is_variable(b)]
         if bad:
-            why, chain = self._why(f"a slice bound {self._source_words(bad)}", bad)
+            words, inherited = self._source_words(bad)
+            why, chain = self._why(f"a slice bound {words}", bad)
             if store and self.defer_stores:
-                self._pending_stores.append(PendingStore(node, "DS109", GETITEM, why, chain))
+                self._pending_stores.append(
+                    PendingStore(node, "DS109", GETITEM, why, chain, inherited=inherited)
+                )
             else:
-                self.hit("DS109", node, "torch.Tensor.__getitem__", why, chain=chain)
+                self.hit("DS109", node, GETITEM, why, chain=chain, inherited=inherited)
             for b in bad:
                 self._syncs(b, "a slice bound")
             return DYN_TENSOR
@@ -1365,18 +1386,21 @@ class ShapeTracker:
             why = SLICED_MASK_STORE if quiet and p.sliced_mask else p.why
             if same_mask and p.rule == "DS104":
                 why = SAME_MASK_STORE
-            self.hit(p.rule, p.node, p.api, why, chain=p.chain)
+            self.hit(
+                p.rule, p.node, p.api, why, chain=p.chain, inherited=p.inherited and why == p.why
+            )
 
     # ---------------------------------------------------------------- control flow
     def on_condition(self, node: cst.CSTNode, test: Val, keyword: str) -> bool:
         """``if``/``while``/``x if c else y`` on a value computed from tensor data."""
         if (test[0] == "tensor" and test[1] != "arg") or is_dyn_number(test):
             detail = f"the {keyword} condition reads tensor values"
-            if is_dyn_number(test) and not self.read_from_data(test):
+            length = is_dyn_number(test) and not self.read_from_data(test)
+            if length:
                 # ``if num_targets:`` with ``num_targets = b.shape[0]`` of a gathered index
                 detail = f"the {keyword} condition reads {LENGTH_WORDS}"
             why, chain = self._why(detail, [test])
-            self.hit("DS116", node, detail=why, chain=chain)
+            self.hit("DS116", node, detail=why, chain=chain, inherited=length)
             return True
         return False
 
@@ -1491,13 +1515,15 @@ class ShapeTracker:
             for v in bad
             if v[0] != "tensor" and id(v) not in self._dyn_lists and not sized_on_host(v)
         ]
+        inherited = False
         if numbers:
-            what = f"its trip count {self._source_words(numbers)}"
+            words, inherited = self._source_words(numbers)
+            what = f"its trip count {words}"
         else:
             what = "it runs once per element of a data-dependent shape"
         detail = f"the {keyword} loop runs a data-dependent number of times: {what}"
         why, chain = self._why(detail, bad)
-        self.hit("DS116", node, detail=why, chain=chain)
+        self.hit("DS116", node, detail=why, chain=chain, inherited=inherited)
         for v in numbers:
             self._syncs(v, "a loop's trip count")
         return True

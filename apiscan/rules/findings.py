@@ -53,4 +53,5 @@ class ShapeFindings:
             mindspore_api=target,
             backends=self.backends(target) if target else (),
             chain=hit.chain,
+            inherited=hit.inherited,
         )
