@@ -1929,7 +1929,7 @@ class _Values:
         "" when none does."""
         last = text.rpartition(".")[2]
         for path, f in sorted(self.files.items()):
-            if is_test_path(path) or last not in f.values.assigned_attrs:
+            if is_test_path(path) or last not in f.fa.stored_attrs:
                 continue
             for a, _ in f.assigns:
                 if a.target.kind == "Attribute" and a.target.text == text:
@@ -9521,7 +9521,7 @@ class _Recipe:
         ``lr = max(lr0 * decay ** (epoch // step), clip)`` and ``momentum = 0.1 * 0.5 **
         (epoch // step)`` set on every BatchNorm through ``model.apply``): the formula with
         its constants, and the floor an ``if`` puts under it."""
-        sets_bn = "momentum" in file.values.assigned_attrs
+        sets_bn = "momentum" in file.fa.stored_attrs
         for stmt, fn in file.assigns:
             target = stmt.target
             if stmt.annotated or target.kind != "Name" or not _reads_epoch(stmt.value):

@@ -4018,7 +4018,7 @@ def _bn_momentum_writes(
     places: list[tuple[Where, str]] = []
     for fa, facts in with_facts(analyses):
         values = facts.values
-        if values is None or "momentum" not in values.assigned_attrs:
+        if values is None or "momentum" not in fa.stored_attrs:
             continue
         for d in values.defs:
             if (fa.path, d.qual) not in named or (fa.path, d.qual) in dead:
@@ -4073,7 +4073,7 @@ def _tied_weights(
         values = facts.values
         if values is None or ancillary.why(fa.path):
             continue
-        if not _PARAMETER_ATTRS & set(values.assigned_attrs):
+        if not _PARAMETER_ATTRS.intersection(fa.stored_attrs):
             continue
         functions = {e.qual for e in values.defs if not e.is_class}
         for d in values.defs:
@@ -4265,7 +4265,7 @@ def _frozen_statistics(
             values is None
             or fa.path not in ported
             or not fa.modules
-            or "requires_grad" not in values.assigned_attrs
+            or "requires_grad" not in fa.stored_attrs
         ):
             continue
         for d in values.defs:
