@@ -183,7 +183,7 @@ def review(options: ScanOptions) -> Review:
     # port takes MindSpore's built-in (a work item says so), not a port of the copy
     ancillary.count_apart(vendored_copies(analyses))
     # an extension built at import that only classes nothing builds call: never run
-    ancillary.count_apart(unbuilt_extensions(result, analyses, ancillary, root))
+    ancillary.count_apart(unbuilt_extensions(result, analyses, ancillary, readings.config_words))
     tops = _untrained(tops, analyses, modules, training)
     options = names.argparse.values()
     # the functions every call of which the defaults switch off: no effort for their gaps,
@@ -194,7 +194,7 @@ def review(options: ScanOptions) -> Review:
     masked = masked_selections(analyses, result.shape_findings)
     # the classes and functions nothing builds or calls, less those a config file names (a
     # model YAML's layer, built by eval or a lookup): their code is not reached
-    configured_names = config_names(root, (name for _, name in uncalled))
+    configured_names = config_names(readings.config_words, (name for _, name in uncalled))
     unbuilt = frozenset(k for k in uncalled if k[1] not in configured_names)
     # the classes and functions of ported files that only files counted apart use (an
     # export script's wrappers): counted apart with those files; and those only code not
@@ -202,7 +202,7 @@ def review(options: ScanOptions) -> Review:
     dead_spans = {k: uncalled[k] for k in unbuilt}
     reach = apart_only(analyses, ancillary.apart, dead_spans)
     found = (name for _, name in (*reach.exporting, *reach.unreached))
-    configured_names = config_names(root, found)
+    configured_names = config_names(readings.config_words, found)
     if configured_names:  # those a config file names may be built: reached, as their users
         reach = apart_only(analyses, ancillary.apart, dead_spans, configured_names)
     unbuilt |= reach.unreached
@@ -223,6 +223,7 @@ def review(options: ScanOptions) -> Review:
         switched_off,
         masked,
         runs,
+        readings.config_words,
     )
     framework = framework_item(readings.options[0], analyses)
     items = items + ((framework,) if framework is not None else ())
@@ -408,7 +409,7 @@ def review(options: ScanOptions) -> Review:
         if any(name == "parts" and part.startswith(structure.YAML_PARTS) for name, part in m.parts)
     ]
     if yaml_built:
-        layers = config_names(root, {m.cls.rpartition(".")[2] for m in modules})
+        layers = config_names(readings.config_words, {m.cls.rpartition(".")[2] for m in modules})
         for cls in yaml_built:
             injected.setdefault(cls, set()).update(
                 m.cls for m in modules if m.cls.rpartition(".")[2] in layers and m.cls != cls

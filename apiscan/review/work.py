@@ -34,7 +34,7 @@ from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.program.index import follow, module_aliases
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review.commands import documented_entry, documented_stages
-from apiscan.review.config_files import OptionFiles, config_names
+from apiscan.review.config_files import OptionFiles, config_names, config_words
 from apiscan.review.evaluate import choice_key, outcomes, values_of
 from apiscan.review.leftout import by_globals
 from apiscan.review.masked import METRICS
@@ -1474,6 +1474,7 @@ def work_items(
     switched_off: Iterable[tuple[str, str]] = (),
     masked: Mapping[tuple[str, str], str] | None = None,
     runs: Callable[[str, int], bool] | None = None,
+    words: frozenset[str] | None = None,
 ) -> tuple[WorkItem, ...]:
     """Every work item of the ported files, in the order of :data:`WORK_KINDS`; the ops of
     compiled extensions when ``root`` (the scanned directory) is given. ``unselected``
@@ -1491,7 +1492,10 @@ def work_items(
     step's host reads. ``runs``: whether a line runs in the configured run (a
     :class:`Reach`'s): the backbones and API sites of code it never reaches are no work, as
     the effort leaves them unpriced (the review filters every item's places the same way
-    after: :func:`reached_work`)."""
+    after: :func:`reached_work`). ``words``: the words of ``root``'s config files
+    (:func:`~apiscan.review.config_files.config_words`), read here when not given."""
+    if words is None:
+        words = config_words(root)
     if names is None:
         names = name_values(analyses)
     tests = self_tests(analyses)
@@ -1518,7 +1522,7 @@ def work_items(
     # the functions nothing calls, builds or names, a config file's words included (the
     # review's "not reached": semantic-segmentation's ``resnet18``, beside the ``resnet50``
     # its config.json names): the weights they would download are never downloaded
-    configured = config_names(root, (name for _, name in uncalled_defs))
+    configured = config_names(words, (name for _, name in uncalled_defs))
     unreached_spans: dict[str, list[tuple[int, int, str]]] = {}
     for (path, name), (first, last) in uncalled_defs.items():
         if name not in configured:
@@ -6378,7 +6382,7 @@ def unbuilt_extensions(
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
     ancillary: Ancillary,
-    root: Path | None,
+    words: Collection[str],
 ) -> dict[str, str]:
     """The files of extensions built at import (``cpp_extension.load`` at module level)
     whose wrappers (the file's ``autograd.Function`` classes and the names bound to them,
@@ -6387,7 +6391,8 @@ def unbuilt_extensions(
     path -> why: a deformable RoI pooling layer shipped beside the deformable convolution
     a backbone builds is code the port never runs, neither an op to write nor gaps to
     price. A class is built when a ported file other than its own refers to it or imports
-    it (a package's ``__init__.py`` re-exporting it aside) or a config file names it. A
+    it (a package's ``__init__.py`` re-exporting it aside) or a config file names it
+    (``words``: :func:`~apiscan.review.config_files.config_words`). A
     wrapper called at module level, from a function, or by nothing found keeps its build."""
     from apiscan.review.gaps import CPP_EXTENSION  # no cycle: gaps is leaf
 
@@ -6404,7 +6409,7 @@ def unbuilt_extensions(
             continue
         owners = _wrapper_owners(fa, ported)
         named = {c for cs in owners.values() for c in cs}
-        if not owners or config_names(root, named):
+        if not owners or config_names(words, named):
             continue
         if any(_class_built(ported, owners, c) for c in named):
             continue
