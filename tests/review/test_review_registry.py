@@ -76,36 +76,12 @@ def test_a_root_module_built_directly_is_the_model(tmp_path: Path) -> None:
     assert {m.cls: m.role for m in review.modules}["model.GPT"] == "model"
 
 
-def test_an_evaluation_scripts_pick_is_not_the_model(tmp_path: Path) -> None:
-    (tmp_path / "models.py").write_text(
-        "from torch import nn\n\n"
-        "class Part(nn.Module):\n    pass\n\n"
-        "class A(nn.Module):\n"
-        "    def __init__(self):\n        super().__init__()\n        self.p = Part()\n\n"
-        "class B(nn.Module):\n"
-        "    def __init__(self):\n        super().__init__()\n        self.p = Part()\n\n"
-        "def a():\n    return A()\n\n"
-        "def b():\n    return B()\n"
-    )
-    script = (
-        "import argparse\nimport models\n"
-        "parser = argparse.ArgumentParser()\n"
-        "parser.add_argument('--model', default={!r})\n"
-        "args = parser.parse_args()\n"
-        "model = models.__dict__[args.model]()\n"
-    )
-    (tmp_path / "train.py").write_text(script.format("a"))
-    (tmp_path / "validate.py").write_text(script.format("b"))
-    review = build_review(str(tmp_path), jobs=1)
-    assert [m.cls for m in review.top_models] == ["models.A"]
-
-
-@pytest.mark.parametrize("side", ["sample.py", "profile.py", "bench.py"])
-def test_a_sampling_or_profiling_scripts_pick_is_not_the_model(tmp_path: Path, side: str) -> None:
-    """A top-level script that samples from or times the trained model (nanoGPT's
-    ``sample.py``) picks its own model, as an evaluation script does: the training's pick
-    is the model (VALID), the side script's is not (INVALID). The recipe already left such
-    scripts' values out; the model tree now reads the same list."""
+@pytest.mark.parametrize("side", ["validate.py", "sample.py", "profile.py", "bench.py"])
+def test_an_evaluation_scripts_pick_is_not_the_model(tmp_path: Path, side: str) -> None:
+    """A top-level script that evaluates, samples from or times the trained model (timm's
+    ``validate.py``, nanoGPT's ``sample.py``) picks its own model: the training's pick is
+    the model (VALID), the side script's is not (INVALID). The model tree reads the recipe's
+    list of such scripts (it had left ``sample.py`` out)."""
     (tmp_path / "models.py").write_text(
         "from torch import nn\n\n"
         "class Part(nn.Module):\n    pass\n\n"
