@@ -379,6 +379,11 @@ class ShapeFinding:
     #: any shape, the one that varies is decided elsewhere. Set by the rule that made the
     #: finding; the review's effort reads it.
     inherited: bool = False
+    #: Which input pipeline a DS119 finding is, where the review tells them apart: the
+    #: rule's words for images resized to a randomly drawn size (multi-scale training,
+    #: :data:`apiscan.extract.shapes.RANDOM_RESIZE`) or for batches padded to their largest
+    #: sample (:data:`apiscan.extract.shapes.BATCH_PADDING`); "" otherwise. Set by the rule.
+    pipeline: str = ""
 
     kind: Literal["dynamic_shape"] = "dynamic_shape"
 

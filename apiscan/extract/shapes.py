@@ -516,6 +516,8 @@ class Hit:
     #: the shape came in with one sample the function was handed, or the place only reads a
     #: length of a data-dependent shape (:attr:`apiscan.model.ShapeFinding.inherited`)
     inherited: bool = False
+    #: which input pipeline a DS119 hit is (:attr:`apiscan.model.ShapeFinding.pipeline`)
+    pipeline: str = ""
 
 
 GETITEM = "torch.Tensor.__getitem__"
@@ -736,15 +738,25 @@ class ShapeTracker:
         function: str | None = None,
         chain: tuple[ChainStep, ...] = (),
         inherited: bool = False,
+        pipeline: str = "",
     ) -> None:
         """Record a hit of ``rule``; ``inherited``: ``detail`` says the shape came in with
-        one sample or is only a length read from a data-dependent shape (:attr:`Hit.inherited`)."""
+        one sample or is only a length read from a data-dependent shape (:attr:`Hit.inherited`);
+        ``pipeline``: which input pipeline a DS119 hit is (:attr:`Hit.pipeline`)."""
         if not rule or self.silent():
             return
         fn = self.function() if function is None else function
         self.hits.append(
             Hit(
-                rule, start or (node, "s"), (node, "e"), fn, api, detail, chain, inherited=inherited
+                rule,
+                start or (node, "s"),
+                (node, "e"),
+                fn,
+                api,
+                detail,
+                chain,
+                inherited=inherited,
+                pipeline=pipeline,
             )
         )
 
@@ -1051,7 +1063,7 @@ class ShapeTracker:
             if padded:
                 # each tensor sized by the batch maximum is a shape of its own (the images and
                 # their padding mask): reported where it is built, not once per function
-                self.hit("DS119", node, api, BATCH_PADDING)
+                self.hit("DS119", node, api, BATCH_PADDING, pipeline=BATCH_PADDING)
             drawn = [a for a in chosen if a == RAND or _any_elem(a, lambda e: e == RAND)]
             if name == "interpolate" and drawn:
                 self.random_resize(node, api, *self._why(RANDOM_RESIZE, drawn))
@@ -1644,13 +1656,15 @@ class ShapeTracker:
         detail: str = RANDOM_RESIZE,
         function: str | None = None,
         chain: tuple[ChainStep, ...] = (),
+        pipeline: str = "",
     ) -> None:
-        """Variable input shapes from the data pipeline: reported once per function."""
+        """Variable input shapes from the data pipeline: reported once per function;
+        ``pipeline``: which one, when the review tells it apart (:attr:`Hit.pipeline`)."""
         fn = self.function() if function is None else function
         if fn in self._pipeline_reported:
             return
         self._pipeline_reported.add(fn)
-        self.hit("DS119", node, api, detail, function=fn, chain=chain)
+        self.hit("DS119", node, api, detail, function=fn, chain=chain, pipeline=pipeline)
 
     def random_length(self, node: cst.CSTNode) -> None:
         """A slice whose length is drawn at random (``rgbs[s : s + seq_len]`` with
@@ -1700,7 +1714,7 @@ class ShapeTracker:
         self._cropped.discard(fn)
         if pending is not None and not cropped:
             node, api, detail, chain = pending
-            self.pipeline(node, api, detail, function=fn, chain=chain)
+            self.pipeline(node, api, detail, function=fn, chain=chain, pipeline=RANDOM_RESIZE)
         sliced = self._lengths.pop(fn, None)
         if sliced is not None and not cropped and fn not in self._pipeline_reported:
             self._pipeline_reported.add(fn)

@@ -58,7 +58,6 @@ from apiscan.review.roles import (
 from apiscan.review.sources import fits_with, is_test_path, place, with_facts
 from apiscan.review.work import (
     ANCILLARY_FILES,
-    INPUT_SHAPE_RULE,
     TEACHER_WHAT,
     Ancillary,
     alternative_places,
@@ -982,7 +981,7 @@ def multi_scale(result: ScanResult, recipe: tuple[RecipeItem, ...]) -> tuple[tup
             for step in _own_sizes(item):
                 steps.setdefault(step, item.where.path)
         if item.category != "augmentation" or any(
-            RANDOM_RESIZE in f.message for f in result.shape_findings
+            f.pipeline == RANDOM_RESIZE for f in result.shape_findings
         ):
             continue
         for _, value in item.values:
@@ -1022,7 +1021,7 @@ def cropped_resizes(result: ScanResult, recipe: Sequence[RecipeItem]) -> frozens
     ]
     fixed = set()
     for f in result.shape_findings:
-        if f.rule != INPUT_SHAPE_RULE or RANDOM_RESIZE not in f.message:
+        if f.pipeline != RANDOM_RESIZE:
             continue
         cls = (f.function or "").rpartition(".")[0].rpartition(".")[2]
         if not cls:

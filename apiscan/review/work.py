@@ -2120,11 +2120,7 @@ def unrun_draws(
     parameters every running call passes), and a ``self`` attribute by what every
     construction of its class passes for the ``__init__`` parameter stored in it. ``named``:
     the names' values of :func:`switched_off_named`, computed here when not given."""
-    drawn = [
-        f
-        for f in result.shape_findings
-        if f.rule == INPUT_SHAPE_RULE and RANDOM_RESIZE in f.message
-    ]
+    drawn = [f for f in result.shape_findings if f.pipeline == RANDOM_RESIZE]
     if not drawn:
         return frozenset()
     if named is None:
@@ -4492,8 +4488,7 @@ def padded_batches(
     padding = {
         (f.path, f.function)
         for f in result.shape_findings
-        if (f.rule == INPUT_SHAPE_RULE and BATCH_PADDING in f.message)
-        or f.rule == PER_SAMPLE_TOTAL_RULE
+        if f.pipeline == BATCH_PADDING or f.rule == PER_SAMPLE_TOTAL_RULE
     }
     if not padding:
         return ()
