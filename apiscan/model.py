@@ -379,11 +379,14 @@ class ShapeFinding:
     #: any shape, the one that varies is decided elsewhere. Set by the rule that made the
     #: finding; the review's effort reads it.
     inherited: bool = False
-    #: Which input pipeline a DS119 finding is, where the review tells them apart: the
-    #: rule's words for images resized to a randomly drawn size (multi-scale training,
-    #: :data:`apiscan.extract.shapes.RANDOM_RESIZE`) or for batches padded to their largest
-    #: sample (:data:`apiscan.extract.shapes.BATCH_PADDING`); "" otherwise. Set by the rule.
-    pipeline: str = ""
+    #: Which case of its rule the finding is, where the review tells them apart; set by the
+    #: rule, as the words it says of that case (constants of :mod:`apiscan.extract.shapes`):
+    #: a DS119 input pipeline of images resized to a randomly drawn size (``RANDOM_RESIZE``,
+    #: multi-scale training) or of batches padded to their largest sample
+    #: (``BATCH_PADDING``); a host array that comes back as a tensor's index (``HOST_INDEX``);
+    #: host data whose length is a list repeated a number of times read from data
+    #: (``SIZED_LIST``: only a size left the device). "" otherwise.
+    case: str = ""
 
     kind: Literal["dynamic_shape"] = "dynamic_shape"
 

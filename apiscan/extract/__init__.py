@@ -424,7 +424,7 @@ def _analyse_text(
             network_only=h.network_only,
             data_only=h.data_only,
             inherited=h.inherited,
-            pipeline=h.pipeline,
+            case=h.case,
         )
         for h, span in zip(ext.shapes.hits, hit_spans, strict=True)
         if reached(span.line, dead)

@@ -135,8 +135,8 @@ class ShapeHit:
     #: the shape came in with one sample or only a length of it is read
     #: (:attr:`apiscan.model.ShapeFinding.inherited`)
     inherited: bool = False
-    #: which input pipeline a DS119 hit is (:attr:`apiscan.model.ShapeFinding.pipeline`)
-    pipeline: str = ""
+    #: which case of its rule the hit is (:attr:`apiscan.model.ShapeFinding.case`)
+    case: str = ""
 
 
 @dataclass(frozen=True, slots=True)

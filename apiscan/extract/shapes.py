@@ -447,6 +447,13 @@ SCIPY_DATA_LENGTH = frozenset(
 RANDOM_SCALARS = frozenset({"randint", "choice", "uniform", "random_integers"})
 #: What DS119 says of a resize to a randomly drawn size.
 RANDOM_RESIZE = "images are resized to a randomly drawn size"
+#: What DS111 says of an index array sized on the host (``emb[rows_of[k]]`` with ``rows_of``
+#: from scipy on ``assign.cpu().numpy()``): the data came back as an index, a round trip.
+HOST_INDEX = "the index is host data"
+#: The host call a finding names for a list repeated a number of times read from data
+#: (``torch.tensor([i] * len(keep))``, RetinaNet's per-class labels after NMS): only the
+#: data-dependent length left the device, no tensor value.
+SIZED_LIST = "a list repeated a number of times read from data"
 #: What DS113 says of a size drawn at random on the host where the network runs.
 RANDOM_SIZE = (
     "a size is drawn at random on the host at every step (random.randint, np.random): each "
@@ -516,8 +523,8 @@ class Hit:
     #: the shape came in with one sample the function was handed, or the place only reads a
     #: length of a data-dependent shape (:attr:`apiscan.model.ShapeFinding.inherited`)
     inherited: bool = False
-    #: which input pipeline a DS119 hit is (:attr:`apiscan.model.ShapeFinding.pipeline`)
-    pipeline: str = ""
+    #: which case of its rule the hit is (:attr:`apiscan.model.ShapeFinding.case`)
+    case: str = ""
 
 
 GETITEM = "torch.Tensor.__getitem__"
@@ -549,6 +556,8 @@ class PendingStore:
     sliced_mask: bool = False
     #: ``why`` says the bound only reads a length of a data-dependent shape (:attr:`Hit.inherited`)
     inherited: bool = False
+    #: which case of the rule ``why`` says (:attr:`Hit.case`)
+    case: str = ""
 
 
 #: Words for a value and the located steps behind them (see :meth:`ShapeTracker._why`).
@@ -738,11 +747,11 @@ class ShapeTracker:
         function: str | None = None,
         chain: tuple[ChainStep, ...] = (),
         inherited: bool = False,
-        pipeline: str = "",
+        case: str = "",
     ) -> None:
         """Record a hit of ``rule``; ``inherited``: ``detail`` says the shape came in with
         one sample or is only a length read from a data-dependent shape (:attr:`Hit.inherited`);
-        ``pipeline``: which input pipeline a DS119 hit is (:attr:`Hit.pipeline`)."""
+        ``case``: which case of the rule it is (:attr:`Hit.case`)."""
         if not rule or self.silent():
             return
         fn = self.function() if function is None else function
@@ -756,7 +765,7 @@ class ShapeTracker:
                 detail,
                 chain,
                 inherited=inherited,
-                pipeline=pipeline,
+                case=case,
             )
         )
 
@@ -923,7 +932,8 @@ class ShapeTracker:
         if name in FROM_HOST and recv is None:
             came = [a for a in [*args, *kwargs.values()] if is_host_dyn(a)]
             if came:
-                self.hit("DS121", node, api, self._round_trip_words(came))
+                words, case = self._round_trip_words(came)
+                self.hit("DS121", node, api, words, case=case)
                 # ``torch.as_tensor([a <= m for a in areas], dtype=torch.bool)``: still a
                 # boolean mask (DS104 where it indexes), whatever host data it came from
                 return BOOL_TENSOR if result == BOOL_TENSOR else DYN_TENSOR
@@ -1063,7 +1073,7 @@ class ShapeTracker:
             if padded:
                 # each tensor sized by the batch maximum is a shape of its own (the images and
                 # their padding mask): reported where it is built, not once per function
-                self.hit("DS119", node, api, BATCH_PADDING, pipeline=BATCH_PADDING)
+                self.hit("DS119", node, api, BATCH_PADDING, case=BATCH_PADDING)
             drawn = [a for a in chosen if a == RAND or _any_elem(a, lambda e: e == RAND)]
             if name == "interpolate" and drawn:
                 self.random_resize(node, api, *self._why(RANDOM_RESIZE, drawn))
@@ -1165,10 +1175,13 @@ class ShapeTracker:
         entry = self._guessed.get(id(v))
         return entry is not None and entry is v
 
-    def _round_trip_words(self, vals: Sequence[Val], subject: str = "") -> str:
-        """Which host call decided the length of the data coming back (``subject``: what the
-        data is there, "the index": a host array indexing a tensor)."""
-        lead = f"{subject} is host data: " if subject else ""
+    def _round_trip_words(self, vals: Sequence[Val], index: bool = False) -> tuple[str, str]:
+        """Which host call decided the length of the data coming back (``index``: the data
+        is a host array indexing a tensor), with the hit's case (:attr:`Hit.case`):
+        :data:`SIZED_LIST` when that call is a list repeated by a number, else
+        :data:`HOST_INDEX` for an index, else ""."""
+        lead = f"{HOST_INDEX}: " if index else ""
+        case = HOST_INDEX if index else ""
         for v in vals:
             stack = [v]
             while stack:
@@ -1179,13 +1192,14 @@ class ShapeTracker:
                     if what:
                         return (
                             f"{lead}`{what}` computed its length on the host from data; back "
-                            "in torch it is a data-dependent shape"
+                            "in torch it is a data-dependent shape",
+                            SIZED_LIST if what == SIZED_LIST else case,
                         )
                 elif x[0] == "seq":
                     stack.append(x[1])
                 elif x[0] == "tuple":
                     stack.extend(x[1])
-        return f"{lead}host data whose length was decided by data comes back into torch"
+        return f"{lead}host data whose length was decided by data comes back into torch", case
 
     # ---------------------------------------------------------------- containers
     def collect(self, held: Val, added: Val) -> Val | None:
@@ -1331,11 +1345,14 @@ class ShapeTracker:
             if idx[0] == "nontorch" and is_host_dyn(idx):
                 # ``emb[np.nonzero(a == k)[0]]``, ``feats[rows_of[k]]``: an index array sized on
                 # the host from tensor data comes back as the index: a gather of that length
-                why, chain = self._why(self._round_trip_words([idx], "the index"), [idx])
+                words, case = self._round_trip_words([idx], index=True)
+                why, chain = self._why(words, [idx])
                 if store and self.defer_stores:
-                    self._pending_stores.append(PendingStore(node, "DS111", GETITEM, why, chain))
+                    self._pending_stores.append(
+                        PendingStore(node, "DS111", GETITEM, why, chain, case=case)
+                    )
                 else:
-                    self.hit("DS111", node, GETITEM, why, chain=chain)
+                    self.hit("DS111", node, GETITEM, why, chain=chain, case=case)
                 return DYN_TENSOR
         bad = [b for b in bounds if is_variable(b)]
         if bad:
@@ -1398,8 +1415,15 @@ class ShapeTracker:
             why = SLICED_MASK_STORE if quiet and p.sliced_mask else p.why
             if same_mask and p.rule == "DS104":
                 why = SAME_MASK_STORE
+            said = why == p.why  # the store's words replaced: they say neither fact
             self.hit(
-                p.rule, p.node, p.api, why, chain=p.chain, inherited=p.inherited and why == p.why
+                p.rule,
+                p.node,
+                p.api,
+                why,
+                chain=p.chain,
+                inherited=p.inherited and said,
+                case=p.case if said else "",
             )
 
     # ---------------------------------------------------------------- control flow
@@ -1656,15 +1680,15 @@ class ShapeTracker:
         detail: str = RANDOM_RESIZE,
         function: str | None = None,
         chain: tuple[ChainStep, ...] = (),
-        pipeline: str = "",
+        case: str = "",
     ) -> None:
         """Variable input shapes from the data pipeline: reported once per function;
-        ``pipeline``: which one, when the review tells it apart (:attr:`Hit.pipeline`)."""
+        ``case``: which one, when the review tells it apart (:attr:`Hit.case`)."""
         fn = self.function() if function is None else function
         if fn in self._pipeline_reported:
             return
         self._pipeline_reported.add(fn)
-        self.hit("DS119", node, api, detail, function=fn, chain=chain, pipeline=pipeline)
+        self.hit("DS119", node, api, detail, function=fn, chain=chain, case=case)
 
     def random_length(self, node: cst.CSTNode) -> None:
         """A slice whose length is drawn at random (``rgbs[s : s + seq_len]`` with
@@ -1714,7 +1738,7 @@ class ShapeTracker:
         self._cropped.discard(fn)
         if pending is not None and not cropped:
             node, api, detail, chain = pending
-            self.pipeline(node, api, detail, function=fn, chain=chain, pipeline=RANDOM_RESIZE)
+            self.pipeline(node, api, detail, function=fn, chain=chain, case=RANDOM_RESIZE)
         sliced = self._lengths.pop(fn, None)
         if sliced is not None and not cropped and fn not in self._pipeline_reported:
             self._pipeline_reported.add(fn)
@@ -1995,7 +2019,7 @@ def _call_text(node: object) -> str:
         callee = re.match(r"^[\w.]+(?=\()", text)
         return f"{callee.group(0).rpartition('.')[2]}(...)" if callee else text
     if isinstance(node, cst.BinaryOperation):
-        return "a list repeated a number of times read from data"
+        return SIZED_LIST
     if isinstance(node, cst.Subscript):  # ``pairs[np.logical_not(m)]``: a mask's selection
         code = " ".join(cst.Module([]).code_for_node(node).split())
         return code if len(code) <= 60 else code[:57] + "..."

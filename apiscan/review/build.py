@@ -981,7 +981,7 @@ def multi_scale(result: ScanResult, recipe: tuple[RecipeItem, ...]) -> tuple[tup
             for step in _own_sizes(item):
                 steps.setdefault(step, item.where.path)
         if item.category != "augmentation" or any(
-            f.pipeline == RANDOM_RESIZE for f in result.shape_findings
+            f.case == RANDOM_RESIZE for f in result.shape_findings
         ):
             continue
         for _, value in item.values:
@@ -1021,7 +1021,7 @@ def cropped_resizes(result: ScanResult, recipe: Sequence[RecipeItem]) -> frozens
     ]
     fixed = set()
     for f in result.shape_findings:
-        if f.pipeline != RANDOM_RESIZE:
+        if f.case != RANDOM_RESIZE:
             continue
         cls = (f.function or "").rpartition(".")[0].rpartition(".")[2]
         if not cls:

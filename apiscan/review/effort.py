@@ -590,7 +590,7 @@ def estimate(
         """Multi-scale training and batches padded to their largest item, wherever the
         padding runs (detectron2 pads in the model's preprocessing): an input pipeline to
         bucket, not a function to rewrite."""
-        return f.rule == INPUT_SHAPE_RULE and (f.scope != "network" or f.pipeline == BATCH_PADDING)
+        return f.rule == INPUT_SHAPE_RULE and (f.scope != "network" or f.case == BATCH_PADDING)
 
     shapes = [
         f

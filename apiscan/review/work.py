@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from apiscan.config import path_matches
 from apiscan.extract.records import RETURNS, FileAnalysis
-from apiscan.extract.shapes import BATCH_PADDING, RANDOM_RESIZE
+from apiscan.extract.shapes import BATCH_PADDING, HOST_INDEX, RANDOM_RESIZE, SIZED_LIST
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
 from apiscan.extract.values import CallValues, DefValues, Expr, FileValues
 from apiscan.mapping.match import memory_only
@@ -2120,7 +2120,7 @@ def unrun_draws(
     parameters every running call passes), and a ``self`` attribute by what every
     construction of its class passes for the ``__init__`` parameter stored in it. ``named``:
     the names' values of :func:`switched_off_named`, computed here when not given."""
-    drawn = [f for f in result.shape_findings if f.pipeline == RANDOM_RESIZE]
+    drawn = [f for f in result.shape_findings if f.case == RANDOM_RESIZE]
     if not drawn:
         return frozenset()
     if named is None:
@@ -3496,15 +3496,6 @@ def _architectures_into_weights(groups: dict[str, list[WorkItem]]) -> None:
 
 #: The scan's rule for data sized on a host library that comes back into torch.
 ROUND_TRIP_RULE = "DS121"
-#: What a DS121 message says of a host list built from a size alone (``[i] * len(keep)``,
-#: RetinaNet's per-class labels after NMS): no tensor value leaves the device, only its
-#: data-dependent length, which the dynamic-shape rewrite of the function already counts
-#: (``mindspore.ops.full((n,), i)``).
-SIZED_LIST = "a list repeated a number of times read from data"
-#: What a DS111 message says of an index array sized on the host (``emb[rows_of[k]]`` with
-#: ``rows_of`` from scipy on ``assign.cpu().numpy()``): the data came back as an index, no
-#: ``torch.as_tensor`` needed, a round trip all the same.
-HOST_INDEX = "the index is host data"
 #: The host call a DS121 message names (```linear_sum_assignment(...)` computed ...``).
 _NAMED_CALL = re.compile(r"`([^`]+)` computed")
 #: A layer class of torch.nn (``torch.nn.Upsample``): built, not a computation on tensors.
@@ -3528,10 +3519,14 @@ def _round_trips(
     logging helpers (``show_boxes``, ``log_images``) run beside the step: never a trip."""
     found: dict[tuple[str, str], list[ShapeFinding]] = {}
     for f in result.shape_findings:
-        if SIZED_LIST in f.message:
-            continue  # ``torch.tensor([i] * len(keep))``: a size, not data, left the device
+        if f.case == SIZED_LIST:
+            # ``torch.tensor([i] * len(keep))``: a size, not data, left the device (the
+            # dynamic-shape rewrite of the function already counts ``ops.full((n,), i)``)
+            continue
         if (
-            (f.rule == ROUND_TRIP_RULE or HOST_INDEX in f.message)
+            # an index array sized on the host comes back as an index: no
+            # ``torch.as_tensor`` needed, a round trip all the same
+            (f.rule == ROUND_TRIP_RULE or f.case == HOST_INDEX)
             and f.scope == "network"
             and not ancillary.why(f.path)
         ):
@@ -3582,7 +3577,7 @@ def _round_trips(
             names = sorted({m.group(1) for m in named if m} or {f.api for f in findings})
             where = _places(findings)
             back, uses = True, len(findings)
-        indexed = any(HOST_INDEX in f.message for f in found.get((path, function), ()))
+        indexed = any(f.case == HOST_INDEX for f in found.get((path, function), ()))
         how = (
             " (.cpu()/.numpy(), then the host's arrays index a tensor)"
             if indexed
@@ -4488,7 +4483,7 @@ def padded_batches(
     padding = {
         (f.path, f.function)
         for f in result.shape_findings
-        if f.pipeline == BATCH_PADDING or f.rule == PER_SAMPLE_TOTAL_RULE
+        if f.case == BATCH_PADDING or f.rule == PER_SAMPLE_TOTAL_RULE
     }
     if not padding:
         return ()

@@ -54,5 +54,5 @@ class ShapeFindings:
             backends=self.backends(target) if target else (),
             chain=hit.chain,
             inherited=hit.inherited,
-            pipeline=hit.pipeline,
+            case=hit.case,
         )
