@@ -373,6 +373,20 @@ class ShapeFinding:
     #: Where the value that makes this place dynamic came from when another function made it
     #: (origin first, then each hop toward this finding); empty when it is made right here.
     chain: tuple[ChainStep, ...] = ()
+    #: The shape came in with one sample the function was handed (an op computing on it, a
+    #: size read from it), or the place only reads a length of a tensor whose shape varies (a
+    #: reshape, a slice bound, a loop or a test over that length): the function's own ops take
+    #: any shape, the one that varies is decided elsewhere. Set by the rule that made the
+    #: finding; the review's effort reads it.
+    inherited: bool = False
+    #: Which case of its rule the finding is, where the review tells them apart; set by the
+    #: rule, as the words it says of that case (constants of :mod:`apiscan.extract.shapes`):
+    #: a DS119 input pipeline of images resized to a randomly drawn size (``RANDOM_RESIZE``,
+    #: multi-scale training) or of batches padded to their largest sample
+    #: (``BATCH_PADDING``); a host array that comes back as a tensor's index (``HOST_INDEX``);
+    #: host data whose length is a list repeated a number of times read from data
+    #: (``SIZED_LIST``: only a size left the device). "" otherwise.
+    case: str = ""
 
     kind: Literal["dynamic_shape"] = "dynamic_shape"
 

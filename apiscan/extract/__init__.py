@@ -423,6 +423,8 @@ def _analyse_text(
             h.chain,
             network_only=h.network_only,
             data_only=h.data_only,
+            inherited=h.inherited,
+            case=h.case,
         )
         for h, span in zip(ext.shapes.hits, hit_spans, strict=True)
         if reached(span.line, dead)

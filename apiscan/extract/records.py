@@ -132,6 +132,11 @@ class ShapeHit:
     network_only: bool = False
     #: reported only where the function runs in the data pipeline (scope ``data``)
     data_only: bool = False
+    #: the shape came in with one sample or only a length of it is read
+    #: (:attr:`apiscan.model.ShapeFinding.inherited`)
+    inherited: bool = False
+    #: which case of its rule the hit is (:attr:`apiscan.model.ShapeFinding.case`)
+    case: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,9 +230,11 @@ class FileAnalysis:
     #: the calls between a model's outputs and the backward pass of each training step
     #: (:mod:`apiscan.extract.loss_path`): the scope pass makes their callees network
     loss_paths: tuple[LossPath, ...] = ()
-    #: the attribute names the file stores on objects (``m.type = t``, tuple targets
-    #: included), sorted: a torch method of one of these names that some file reads without
-    #: calling it is the repository's attribute, not the method (the join drops the use)
+    #: the attribute names the file stores on objects (``m.type = t``, tuple targets,
+    #: augmented assignments and ``for`` targets included), sorted: a torch method of one of
+    #: these names that some file reads without calling it is the repository's attribute,
+    #: not the method (the join drops the use); the review's one list of the attributes a
+    #: file writes (``m.momentum = ...``, ``p.requires_grad = False``)
     stored_attrs: tuple[str, ...] = ()
     #: (function, line) of each string formatting that reads a tensor's values on the host
     #: (``'%10.4g' % (*mloss,)``, ``f"{loss:.3f}"``, ``"{:.4f}".format(loss)``: each element

@@ -447,6 +447,13 @@ SCIPY_DATA_LENGTH = frozenset(
 RANDOM_SCALARS = frozenset({"randint", "choice", "uniform", "random_integers"})
 #: What DS119 says of a resize to a randomly drawn size.
 RANDOM_RESIZE = "images are resized to a randomly drawn size"
+#: What DS111 says of an index array sized on the host (``emb[rows_of[k]]`` with ``rows_of``
+#: from scipy on ``assign.cpu().numpy()``): the data came back as an index, a round trip.
+HOST_INDEX = "the index is host data"
+#: The host call a finding names for a list repeated a number of times read from data
+#: (``torch.tensor([i] * len(keep))``, RetinaNet's per-class labels after NMS): only the
+#: data-dependent length left the device, no tensor value.
+SIZED_LIST = "a list repeated a number of times read from data"
 #: What DS113 says of a size drawn at random on the host where the network runs.
 RANDOM_SIZE = (
     "a size is drawn at random on the host at every step (random.randint, np.random): each "
@@ -469,7 +476,7 @@ SLICED_MASK_STORE = (
 #: What a finding says of a shape that is one sample's own (DS120 where an op computes on one
 #: sample's tensor) and of a size read from one sample (DS113...): the shape came in with the
 #: sample, handed over by the function's callers; the function's own ops are shape-polymorphic
-#: (what the review's effort reads, :func:`apiscan.review.effort.inherited_shape`).
+#: (a hit that says so is :attr:`Hit.inherited`, which the review's effort reads).
 SAMPLE_SHAPE_WORDS = "its shape is that sample's own"
 SAMPLE_SIZE_WORDS = "is the size of one sample of a batch kept unstacked"
 #: What a finding says of a size, bound, trip count or test read from the shape of a tensor
@@ -513,6 +520,11 @@ class Hit:
     #: sample cut to a length drawn at random is an input pipeline there, where a training
     #: loop or a network doing the same is other work
     data_only: bool = False
+    #: the shape came in with one sample the function was handed, or the place only reads a
+    #: length of a data-dependent shape (:attr:`apiscan.model.ShapeFinding.inherited`)
+    inherited: bool = False
+    #: which case of its rule the hit is (:attr:`apiscan.model.ShapeFinding.case`)
+    case: str = ""
 
 
 GETITEM = "torch.Tensor.__getitem__"
@@ -542,6 +554,10 @@ class PendingStore:
     #: the mask is the first index and full slices the rest (``x[mask, :] = v``): with a
     #: host value, what the finding says is that the mask alone would keep it static
     sliced_mask: bool = False
+    #: ``why`` says the bound only reads a length of a data-dependent shape (:attr:`Hit.inherited`)
+    inherited: bool = False
+    #: which case of the rule ``why`` says (:attr:`Hit.case`)
+    case: str = ""
 
 
 #: Words for a value and the located steps behind them (see :meth:`ShapeTracker._why`).
@@ -697,7 +713,9 @@ class ShapeTracker:
             "objects in it), and each sample of the batch has its own"
         )
         fn = self.function()
-        self.hits.append(Hit("DS120", (node, "s"), (node, "e"), fn, api, detail, (), True))
+        self.hits.append(
+            Hit("DS120", (node, "s"), (node, "e"), fn, api, detail, (), True, inherited=True)
+        )
 
     def sample_size(self, v: Val, dim: int | None = 0) -> Val | None:
         """What a length read from ``v`` along ``dim`` is: the first dimension of one
@@ -730,11 +748,28 @@ class ShapeTracker:
         start: tuple[cst.CSTNode, str] | None = None,
         function: str | None = None,
         chain: tuple[ChainStep, ...] = (),
+        inherited: bool = False,
+        case: str = "",
     ) -> None:
+        """Record a hit of ``rule``; ``inherited``: ``detail`` says the shape came in with
+        one sample or is only a length read from a data-dependent shape (:attr:`Hit.inherited`);
+        ``case``: which case of the rule it is (:attr:`Hit.case`)."""
         if not rule or self.silent():
             return
         fn = self.function() if function is None else function
-        self.hits.append(Hit(rule, start or (node, "s"), (node, "e"), fn, api, detail, chain))
+        self.hits.append(
+            Hit(
+                rule,
+                start or (node, "s"),
+                (node, "e"),
+                fn,
+                api,
+                detail,
+                chain,
+                inherited=inherited,
+                case=case,
+            )
+        )
 
     def hit_count(self) -> int:
         """How many findings the walk has made so far (a branch that added some is one
@@ -768,15 +803,17 @@ class ShapeTracker:
         entry = self._dims.get(id(v))
         return entry[1] if entry is not None and entry[0] is v else None
 
-    def _source_words(self, vals: Sequence[Val]) -> str:
+    def _source_words(self, vals: Sequence[Val]) -> tuple[str, bool]:
         """How the offending numbers vary: read from tensor data, or only the length of a
-        data-dependent shape (``min(10, ious.size(1))``: no sync, still a varying size)."""
+        data-dependent shape (``min(10, ious.size(1))``: no sync, still a varying size), or
+        the size of one sample; with whether it is one of the last two (the hit's
+        ``inherited``: the varying shape is decided elsewhere)."""
         origins = [o for v in vals for o in _origins(v)]
         if not origins and any(v == SAMPLE_SIZE or _any_elem(v, SAMPLE_SIZE.__eq__) for v in vals):
-            return f"{SAMPLE_SIZE_WORDS} (each has its own)"
+            return f"{SAMPLE_SIZE_WORDS} (each has its own)", True
         if origins and all(self._read_from_shape(o) for o in origins):
-            return f"is {LENGTH_WORDS}"
-        return "is read from tensor data at run time"
+            return f"is {LENGTH_WORDS}", True
+        return "is read from tensor data at run time", False
 
     def _why(self, detail: str, vals: Sequence[Val]) -> Why:
         """``detail``, and where the offending value came from when another function made it
@@ -897,7 +934,8 @@ class ShapeTracker:
         if name in FROM_HOST and recv is None:
             came = [a for a in [*args, *kwargs.values()] if is_host_dyn(a)]
             if came:
-                self.hit("DS121", node, api, self._round_trip_words(came))
+                words, case = self._round_trip_words(came)
+                self.hit("DS121", node, api, words, case=case)
                 # ``torch.as_tensor([a <= m for a in areas], dtype=torch.bool)``: still a
                 # boolean mask (DS104 where it indexes), whatever host data it came from
                 return BOOL_TENSOR if result == BOOL_TENSOR else DYN_TENSOR
@@ -970,8 +1008,9 @@ class ShapeTracker:
                 # ``num_classes=len(torch.unique(labels))``: the width is read from the data
                 written = _classes_text(node)
                 named = f"num_classes=`{written}`" if written else "num_classes"
-                why, chain = self._why(f"{named} {self._source_words([width])}", [width])
-                self.hit("DS107", node, api, why, chain=chain)
+                words, inherited = self._source_words([width])
+                why, chain = self._why(f"{named} {words}", [width])
+                self.hit("DS107", node, api, why, chain=chain, inherited=inherited)
                 self._syncs(width, "num_classes")
                 return DYN_TENSOR
             return result
@@ -1024,8 +1063,9 @@ class ShapeTracker:
                     "DS112": "an axis",
                     "DS114": "a sample count",
                 }.get(rule, "a size")
-                why, chain = self._why(f"{what} {self._source_words(bad)}", bad)
-                self.hit(rule, node, api, why, chain=chain)
+                words, inherited = self._source_words(bad)
+                why, chain = self._why(f"{what} {words}", bad)
+                self.hit(rule, node, api, why, chain=chain, inherited=inherited)
                 for a in bad:
                     self._syncs(a, what)
                 dim = _sized_dim(name, chosen) if result[0] == "tensor" else None
@@ -1035,7 +1075,7 @@ class ShapeTracker:
             if padded:
                 # each tensor sized by the batch maximum is a shape of its own (the images and
                 # their padding mask): reported where it is built, not once per function
-                self.hit("DS119", node, api, BATCH_PADDING)
+                self.hit("DS119", node, api, BATCH_PADDING, case=BATCH_PADDING)
             drawn = [a for a in chosen if a == RAND or _any_elem(a, lambda e: e == RAND)]
             if name == "interpolate" and drawn:
                 self.random_resize(node, api, *self._why(RANDOM_RESIZE, drawn))
@@ -1137,10 +1177,13 @@ class ShapeTracker:
         entry = self._guessed.get(id(v))
         return entry is not None and entry is v
 
-    def _round_trip_words(self, vals: Sequence[Val], subject: str = "") -> str:
-        """Which host call decided the length of the data coming back (``subject``: what the
-        data is there, "the index": a host array indexing a tensor)."""
-        lead = f"{subject} is host data: " if subject else ""
+    def _round_trip_words(self, vals: Sequence[Val], index: bool = False) -> tuple[str, str]:
+        """Which host call decided the length of the data coming back (``index``: the data
+        is a host array indexing a tensor), with the hit's case (:attr:`Hit.case`):
+        :data:`SIZED_LIST` when that call is a list repeated by a number, else
+        :data:`HOST_INDEX` for an index, else ""."""
+        lead = f"{HOST_INDEX}: " if index else ""
+        case = HOST_INDEX if index else ""
         for v in vals:
             stack = [v]
             while stack:
@@ -1151,13 +1194,14 @@ class ShapeTracker:
                     if what:
                         return (
                             f"{lead}`{what}` computed its length on the host from data; back "
-                            "in torch it is a data-dependent shape"
+                            "in torch it is a data-dependent shape",
+                            SIZED_LIST if what == SIZED_LIST else case,
                         )
                 elif x[0] == "seq":
                     stack.append(x[1])
                 elif x[0] == "tuple":
                     stack.extend(x[1])
-        return f"{lead}host data whose length was decided by data comes back into torch"
+        return f"{lead}host data whose length was decided by data comes back into torch", case
 
     # ---------------------------------------------------------------- containers
     def collect(self, held: Val, added: Val) -> Val | None:
@@ -1303,19 +1347,25 @@ class ShapeTracker:
             if idx[0] == "nontorch" and is_host_dyn(idx):
                 # ``emb[np.nonzero(a == k)[0]]``, ``feats[rows_of[k]]``: an index array sized on
                 # the host from tensor data comes back as the index: a gather of that length
-                why, chain = self._why(self._round_trip_words([idx], "the index"), [idx])
+                words, case = self._round_trip_words([idx], index=True)
+                why, chain = self._why(words, [idx])
                 if store and self.defer_stores:
-                    self._pending_stores.append(PendingStore(node, "DS111", GETITEM, why, chain))
+                    self._pending_stores.append(
+                        PendingStore(node, "DS111", GETITEM, why, chain, case=case)
+                    )
                 else:
-                    self.hit("DS111", node, GETITEM, why, chain=chain)
+                    self.hit("DS111", node, GETITEM, why, chain=chain, case=case)
                 return DYN_TENSOR
         bad = [b for b in bounds if is_variable(b)]
         if bad:
-            why, chain = self._why(f"a slice bound {self._source_words(bad)}", bad)
+            words, inherited = self._source_words(bad)
+            why, chain = self._why(f"a slice bound {words}", bad)
             if store and self.defer_stores:
-                self._pending_stores.append(PendingStore(node, "DS109", GETITEM, why, chain))
+                self._pending_stores.append(
+                    PendingStore(node, "DS109", GETITEM, why, chain, inherited=inherited)
+                )
             else:
-                self.hit("DS109", node, "torch.Tensor.__getitem__", why, chain=chain)
+                self.hit("DS109", node, GETITEM, why, chain=chain, inherited=inherited)
             for b in bad:
                 self._syncs(b, "a slice bound")
             return DYN_TENSOR
@@ -1367,18 +1417,28 @@ class ShapeTracker:
             why = SLICED_MASK_STORE if quiet and p.sliced_mask else p.why
             if same_mask and p.rule == "DS104":
                 why = SAME_MASK_STORE
-            self.hit(p.rule, p.node, p.api, why, chain=p.chain)
+            said = why == p.why  # the store's words replaced: they say neither fact
+            self.hit(
+                p.rule,
+                p.node,
+                p.api,
+                why,
+                chain=p.chain,
+                inherited=p.inherited and said,
+                case=p.case if said else "",
+            )
 
     # ---------------------------------------------------------------- control flow
     def on_condition(self, node: cst.CSTNode, test: Val, keyword: str) -> bool:
         """``if``/``while``/``x if c else y`` on a value computed from tensor data."""
         if (test[0] == "tensor" and test[1] != "arg") or is_dyn_number(test):
             detail = f"the {keyword} condition reads tensor values"
-            if is_dyn_number(test) and not self.read_from_data(test):
+            length = is_dyn_number(test) and not self.read_from_data(test)
+            if length:
                 # ``if num_targets:`` with ``num_targets = b.shape[0]`` of a gathered index
                 detail = f"the {keyword} condition reads {LENGTH_WORDS}"
             why, chain = self._why(detail, [test])
-            self.hit("DS116", node, detail=why, chain=chain)
+            self.hit("DS116", node, detail=why, chain=chain, inherited=length)
             return True
         return False
 
@@ -1493,13 +1553,15 @@ class ShapeTracker:
             for v in bad
             if v[0] != "tensor" and id(v) not in self._dyn_lists and not sized_on_host(v)
         ]
+        inherited = False
         if numbers:
-            what = f"its trip count {self._source_words(numbers)}"
+            words, inherited = self._source_words(numbers)
+            what = f"its trip count {words}"
         else:
             what = "it runs once per element of a data-dependent shape"
         detail = f"the {keyword} loop runs a data-dependent number of times: {what}"
         why, chain = self._why(detail, bad)
-        self.hit("DS116", node, detail=why, chain=chain)
+        self.hit("DS116", node, detail=why, chain=chain, inherited=inherited)
         for v in numbers:
             self._syncs(v, "a loop's trip count")
         return True
@@ -1621,13 +1683,15 @@ class ShapeTracker:
         detail: str = RANDOM_RESIZE,
         function: str | None = None,
         chain: tuple[ChainStep, ...] = (),
+        case: str = "",
     ) -> None:
-        """Variable input shapes from the data pipeline: reported once per function."""
+        """Variable input shapes from the data pipeline: reported once per function;
+        ``case``: which one, when the review tells it apart (:attr:`Hit.case`)."""
         fn = self.function() if function is None else function
         if fn in self._pipeline_reported:
             return
         self._pipeline_reported.add(fn)
-        self.hit("DS119", node, api, detail, function=fn, chain=chain)
+        self.hit("DS119", node, api, detail, function=fn, chain=chain, case=case)
 
     def random_length(self, node: cst.CSTNode) -> None:
         """A slice whose length is drawn at random (``rgbs[s : s + seq_len]`` with
@@ -1686,7 +1750,7 @@ class ShapeTracker:
         self._cropped.discard(fn)
         if pending is not None and not cropped:
             node, api, detail, chain = pending
-            self.pipeline(node, api, detail, function=fn, chain=chain)
+            self.pipeline(node, api, detail, function=fn, chain=chain, case=RANDOM_RESIZE)
         sliced = self._lengths.pop(fn, None)
         self._sliced.pop(fn, None)
         if sliced is not None and not cropped and fn not in self._pipeline_reported:
@@ -1975,7 +2039,7 @@ def _call_text(node: object) -> str:
         callee = re.match(r"^[\w.]+(?=\()", text)
         return f"{callee.group(0).rpartition('.')[2]}(...)" if callee else text
     if isinstance(node, cst.BinaryOperation):
-        return "a list repeated a number of times read from data"
+        return SIZED_LIST
     if isinstance(node, cst.Subscript):  # ``pairs[np.logical_not(m)]``: a mask's selection
         code = " ".join(cst.Module([]).code_for_node(node).split())
         return code if len(code) <= 60 else code[:57] + "..."

@@ -62,7 +62,7 @@ _SCOPE_TYPES = node_kinds(_SCOPES)
 _BODY_TYPES = frozenset(kind for kind in node_kinds((ast.AST,)) if "body" in kind._fields)
 #: the loops whose body (and target, iterable) the syntax facts call looped
 _LOOP_TYPES = node_kinds((ast.For, ast.While, ast.comprehension))
-_BUILT_TYPES = node_kinds((ast.Call, ast.For, ast.AsyncFor, ast.Assign, ast.ImportFrom))
+_BUILT_TYPES = node_kinds((ast.Call, ast.For, ast.AsyncFor, ast.ImportFrom))
 #: what collapsing whitespace or :data:`_SPACED` would change in a one-line text
 _RESPACED = re.compile(r"\s\s|[^\S ]|^\s|\s$|[(\[{] | [)\]}]")
 
@@ -459,8 +459,6 @@ class FileValues:
     star_imports: tuple[tuple[int, str], ...] = ()
     #: (bound name, level, module, imported name) of every relative ``from .X import y``
     relative_imports: tuple[tuple[str, int, str, str], ...] = ()
-    #: the attribute names some ``=`` statement assigns (``m.momentum = ...``), sorted
-    assigned_attrs: tuple[str, ...] = ()
     #: every ``for`` loop, in ``ast.walk`` order
     loops: tuple[LoopValues, ...] = ()
     #: the module's own ``for`` and ``while`` loops (:attr:`DefValues.loop_spans`)
@@ -895,7 +893,6 @@ class ValueReader:
             )
         calls = []
         loops: list[LoopValues] = []
-        attrs: set[str] = set()
         stars: list[tuple[int, str]] = []
         relative: list[tuple[str, int, str, str]] = []
         for node in walked:
@@ -928,8 +925,6 @@ class ValueReader:
                 )
             elif isinstance(node, ast.For | ast.AsyncFor):
                 loops.append(self.loop(node, function_of(node)))
-            elif isinstance(node, ast.Assign):
-                attrs.update(t.attr for t in node.targets if isinstance(t, ast.Attribute))
             elif isinstance(node, ast.ImportFrom):
                 if [a.name for a in node.names] == ["*"]:
                     stars.append((node.level, node.module or ""))
@@ -944,7 +939,6 @@ class ValueReader:
             calls=tuple(calls),
             star_imports=tuple(stars),
             relative_imports=tuple(relative),
-            assigned_attrs=tuple(sorted(attrs)),
             loops=tuple(loops),
             loop_spans=_loop_spans(module_own),
             updates=self.own_updates(module_own),

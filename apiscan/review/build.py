@@ -58,7 +58,6 @@ from apiscan.review.roles import (
 from apiscan.review.sources import fits_with, is_test_path, place, with_facts
 from apiscan.review.work import (
     ANCILLARY_FILES,
-    INPUT_SHAPE_RULE,
     TEACHER_WHAT,
     Ancillary,
     alternative_places,
@@ -120,7 +119,7 @@ def review(options: ScanOptions) -> Review:
     from apiscan.review.configs import PREFIX as CONFIG
 
     # the one section with its own module
-    from apiscan.review.recipe import SIDE_AMP, branch_reader, extract_recipe
+    from apiscan.review.recipe import branch_reader, extract_recipe
 
     result, analyses = scan_with_facts(options)
     root = scan_root(options.path)
@@ -185,7 +184,7 @@ def review(options: ScanOptions) -> Review:
     # port takes MindSpore's built-in (a work item says so), not a port of the copy
     ancillary.count_apart(vendored_copies(analyses))
     # an extension built at import that only classes nothing builds call: never run
-    ancillary.count_apart(unbuilt_extensions(result, analyses, ancillary, root))
+    ancillary.count_apart(unbuilt_extensions(result, analyses, ancillary, readings.config_words))
     # an implementation imported only in a branch the run's values skip (a detector picked
     # by a constructor's default argument): an alternative, counted apart
     ancillary.count_apart(
@@ -207,7 +206,7 @@ def review(options: ScanOptions) -> Review:
     masked = masked_selections(analyses, result.shape_findings)
     # the classes and functions nothing builds or calls, less those a config file names (a
     # model YAML's layer, built by eval or a lookup): their code is not reached
-    configured_names = config_names(root, (name for _, name in uncalled))
+    configured_names = config_names(readings.config_words, (name for _, name in uncalled))
     unbuilt = frozenset(k for k in uncalled if k[1] not in configured_names)
     # the classes and functions of ported files that only files counted apart use (an
     # export script's wrappers): counted apart with those files; and those only code not
@@ -215,7 +214,7 @@ def review(options: ScanOptions) -> Review:
     dead_spans = {k: uncalled[k] for k in unbuilt}
     reach = apart_only(analyses, ancillary.apart, dead_spans)
     found = (name for _, name in (*reach.exporting, *reach.unreached))
-    configured_names = config_names(root, found)
+    configured_names = config_names(readings.config_words, found)
     if configured_names:  # those a config file names may be built: reached, as their users
         reach = apart_only(analyses, ancillary.apart, dead_spans, configured_names)
     unbuilt |= reach.unreached
@@ -236,6 +235,7 @@ def review(options: ScanOptions) -> Review:
         switched_off,
         masked,
         runs,
+        readings.config_words,
     )
     framework = framework_item(readings.options[0], analyses)
     items = items + ((framework,) if framework is not None else ())
@@ -363,7 +363,7 @@ def review(options: ScanOptions) -> Review:
         )
         # the inference path's precision is what the port runs in
         recipe = tuple(
-            replace(item, note=_without(item.note, SIDE_AMP)) if item.category == "amp" else item
+            replace(item, inference_precision=False) if item.category == "amp" else item
             for item in recipe
         )
         # autocast casts the network for inference: no loss to scale
@@ -396,7 +396,7 @@ def review(options: ScanOptions) -> Review:
                 and _evaluation_time(item, files.get(item.where.path))
             )
             # a cast made for inference, measuring or a checkpoint: not how the model trains
-            and not (item.category == "amp" and SIDE_AMP in item.note)
+            and not (item.category == "amp" and item.inference_precision)
         )
     # examples are the recipe only when the repository trains nowhere else (fairseq's
     # examples/ hold dozens of research projects beside fairseq_cli/train.py)
@@ -434,7 +434,7 @@ def review(options: ScanOptions) -> Review:
         if any(name == "parts" and part.startswith(structure.YAML_PARTS) for name, part in m.parts)
     ]
     if yaml_built:
-        layers = config_names(root, {m.cls.rpartition(".")[2] for m in modules})
+        layers = config_names(readings.config_words, {m.cls.rpartition(".")[2] for m in modules})
         for cls in yaml_built:
             injected.setdefault(cls, set()).update(
                 m.cls for m in modules if m.cls.rpartition(".")[2] in layers and m.cls != cls
@@ -579,11 +579,6 @@ _TRAINING_METHOD = re.compile(r"^_*train(?:ing)?(?:_|$)")
 INFERENCE_AMP = " (inference only: no loss scaler)"
 
 
-def _without(note: str, part: str) -> str:
-    """``note`` less ``part`` (one of its "; "-joined parts)."""
-    return "; ".join(p for p in note.split("; ") if p != part)
-
-
 def _scoring(item: RecipeItem) -> RecipeItem:
     """A loss row of a repository that trains nothing: the function scores outputs."""
     note = f"{SCORING_NOTE}; {item.note}" if item.note else SCORING_NOTE
@@ -662,7 +657,7 @@ def _grouped_rows(recipe: tuple[RecipeItem, ...]) -> tuple[RecipeItem, ...]:
             how = tuple((k, v) for k, v in item.values if k not in _FILLED)
         else:
             how = item.values
-        key = (item.category, item.name, how, item.note)
+        key = (item.category, item.name, how, item.note, item.inference_precision)
         if key not in groups:
             groups[key] = []
             order.append(key)
@@ -1075,7 +1070,7 @@ def multi_scale(result: ScanResult, recipe: tuple[RecipeItem, ...]) -> tuple[tup
             for step in _own_sizes(item):
                 steps.setdefault(step, item.where.path)
         if item.category != "augmentation" or any(
-            RANDOM_RESIZE in f.message for f in result.shape_findings
+            f.case == RANDOM_RESIZE for f in result.shape_findings
         ):
             continue
         for _, value in item.values:
@@ -1115,7 +1110,7 @@ def cropped_resizes(result: ScanResult, recipe: Sequence[RecipeItem]) -> frozens
     ]
     fixed = set()
     for f in result.shape_findings:
-        if f.rule != INPUT_SHAPE_RULE or RANDOM_RESIZE not in f.message:
+        if f.case != RANDOM_RESIZE:
             continue
         cls = (f.function or "").rpartition(".")[0].rpartition(".")[2]
         if not cls:

@@ -33,7 +33,7 @@ import itertools
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -2339,14 +2339,13 @@ def _unset_options(item: RecipeItem, fa: FileAnalysis, keys: set[str]) -> bool:
 _CONFIG_WORD = re.compile(r"[A-Za-z_]\w*")
 
 
-def config_names(root: Path | None, names: Iterable[str]) -> frozenset[str]:
-    """The ``names`` that a YAML or JSON file of the repository writes as a word: a class
-    named only in a model config (yolov7's ``[-1, 1, MP, []]``, built by ``eval`` of the
-    string) may be built, whatever the Python code names. Each file read as text, within
-    the size and count limits of the YAML configs."""
-    wanted = set(names)
-    found: set[str] = set()
-    if root is None or not wanted:
+def config_words(root: Path | None) -> frozenset[str]:
+    """Every word (:data:`_CONFIG_WORD`) the repository's YAML and JSON files write, each
+    file read as text, within the size and count limits of the YAML configs. Read once per
+    review (:attr:`~apiscan.review.readings.Readings.config_words`): every question of
+    :func:`config_names` is asked of it."""
+    words: set[str] = set()
+    if root is None:
         return frozenset()
     for path in files_below(root, (".yaml", ".yml", ".json"), _SKIPPED_DIRS, _MAX_YAML):
         full = root / path
@@ -2356,7 +2355,13 @@ def config_names(root: Path | None, names: Iterable[str]) -> frozenset[str]:
             text = full.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        found.update(wanted.intersection(_CONFIG_WORD.findall(text)))
-        if found == wanted:
-            break
-    return frozenset(found)
+        words.update(_CONFIG_WORD.findall(text))
+    return frozenset(words)
+
+
+def config_names(words: Collection[str], names: Iterable[str]) -> frozenset[str]:
+    """The ``names`` that a YAML or JSON file of the repository writes as a word
+    (``words``: its :func:`config_words`): a class named only in a model config (yolov7's
+    ``[-1, 1, MP, []]``, built by ``eval`` of the string) may be built, whatever the Python
+    code names."""
+    return frozenset(name for name in names if name in words)

@@ -14,12 +14,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from apiscan.extract.records import FileAnalysis
-from apiscan.extract.shapes import (
-    BATCH_PADDING,
-    LENGTH_WORDS,
-    SAMPLE_SHAPE_WORDS,
-    SAMPLE_SIZE_WORDS,
-)
+from apiscan.extract.shapes import BATCH_PADDING
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.review.gaps import counted, gap_rewrite, is_custom_op, verify_first
 from apiscan.review.model import (
@@ -377,8 +372,9 @@ def inherited_shape(f: ShapeFinding) -> bool:
     on it, a size read from it), or that only reads a length of a tensor whose shape varies
     (a reshape, a slice bound, a loop or test over that length: co-tracker's model reshaping
     by the number of query points a predictor's mask selected): the function's own ops take
-    any shape, the one that varies is decided elsewhere, where the rewrite is."""
-    return any(w in f.message for w in (SAMPLE_SHAPE_WORDS, SAMPLE_SIZE_WORDS, LENGTH_WORDS))
+    any shape, the one that varies is decided elsewhere, where the rewrite is. The rule that
+    made the finding says so (:attr:`~apiscan.model.ShapeFinding.inherited`)."""
+    return f.inherited
 
 
 Key = tuple[str, str]
@@ -599,7 +595,7 @@ def estimate(
         """Multi-scale training and batches padded to their largest item, wherever the
         padding runs (detectron2 pads in the model's preprocessing): an input pipeline to
         bucket, not a function to rewrite."""
-        return f.rule == INPUT_SHAPE_RULE and (f.scope != "network" or BATCH_PADDING in f.message)
+        return f.rule == INPUT_SHAPE_RULE and (f.scope != "network" or f.case == BATCH_PADDING)
 
     shapes = [
         f

@@ -102,6 +102,11 @@ class RecipeItem:
     where: Where
     values: tuple[tuple[str, str], ...] = ()
     note: str = ""
+    #: The row is the inference path's precision, not the training's: a tool's half precision
+    #: (detect.py's ``model.half()``, an evaluation script's ``--fp16``) or a cast made for
+    #: inference, measuring or a checkpoint. The review keeps such rows only for a repository
+    #: that trains nothing, where the inference path is what is ported.
+    inference_precision: bool = False
 
 
 @dataclass(frozen=True, slots=True)

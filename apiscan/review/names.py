@@ -273,7 +273,7 @@ class NameValues:
         #: argparse options' numeric defaults by their dest
         self.options: dict[str, list[tuple[str, Where]]] = defaultdict(list)
         for fa, values in files:
-            for name, value in _given(values):
+            for name, value in _given(values, fa.stored_attrs):
                 self._given[name].append(value)
             self._read(fa, values)
         # an argument passed by position is the value of the parameter at that position
@@ -559,9 +559,10 @@ def _last_name(text: str) -> str | None:
     return tail if head == "self" and tail.isidentifier() else None
 
 
-def _given(values: FileValues) -> Iterable[tuple[str, Expr | None]]:
+def _given(values: FileValues, stored_attrs: Iterable[str]) -> Iterable[tuple[str, Expr | None]]:
     """(name, the value it is given; None where unknown) of every default, keyword argument,
-    literal dict key and assignment of one file's value records."""
+    literal dict key and assignment of one file's value records; ``stored_attrs``: the
+    attribute names the file stores (:attr:`~apiscan.extract.records.FileAnalysis.stored_attrs`)."""
     assigns = [a for d in values.defs for a in d.assigns] + list(values.assigns)
     for d in values.defs:
         for name, default in d.params:
@@ -572,8 +573,9 @@ def _given(values: FileValues) -> Iterable[tuple[str, Expr | None]]:
         for name, value in _assigned(a.target, a.value):
             own.add(name)
             yield name, value
-    # ``m.x = ...`` or a multi-target ``=`` the records do not keep: the value is not known
-    for attr in values.assigned_attrs:
+    # ``m.x = ...``, a tuple target (``m.x, m.y = ...``) or an augmented assignment the
+    # records do not keep: the value is not known
+    for attr in stored_attrs:
         if attr not in own:
             yield attr, None
     roots = [call.expr for call in values.calls] + [a.value for a in assigns]

@@ -22,6 +22,7 @@ from apiscan.review.config_files import (
     OptionFiles,
     YamlConfigs,
     config_settings,
+    config_words,
     option_files,
     yacs_settings,
     yaml_configs,
@@ -44,6 +45,14 @@ class Readings:
         """The yacs YAML configs (:func:`~apiscan.review.config_files.yaml_configs`);
         shared by the recipe and the model tree: treat it as read-only."""
         return yaml_configs(self.root, self.analyses, self.composed)
+
+    @cached_property
+    def config_words(self) -> frozenset[str]:
+        """Every word the YAML and JSON files write
+        (:func:`~apiscan.review.config_files.config_words`): what
+        :func:`~apiscan.review.config_files.config_names` asks, for the names nothing calls,
+        the classes a model YAML builds and the extensions' wrappers."""
+        return config_words(self.root)
 
     @cached_property
     def options(self) -> tuple[OptionFiles | None, OptionFiles | None]:

@@ -99,8 +99,8 @@ from apiscan.review.evaluate import BUILT, COMPARE, UNKNOWN, agreed, holds, unse
 from apiscan.review.leftout import call_sites_by_def, left_out
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.readings import Readings
-from apiscan.review.roles import EVALUATION_PART as _EVAL_DIR
 from apiscan.review.roles import (
+    DEMO_DIRS,
     GRADIENT_COLLECTIVES,
     HAND_DRAWN,
     LAUNCH_MODULES,
@@ -110,8 +110,10 @@ from apiscan.review.roles import (
     TRAINING_STEP,
     gradient_syncs,
     is_composition,
+    side_script,
     train_switch,
 )
+from apiscan.review.roles import EVALUATION_PART as _EVAL_DIR
 from apiscan.review.sources import (
     TEXT_LIMIT,
     is_test_path,
@@ -120,6 +122,7 @@ from apiscan.review.sources import (
     with_facts,
 )
 from apiscan.review.structure import BY_NAME_BUILDER, class_name_entries
+from apiscan.scope.classify import EXPORT_DIRS
 
 #: A row by its category, path, line and name.
 _RowKey = tuple[str, str, int, str]
@@ -440,12 +443,19 @@ _MAX_CALLERS = 40
 _RESUMING = re.compile(r"load|resume|restore", re.IGNORECASE)
 #: A script that runs a trained model: detection, demonstration, prediction, inference
 _INFERENCE_SCRIPT = re.compile(r"(^|/)(detect|demo|predict|infer(ence)?)(_\w+)?\.py$")
-#: Folders and scripts of runs that train nothing: generation, serving, chat, deployment,
+#: Folders and scripts of runs that train nothing: generation, serving, chat, inference, the
+#: demonstrations and the export and deployment folders the ported files leave out
+#: (:data:`~apiscan.review.roles.DEMO_DIRS`, :data:`~apiscan.scope.classify.EXPORT_DIRS`),
 #: weight merging and conversion.
 _NOT_TRAINING_FILE = re.compile(
-    r"(^|/)(generate|generation|chat|serve|serving|deploy|deployment|inference|demos?)(/|\.py$)"
-    r"|(^|/)(merge|convert)_\w+\.py$"
-)
+    r"(^|/)({})(/|\.py$)".format(
+        "|".join(
+            sorted({"generate", "generation", "chat", "serve", "serving", "inference"}
+                   | DEMO_DIRS | EXPORT_DIRS)
+        )
+    )
+    + r"|(^|/)(merge|convert)_\w+\.py$"
+)  # fmt: skip
 #: Transforms applied to every input alike: conversions and standardisation, no augmentation
 _INPUT_STEPS = frozenset(
     {"ToTensor", "ToTensorV2", "PILToTensor", "ToImage", "ToDtype", "ConvertImageDtype",
@@ -1964,7 +1974,7 @@ class _Values:
         "" when none does."""
         last = text.rpartition(".")[2]
         for path, f in sorted(self.files.items()):
-            if is_test_path(path) or last not in f.values.assigned_attrs:
+            if is_test_path(path) or last not in f.fa.stored_attrs:
                 continue
             for a, _ in f.assigns:
                 if a.target.kind == "Attribute" and a.target.text == text:
@@ -2358,7 +2368,7 @@ class _Values:
         training = [
             site for site in sites if _TRAINING_FILE.search(PurePosixPath(site[0].path).name)
         ]
-        sites = training or [site for site in sites if not _side_script(site[0].path)]
+        sites = training or [site for site in sites if not side_script(site[0].path)]
         # a validation split built beside the training's (bubbliiiing's ``val_dataset =
         # YoloDataset(..., mosaic=False, mixup_prob=0)``) passes no setting of the recipe
         trained = [
@@ -3706,7 +3716,7 @@ class _Recipe:
         if (
             _NOT_TRAINING_FILE.search(file.path)
             or _INFERENCE_SCRIPT.search(file.path)
-            or _side_script(file.path)
+            or side_script(file.path)
         ):
             return
         for call in file.values.calls:
@@ -5351,11 +5361,12 @@ class _Recipe:
         where: Where,
         values: Sequence[tuple[str, str]] = (),
         note: str = "",
+        inference_precision: bool = False,
     ) -> None:
         block = self._self_tests.get(where.path)
         if block is not None and block[0] <= where.line <= block[1]:
             return  # a library module's own demo, not what training runs
-        self.out.append(RecipeItem(category, name, where, tuple(values), note))
+        self.out.append(RecipeItem(category, name, where, tuple(values), note, inference_precision))
 
     # -- API findings
     def _finding(self, f: ApiFinding) -> None:
@@ -5393,9 +5404,8 @@ class _Recipe:
             note = f"scope: {f.scope}" if functional else ""
             if f.api in _HALF:
                 note = "casts to float16 (not autocast)"
-            if category == "amp" and _not_training_precision(f, file, call):
-                # the inference path's (the review keeps it only where nothing trains)
-                note = f"{SIDE_AMP}; {note}" if note else SIDE_AMP
+            # the inference path's (the review keeps it only where nothing trains)
+            inference_precision = category == "amp" and _not_training_precision(f, file, call)
             if (
                 category == "dataloader"
                 or (category == "distributed" and f.api.endswith("Sampler"))
@@ -5419,7 +5429,7 @@ class _Recipe:
                     ("loss weight" if k == "weight" and k in named else k, v)
                     for k, v in self._loss_terms(file, call) or self._module_factor(file, call)
                 ]
-            self.add(category, f.api, where, values, note)
+            self.add(category, f.api, where, values, note, inference_precision)
 
     def _gradient_syncs(self) -> None:
         """The gradients averaged across devices by the repository's own code
@@ -9619,7 +9629,7 @@ class _Recipe:
         ``lr = max(lr0 * decay ** (epoch // step), clip)`` and ``momentum = 0.1 * 0.5 **
         (epoch // step)`` set on every BatchNorm through ``model.apply``): the formula with
         its constants, and the floor an ``if`` puts under it."""
-        sets_bn = "momentum" in file.values.assigned_attrs
+        sets_bn = "momentum" in file.fa.stored_attrs
         for stmt, fn in file.assigns:
             target = stmt.target
             if stmt.annotated or target.kind != "Name" or not _reads_epoch(stmt.value):
@@ -10044,11 +10054,6 @@ _TRAINER_KEYS = {
 _STRATEGY = re.compile(r"^(?:ddp|dp|deepspeed|fsdp|horovod)", re.IGNORECASE)
 #: A name or attribute holding a learning rate (``model.learning_rate``, ``args.lr``).
 _LR_TARGET = re.compile(r"^(?:\w+_)?(?:lr|learning_rate)$")
-#: What a tool's half precision is (detect.py's ``model.half()``, an evaluation script's
-#: ``--fp16``), or a cast made for inference or measuring (:func:`_not_training_precision`):
-#: the inference path's, never the training's. The review keeps such rows only for a
-#: repository that trains nothing, where the inference path is what is ported.
-SIDE_AMP = "the inference path's precision (a script the training does not run), not the training's"
 
 
 def _side_amp(item: RecipeItem, whose: str, trains: bool) -> RecipeItem:
@@ -10056,9 +10061,9 @@ def _side_amp(item: RecipeItem, whose: str, trains: bool) -> RecipeItem:
     the port casts the network the same way to run it). ``trains``: its file builds an
     optimizer or runs a backward pass (a variant training script), whose precision is a
     training's, so nothing is said."""
-    if whose != "tool" or trains or item.category != "amp" or SIDE_AMP in item.note:
+    if whose != "tool" or trains or item.category != "amp" or item.inference_precision:
         return item
-    return replace(item, note=f"{SIDE_AMP}; {item.note}" if item.note else SIDE_AMP)
+    return replace(item, inference_precision=True)
 
 
 def _dict_entry(file: _File, call: CallValues) -> tuple[str, str] | None:
@@ -10317,15 +10322,6 @@ def _floor(stmt: AssignValues, name: str) -> str:
     ):
         return test.parts[1].text
     return ""
-
-
-def _side_script(path: str) -> bool:
-    """A top-level script that benchmarks, evaluates, samples or demonstrates: its values
-    are not the training recipe's (nanoGPT's bench.py passes its own learning rate)."""
-    name = PurePosixPath(path).name
-    return "/" not in path and name.startswith(
-        ("bench", "eval", "validate", "sample", "demo", "infer", "export", "profile")
-    )
 
 
 def _relative(file: _File, expr: Expr) -> str:

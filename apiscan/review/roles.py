@@ -37,6 +37,33 @@ EVALUATION_PART = re.compile(r"(?:^|_)(?:(?:eval\w*|metrics)(?:_|$)|metric$)", r
 VENDORED = "vendored"
 
 
+#: Folders of a demonstration beside the package (``demo/``, ``demos/``; a folder named with
+#: one of these words and others, ``gradio_demo/``, is one too): it runs the trained model,
+#: trains nothing and is not ported with the model.
+DEMO_DIRS = frozenset({"demo", "demos"})
+
+#: How the name of a top-level script that runs the model without training it starts:
+#: evaluation, benchmarking, profiling, sampling, inference, a demonstration, an export.
+_SIDE_SCRIPT_PREFIXES = (
+    "validate",
+    "eval",
+    "bench",
+    "profile",
+    "sample",
+    "infer",
+    "demo",
+    "export",
+)
+
+
+def side_script(path: str) -> bool:
+    """A top-level script that evaluates, benchmarks, profiles, samples, infers, demonstrates
+    or exports (``validate.py``, ``bench.py``, ``sample.py``): the values it passes are not
+    the training recipe's (nanoGPT's ``bench.py`` passes its own learning rate) and the
+    model it picks is not the trained one (timm's ``validate.py`` default)."""
+    return "/" not in path and PurePosixPath(path).name.startswith(_SIDE_SCRIPT_PREFIXES)
+
+
 def evaluation_folder(path: str, root_only: bool = False) -> bool:
     """Whether ``path`` lies in a folder of evaluation code (``root_only``: a top-level one,
     the package a repository computes its metrics in)."""

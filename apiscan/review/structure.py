@@ -53,7 +53,7 @@ from apiscan.review.registry import (
     json_config_names,
     model_files,
 )
-from apiscan.review.roles import VENDORED, trains
+from apiscan.review.roles import VENDORED, side_script, trains
 from apiscan.review.sources import imported_modules, place
 from apiscan.scope.classify import _LOSS_CLASS, is_test_path
 
@@ -2413,7 +2413,7 @@ class _Builders:
             named = {
                 cls: kept
                 for cls, picks in named.items()
-                if (kept := [m for m in picks if not _side_script(m.where.path)])
+                if (kept := [m for m in picks if not side_script(m.where.path)])
             }
         for picks in named.values():
             pick = min(
@@ -3685,14 +3685,6 @@ def _wraps_one(model: TopModel) -> bool:
         if name not in ("selected by", "extends", ALSO_BUILT_BY, ALSO_BUILDS)
     ]
     return bool(_WRAPPER.search(model.cls.rpartition(".")[2])) and len(parts) <= 1
-
-
-def _side_script(path: str) -> bool:
-    """A top-level script that evaluates, benchmarks, infers or exports."""
-    name = PurePosixPath(path).name
-    return "/" not in path and name.startswith(
-        ("validate", "eval", "benchmark", "bench", "inference", "infer", "demo", "export")
-    )
 
 
 def _entry_name(path: str) -> bool:

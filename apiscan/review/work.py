@@ -27,7 +27,7 @@ from typing import NamedTuple
 from apiscan.config import path_matches
 from apiscan.extract.models import REGISTER
 from apiscan.extract.records import RETURNS, FileAnalysis
-from apiscan.extract.shapes import BATCH_PADDING, RANDOM_RESIZE
+from apiscan.extract.shapes import BATCH_PADDING, HOST_INDEX, RANDOM_RESIZE, SIZED_LIST
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
 from apiscan.extract.values import CallValues, DefValues, Expr, FileValues, literal_value
 from apiscan.mapping.match import memory_only
@@ -35,7 +35,7 @@ from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.program.index import follow, module_aliases
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review.commands import documented_entry, documented_scripts, documented_stages
-from apiscan.review.config_files import OptionFiles, config_names
+from apiscan.review.config_files import OptionFiles, config_names, config_words
 from apiscan.review.evaluate import choice_key, outcomes, values_of
 from apiscan.review.leftout import call_index, globals_picks
 from apiscan.review.masked import METRICS
@@ -58,6 +58,7 @@ from apiscan.review.oplibs import (
 )
 from apiscan.review.roles import (
     BACKWARD_APIS,
+    DEMO_DIRS,
     HOST_READS,
     RANDOM_DRAW,
     STEP_COMPUTATION,
@@ -87,8 +88,7 @@ ANCILLARY_DIRS: dict[str, str] = {
     "tools": "tools",
     "tool": "tools",
     "scripts": "scripts",
-    "demo": "demo",
-    "demos": "demo",
+    **dict.fromkeys(sorted(DEMO_DIRS), "demo"),
     "examples": "examples",
     "example": "examples",
     # walkthroughs written for readers (litgpt's tutorials/full_finetune_example.py)
@@ -210,11 +210,6 @@ PLACEMENT = frozenset({"device", "non_blocking", "memory_format", "layout", "pin
 _SIDE_REASONS = frozenset({"examples", "side projects", "demo", "documentation", "benchmarks"})
 
 
-#: The words that make a folder named with others a demo's (``gradio_demo/``, ``web_demo/``,
-#: ``demo_app/``): an app beside the package, not ported with the model.
-_DEMO_WORDS = frozenset({"demo", "demos"})
-
-
 def dir_reason(name: str) -> str:
     """Why a folder named ``name`` is counted apart (:data:`ANCILLARY_DIRS`), or "": by its
     whole name, or a demo's by one of the words it joins with ``_`` or ``-`` (co-tracker's
@@ -222,7 +217,7 @@ def dir_reason(name: str) -> str:
     name = name.lower()
     if name in ANCILLARY_DIRS:
         return ANCILLARY_DIRS[name]
-    return ANCILLARY_DIRS["demo"] if _DEMO_WORDS & set(re.split(r"[_-]", name)) else ""
+    return ANCILLARY_DIRS["demo"] if DEMO_DIRS & set(re.split(r"[_-]", name)) else ""
 
 
 def _dirs_reason(folders: Iterable[str]) -> str:
@@ -1577,6 +1572,7 @@ def work_items(
     switched_off: Iterable[tuple[str, str]] = (),
     masked: Mapping[tuple[str, str], str] | None = None,
     runs: Callable[[str, int], bool] | None = None,
+    words: frozenset[str] | None = None,
 ) -> tuple[WorkItem, ...]:
     """Every work item of the ported files, in the order of :data:`WORK_KINDS`; the ops of
     compiled extensions when ``root`` (the scanned directory) is given. ``unselected``
@@ -1594,7 +1590,10 @@ def work_items(
     step's host reads. ``runs``: whether a line runs in the configured run (a
     :class:`Reach`'s): the backbones and API sites of code it never reaches are no work, as
     the effort leaves them unpriced (the review filters every item's places the same way
-    after: :func:`reached_work`)."""
+    after: :func:`reached_work`). ``words``: the words of ``root``'s config files
+    (:func:`~apiscan.review.config_files.config_words`), read here when not given."""
+    if words is None:
+        words = config_words(root)
     if names is None:
         names = name_values(analyses)
     tests = self_tests(analyses)
@@ -1621,7 +1620,7 @@ def work_items(
     # the functions nothing calls, builds or names, a config file's words included (the
     # review's "not reached": semantic-segmentation's ``resnet18``, beside the ``resnet50``
     # its config.json names): the weights they would download are never downloaded
-    configured = config_names(root, (name for _, name in uncalled_defs))
+    configured = config_names(words, (name for _, name in uncalled_defs))
     unreached_spans: dict[str, list[tuple[int, int, str]]] = {}
     for (path, name), (first, last) in uncalled_defs.items():
         if name not in configured:
@@ -1762,17 +1761,19 @@ def work_items(
     items.extend(_frozen_statistics(findings, analyses, uncalled))
     items.extend(_forward_hooks(findings, tests))
     items.extend(_state_in_forward(findings, analyses, ancillary))
+    # the submodules not checked out, read from ``.gitmodules`` once for both readers
+    submodules = missing_submodules(root)
     items.extend(
         # (dead code's places are the reachability's to drop: :func:`reached_work`)
         alternative_ops(
-            compiled_ops(root, result, analyses, ancillary),
+            compiled_ops(root, result, analyses, ancillary, submodules),
             lambda w: (unselected(w) if unselected is not None else "") or unchosen(w.path, w.line),
         )
     )
     items.extend(_import_built_ops(result, analyses, ancillary, items))
     items.extend(_library_ops(result, analyses, ancillary))
     items.extend(helper_libraries(result, analyses, ancillary))
-    items.extend(submodule_code(root, result, analyses, ancillary, uncalled, items))
+    items.extend(submodule_code(result, analyses, ancillary, submodules, uncalled, items))
     steps = step_functions(findings, analyses, ancillary)
     items.extend(third_party_parts(result, analyses, ancillary, uncalled, items, steps))
     items.extend(vendored_parallel(analyses, ancillary, defaults, findings))
@@ -2236,11 +2237,7 @@ def unrun_draws(
     parameters every running call passes), and a ``self`` attribute by what every
     construction of its class passes for the ``__init__`` parameter stored in it. ``named``:
     the names' values of :func:`switched_off_named`, computed here when not given."""
-    drawn = [
-        f
-        for f in result.shape_findings
-        if f.rule == INPUT_SHAPE_RULE and RANDOM_RESIZE in f.message
-    ]
+    drawn = [f for f in result.shape_findings if f.case == RANDOM_RESIZE]
     if not drawn:
         return frozenset()
     if named is None:
@@ -3733,15 +3730,6 @@ def _architectures_into_weights(groups: dict[str, list[WorkItem]]) -> None:
 
 #: The scan's rule for data sized on a host library that comes back into torch.
 ROUND_TRIP_RULE = "DS121"
-#: What a DS121 message says of a host list built from a size alone (``[i] * len(keep)``,
-#: RetinaNet's per-class labels after NMS): no tensor value leaves the device, only its
-#: data-dependent length, which the dynamic-shape rewrite of the function already counts
-#: (``mindspore.ops.full((n,), i)``).
-SIZED_LIST = "a list repeated a number of times read from data"
-#: What a DS111 message says of an index array sized on the host (``emb[rows_of[k]]`` with
-#: ``rows_of`` from scipy on ``assign.cpu().numpy()``): the data came back as an index, no
-#: ``torch.as_tensor`` needed, a round trip all the same.
-HOST_INDEX = "the index is host data"
 #: The host call a DS121 message names (```linear_sum_assignment(...)` computed ...``).
 _NAMED_CALL = re.compile(r"`([^`]+)` computed")
 #: A layer class of torch.nn (``torch.nn.Upsample``): built, not a computation on tensors.
@@ -3765,10 +3753,14 @@ def _round_trips(
     logging helpers (``show_boxes``, ``log_images``) run beside the step: never a trip."""
     found: dict[tuple[str, str], list[ShapeFinding]] = {}
     for f in result.shape_findings:
-        if SIZED_LIST in f.message:
-            continue  # ``torch.tensor([i] * len(keep))``: a size, not data, left the device
+        if f.case == SIZED_LIST:
+            # ``torch.tensor([i] * len(keep))``: a size, not data, left the device (the
+            # dynamic-shape rewrite of the function already counts ``ops.full((n,), i)``)
+            continue
         if (
-            (f.rule == ROUND_TRIP_RULE or HOST_INDEX in f.message)
+            # an index array sized on the host comes back as an index: no
+            # ``torch.as_tensor`` needed, a round trip all the same
+            (f.rule == ROUND_TRIP_RULE or f.case == HOST_INDEX)
             and f.scope == "network"
             and not ancillary.why(f.path)
         ):
@@ -3819,7 +3811,7 @@ def _round_trips(
             names = sorted({m.group(1) for m in named if m} or {f.api for f in findings})
             where = _places(findings)
             back, uses = True, len(findings)
-        indexed = any(HOST_INDEX in f.message for f in found.get((path, function), ()))
+        indexed = any(f.case == HOST_INDEX for f in found.get((path, function), ()))
         how = (
             " (.cpu()/.numpy(), then the host's arrays index a tensor)"
             if indexed
@@ -4255,7 +4247,7 @@ def _bn_momentum_writes(
     places: list[tuple[Where, str]] = []
     for fa, facts in with_facts(analyses):
         values = facts.values
-        if values is None or "momentum" not in values.assigned_attrs:
+        if values is None or "momentum" not in fa.stored_attrs:
             continue
         for d in values.defs:
             if (fa.path, d.qual) not in named or (fa.path, d.qual) in dead:
@@ -4310,7 +4302,7 @@ def _tied_weights(
         values = facts.values
         if values is None or ancillary.why(fa.path):
             continue
-        if not _PARAMETER_ATTRS & set(values.assigned_attrs):
+        if not _PARAMETER_ATTRS.intersection(fa.stored_attrs):
             continue
         functions = {e.qual for e in values.defs if not e.is_class}
         for d in values.defs:
@@ -4502,7 +4494,7 @@ def _frozen_statistics(
             values is None
             or fa.path not in ported
             or not fa.modules
-            or "requires_grad" not in values.assigned_attrs
+            or "requires_grad" not in fa.stored_attrs
         ):
             continue
         for d in values.defs:
@@ -4829,8 +4821,7 @@ def padded_batches(
     padding = {
         (f.path, f.function)
         for f in result.shape_findings
-        if (f.rule == INPUT_SHAPE_RULE and BATCH_PADDING in f.message)
-        or f.rule == PER_SAMPLE_TOTAL_RULE
+        if f.case == BATCH_PADDING or f.rule == PER_SAMPLE_TOTAL_RULE
     }
     if not padding:
         return ()
@@ -6159,9 +6150,16 @@ def _counterpart(op: str) -> str | None:
     return next((how for pattern, how in COMPILED_OPS if pattern.search(op)), None)
 
 
-def _submodules(root: Path) -> list[tuple[tuple[str, ...], str]]:
+#: (path components, url) of each git submodule not checked out (:func:`missing_submodules`).
+Submodules = list[tuple[tuple[str, ...], str]]
+
+
+def missing_submodules(root: Path | None) -> Submodules:
     """(path components, url) of the git submodules not checked out under ``root`` (their
-    folder missing or empty): code the repository imports but does not hold."""
+    folder missing or empty): code the repository imports but does not hold. The one reader
+    of ``.gitmodules``: the compiled ops and the submodule code items both take its list."""
+    if root is None or not root.is_dir():
+        return []
     try:
         text = (root / ".gitmodules").read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -6395,6 +6393,7 @@ def compiled_ops(
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
     ancillary: Ancillary,
+    submodules: Submodules | None = None,
 ) -> list[WorkItem]:
     """The ops of compiled extensions that the ported code calls, one item per op (its
     forward and backward bindings together): functions of an extension module the
@@ -6402,7 +6401,8 @@ def compiled_ops(
     ``_C.roi_align_forward``: no Python file defines ``fcos_core._C``), and the classes it
     imports from a git submodule that is not checked out (CenterTrack's ``DCNv2.dcn_v2.DCN``).
     Each is custom-op work: MindSpore's counterpart wired in and checked, forward and
-    gradient, or a custom op written where there is none."""
+    gradient, or a custom op written where there is none. ``submodules``: the review's
+    :func:`missing_submodules`, read here when not given."""
     if root is None or not root.is_dir():
         return []
     from apiscan.review.gaps import CPP_EXTENSION, native_sources  # no cycle: gaps is leaf
@@ -6410,7 +6410,8 @@ def compiled_ops(
     native = bool(native_sources(root)) or any(
         f.api.startswith(CPP_EXTENSION) for f in result.api_findings
     )
-    submodules = _submodules(root)
+    if submodules is None:
+        submodules = missing_submodules(root)
     modules = {m for fa in analyses for m in fa.modules}
     defined = _defined(analyses) | modules
     cffi = _cffi_extensions(result, analyses, defined)
@@ -6773,7 +6774,7 @@ def unbuilt_extensions(
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
     ancillary: Ancillary,
-    root: Path | None,
+    words: Collection[str],
 ) -> dict[str, str]:
     """The files of extensions built at import (``cpp_extension.load`` at module level)
     whose wrappers (the file's ``autograd.Function`` classes and the names bound to them,
@@ -6782,7 +6783,8 @@ def unbuilt_extensions(
     path -> why: a deformable RoI pooling layer shipped beside the deformable convolution
     a backbone builds is code the port never runs, neither an op to write nor gaps to
     price. A class is built when a ported file other than its own refers to it or imports
-    it (a package's ``__init__.py`` re-exporting it aside) or a config file names it. A
+    it (a package's ``__init__.py`` re-exporting it aside) or a config file names it
+    (``words``: :func:`~apiscan.review.config_files.config_words`). A
     wrapper called at module level, from a function, or by nothing found keeps its build."""
     from apiscan.review.gaps import CPP_EXTENSION  # no cycle: gaps is leaf
 
@@ -6799,7 +6801,7 @@ def unbuilt_extensions(
             continue
         owners = _wrapper_owners(fa, ported)
         named = {c for cs in owners.values() for c in cs}
-        if not owners or config_names(root, named):
+        if not owners or config_names(words, named):
             continue
         if any(_class_built(ported, owners, c) for c in named):
             continue
@@ -8876,9 +8878,7 @@ def _extension_binding(
     return None
 
 
-def _refs_and_submodule_calls(
-    fa: FileAnalysis, submodules: list[tuple[tuple[str, ...], str]]
-) -> list[str]:
+def _refs_and_submodule_calls(fa: FileAnalysis, submodules: Submodules) -> list[str]:
     """The repository names ``fa`` looks up, then the names it calls from a submodule not
     checked out that it imports as a top-level package (``from DCNv2.dcn_v2 import DCN``:
     no file of the repository defines ``DCNv2``, so the lookup is no repository name)."""
@@ -8893,10 +8893,10 @@ def _refs_and_submodule_calls(
 
 
 def submodule_code(
-    root: Path | None,
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
     ancillary: Ancillary,
+    submodules: Submodules,
     dead: Mapping[tuple[str, str], tuple[int, int]] | None = None,
     items: Sequence[WorkItem] = (),
 ) -> list[WorkItem]:
@@ -8905,10 +8905,8 @@ def submodule_code(
     pipeline): code the repository depends on but does not hold, so no line of it was
     scanned and the API tables price none of it. One item per submodule, a third-party
     layer where a network function calls it and the data pipeline's otherwise; the ops a
-    compiled-op item already names (CenterTrack's ``DCNv2``) are left to it."""
-    if root is None or not root.is_dir():
-        return []
-    submodules = _submodules(root)
+    compiled-op item already names (CenterTrack's ``DCNv2``) are left to it. ``submodules``:
+    the repository's :func:`missing_submodules`."""
     if not submodules:
         return []
     named = {w for i in items for w in _DOTTED.findall(i.what)}
@@ -8957,7 +8955,7 @@ def submodule_code(
 
 
 def _submodule_binding(
-    parts: list[str], submodules: list[tuple[tuple[str, ...], str]]
+    parts: list[str], submodules: Submodules
 ) -> tuple[tuple[str, str] | None, str]:
     """(module, name) when ``parts`` reaches into a submodule not checked out, with where
     its code comes from."""

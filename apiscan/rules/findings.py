@@ -53,4 +53,6 @@ class ShapeFindings:
             mindspore_api=target,
             backends=self.backends(target) if target else (),
             chain=hit.chain,
+            inherited=hit.inherited,
+            case=hit.case,
         )

@@ -20,13 +20,14 @@ from __future__ import annotations
 import contextlib
 import itertools
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
 
 from apiscan.stub.introspect import ApiInfo, Param, resolve
+from apiscan.stub.templates import DRAW
 
 #: Base shapes of the two samples. Every size differs between them and the second is not
 #: the first shifted by one place, so that a shape rule rarely fits both by coincidence
@@ -297,21 +298,21 @@ def _by_name(name: str, base: tuple[int, ...], rank: int) -> list[Any] | None:
     return None
 
 
+def _generated_draw() -> Callable[[Any, np.random.Generator], Any]:
+    """The generated test's own ``_draw`` (:data:`~apiscan.stub.templates.DRAW`), compiled
+    from the text the test carries: the drawing has one definition, so the inputs observed
+    here are the ones the test draws."""
+    namespace: dict[str, Any] = {"np": np}
+    exec(compile(DRAW, "<generated test: _draw>", "exec"), namespace)  # the text of DRAW, ours
+    return namespace["_draw"]
+
+
+_DRAW = _generated_draw()
+
+
 def draw(spec: Any, rng: np.random.Generator) -> Any:
-    """Numpy values for a sample spec: the same drawing as the generated test's ``_draw``."""
-    if isinstance(spec, dict) and "tensor" in spec:
-        shape = tuple(spec["shape"])
-        if spec["tensor"] == "bool":
-            return rng.random(shape) < 0.5
-        if spec["tensor"].startswith("int"):
-            return rng.integers(int(spec["low"]), int(spec["high"]), shape).astype(spec["tensor"])
-        arr = rng.uniform(spec["low"], spec["high"], shape).astype(spec["tensor"])
-        return np.sort(arr, axis=-1) if spec.get("sorted") else arr
-    if isinstance(spec, dict):
-        return {k: draw(v, rng) for k, v in spec.items()}
-    if isinstance(spec, list | tuple):
-        return type(spec)(draw(v, rng) for v in spec)
-    return spec
+    """Numpy values for a sample spec, drawn as the generated test draws them."""
+    return _DRAW(spec, rng)
 
 
 def _to_torch(value: Any) -> Any:

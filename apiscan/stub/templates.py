@@ -146,7 +146,28 @@ def _make_op(template, params, shapes, dtypes, count):
 '''
 
 #: Appended to every generated test: drawing inputs, calling both sides, comparing.
-TEST_BODY = '''
+#: How a generated test draws its inputs from a sample spec (numpy only, as the test runs
+#: where apiscan is not installed). The one definition of the drawing: the test carries this
+#: text, and :func:`apiscan.stub.samples.draw` runs the same text to observe torch on the
+#: same inputs with the same seed, so the values the test checks are the ones it draws.
+DRAW = """def _draw(spec, rng):
+    if isinstance(spec, dict) and "tensor" in spec:
+        shape = tuple(spec["shape"])
+        if spec["tensor"] == "bool":
+            return rng.random(shape) < 0.5
+        if spec["tensor"].startswith("int"):
+            return rng.integers(int(spec["low"]), int(spec["high"]), shape).astype(spec["tensor"])
+        array = rng.uniform(spec["low"], spec["high"], shape).astype(spec["tensor"])
+        return np.sort(array, axis=-1) if spec.get("sorted") else array
+    if isinstance(spec, dict):
+        return {k: _draw(v, rng) for k, v in spec.items()}
+    if isinstance(spec, list | tuple):
+        return type(spec)(_draw(v, rng) for v in spec)
+    return spec
+"""
+
+TEST_BODY = (
+    '''
 
 @pytest.fixture(scope="module")
 def stub():
@@ -265,21 +286,9 @@ def _describe(sample):
     return ", ".join(parts)
 
 
-def _draw(spec, rng):
-    if isinstance(spec, dict) and "tensor" in spec:
-        shape = tuple(spec["shape"])
-        if spec["tensor"] == "bool":
-            return rng.random(shape) < 0.5
-        if spec["tensor"].startswith("int"):
-            return rng.integers(int(spec["low"]), int(spec["high"]), shape).astype(spec["tensor"])
-        array = rng.uniform(spec["low"], spec["high"], shape).astype(spec["tensor"])
-        return np.sort(array, axis=-1) if spec.get("sorted") else array
-    if isinstance(spec, dict):
-        return {k: _draw(v, rng) for k, v in spec.items()}
-    if isinstance(spec, list | tuple):
-        return type(spec)(_draw(v, rng) for v in spec)
-    return spec
-
+'''
+    + DRAW
+    + '''
 
 def _convert(value, leaf):
     if isinstance(value, np.ndarray):
@@ -341,3 +350,4 @@ def _flatten(out):
         return [np.asarray(out.detach().numpy())]
     return [np.asarray(out)]
 '''
+)

@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.review.build import build_review
 from apiscan.review.model import Review
+from apiscan.review.recipe import extract_recipe
 
 HALFCASTS = Path(__file__).resolve().parents[2] / "fixtures" / "halfcasts"
 
@@ -85,3 +87,21 @@ def test_where_nothing_trains_the_inference_precision_is_the_row(tmp_path: Path)
     amp = {str(i.where): i.note for i in review.recipe if i.category == "amp"}
     assert "model.py:12" in amp
     assert not any("not the training's" in note for note in amp.values())
+
+
+def test_the_recipe_marks_the_inference_paths_precision_on_the_row() -> None:
+    """The recipe itself keeps the inference path's casts as rows marked
+    ``inference_precision`` (the review drops them where something trains, keeps them where
+    nothing does): the mark is the row's field, its note says nothing of it. The training's
+    own rows are not marked (VALID); an inference wrapper's, a profiler's and a checkpoint
+    copy's are (INVALID as training settings)."""
+    result, analyses = scan_with_facts(ScanOptions(str(HALFCASTS), cache_dir=None, jobs=1))
+    amp = {
+        str(i.where): i for i in extract_recipe(result, analyses, HALFCASTS) if i.category == "amp"
+    }
+    assert not amp["train.py:17"].inference_precision  # GradScaler
+    assert not amp["model.py:13"].inference_precision  # the network's own cast
+    marked = {where for where, i in amp.items() if i.inference_precision}
+    assert {"model.py:25", "model.py:31", "train.py:26", "train.py:28"} <= marked
+    assert not marked & {"train.py:17", "train.py:20", "train.py:37", "train.py:40"}
+    assert not any("not the training's" in i.note for i in amp.values())

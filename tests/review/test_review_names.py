@@ -50,3 +50,30 @@ def test_one_index_answers_both_questions(tmp_path: Path) -> None:
     assert names.value("Net", "size", "Net.forward") == "518 (Net.size at net.py:7)"
     # an argparse default is what args.low_text holds
     assert names.value("", "args.low_text") == "0.4 (low_text at net.py:20)"
+
+
+def test_an_attribute_stored_by_a_tuple_target_or_an_update_is_not_one_literal(
+    tmp_path: Path,
+) -> None:
+    """A name is one literal only when every store of it is read: ``self.keep = 1`` alone
+    holds ``1`` (VALID); a tuple target (``m.scale, m.flip = 2, True``) or an augmented
+    assignment in another file stores a value the records do not keep, so the name holds no
+    one literal (INVALID). The file's stored attributes are the scan's one list of them."""
+    net = """
+        class Net:
+            def __init__(self):
+                self.flip = False
+                self.steps = 0
+                self.keep = 1
+    """
+    tools = """
+        def switch(m):
+            m.scale, m.flip = 2, True
+            m.steps += 1
+    """
+    write_repo(tmp_path, {"net.py": net, "tools.py": tools})
+    _, analyses = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    names = name_values(analyses)
+    assert names.literal("self.keep") == "1"
+    assert names.literal("self.flip") is None
+    assert names.literal("self.steps") is None

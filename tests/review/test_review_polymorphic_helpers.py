@@ -47,16 +47,23 @@ def test_helpers_of_a_rewritten_caller_are_priced_with_it(review: Review) -> Non
     assert "3 dynamic-shape as" in effort.formula
 
 
-def _finding(function: str, rule: str, message: str) -> ShapeFinding:
-    return ShapeFinding("m.py", Span(1, 1, 1, 2), rule, "x", message, "high", "network", function)
+def _finding(function: str, rule: str, message: str, inherited: bool = False) -> ShapeFinding:
+    return ShapeFinding(
+        "m.py", Span(1, 1, 1, 2), rule, "x", message, "high", "network", function,
+        inherited=inherited,
+    )  # fmt: skip
 
 
 def test_only_inherited_findings_make_a_helper() -> None:
     own = _finding("helper", "DS103", "torch.nonzero: output length depends on data")
-    sample = _finding("helper", "DS120", "... : its shape is that sample's own (in ...)")
-    size = _finding("other", "DS113", "a size is the size of one sample of a batch kept unstacked")
+    sample = _finding("helper", "DS120", "... : its shape is that sample's own (in ...)", True)
+    size = _finding("other", "DS113", "a size is the size of one sample of a batch", True)
     caller = _finding("caller", "DS104", "boolean mask indexing")
     assert inherited_shape(sample) and inherited_shape(size) and not inherited_shape(own)
+    # the finding's field decides, not its words: a message quoting the words of a length
+    # (a rule's own text, a variable's name) is no inherited shape
+    quoted = _finding("helper", "DS103", "x: a length of a data-dependent shape, in words")
+    assert not inherited_shape(quoted)
     callers = {("m.py", "helper"): frozenset({("m.py", "caller")})}
     callers[("m.py", "other")] = frozenset({("m.py", "helper")})
     assert _priced_with_callers([sample, size, caller], callers) == [
@@ -159,3 +166,15 @@ def test_lengths_a_file_counted_apart_makes_vary_are_not_priced(tmp_path: Path) 
     assert effort.dynamic_shape_rewrites == 0
     text = " ".join(effort.explanation)
     assert "pkg/model.py:Base.support" in text and "pkg/model.py:Tracker.forward" in text
+
+
+def test_the_rule_that_reads_a_length_marks_its_finding(tmp_path: Path) -> None:
+    """The scan records on the finding that it only reads a length of a data-dependent
+    shape (VALID: the model's reshape by the number of selected points) and not on the
+    finding that makes the shape (INVALID: the predictor's mask selection)."""
+    from scan_helpers import write_repo
+
+    write_repo(tmp_path, TRACKER)
+    marks = {(f.path, f.rule): f.inherited for f in scan_repo(tmp_path).shape_findings}
+    assert marks[("pkg/model.py", "DS113")] is True, marks
+    assert marks[("pkg/predictor.py", "DS104")] is False, marks

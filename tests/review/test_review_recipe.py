@@ -1430,14 +1430,32 @@ FABRIC_RUNS = {
 }
 
 
+def _wrapper_rows(root: Path) -> list[tuple[str, str, dict]]:
+    """(category, path, values) of the recipe's rows of a ``Fabric`` wrapper."""
+    return [
+        (i.category, i.where.path, dict(i.values))
+        for i in recipe_of(root)
+        if i.category in ("amp", "distributed") and "Fabric" in i.name
+    ]
+
+
 def test_a_wrapper_set_by_a_generation_script_is_no_training_setting(tmp_path: Path) -> None:
     """``Fabric(precision=...)`` in the training script is the run's precision (VALID); the
     one a generation script builds for itself trains nothing (INVALID)."""
     write_repo(tmp_path, FABRIC_RUNS)
-    rows = [
-        (i.category, i.where.path, dict(i.values))
-        for i in recipe_of(tmp_path)
-        if i.category in ("amp", "distributed") and "Fabric" in i.name
-    ]
+    rows = _wrapper_rows(tmp_path)
     assert ("amp", "train.py", {"precision": '"bf16-mixed"'}) in rows
     assert not any(path.startswith("generate/") for _, path, _ in rows)
+
+
+def test_a_wrapper_set_in_an_export_folder_is_no_training_setting(tmp_path: Path) -> None:
+    """The folders the ported files leave out as export and deployment code (``export/``,
+    ``onnx/``) train nothing either: a ``Fabric(precision=...)`` built there to trace the
+    model is no setting of the run (INVALID), the training script's is (VALID)."""
+    runs = dict(FABRIC_RUNS)
+    runs["export/trace.py"] = runs.pop("generate/base.py")
+    runs["onnx/convert.py"] = runs["export/trace.py"]
+    write_repo(tmp_path, runs)
+    rows = _wrapper_rows(tmp_path)
+    assert ("amp", "train.py", {"precision": '"bf16-mixed"'}) in rows
+    assert [path for _, path, _ in rows if path.startswith(("export/", "onnx/"))] == []

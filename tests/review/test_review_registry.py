@@ -76,7 +76,12 @@ def test_a_root_module_built_directly_is_the_model(tmp_path: Path) -> None:
     assert {m.cls: m.role for m in review.modules}["model.GPT"] == "model"
 
 
-def test_an_evaluation_scripts_pick_is_not_the_model(tmp_path: Path) -> None:
+@pytest.mark.parametrize("side", ["validate.py", "sample.py", "profile.py", "bench.py"])
+def test_an_evaluation_scripts_pick_is_not_the_model(tmp_path: Path, side: str) -> None:
+    """A top-level script that evaluates, samples from or times the trained model (timm's
+    ``validate.py``, nanoGPT's ``sample.py``) picks its own model: the training's pick is
+    the model (VALID), the side script's is not (INVALID). The model tree reads the recipe's
+    list of such scripts (it had left ``sample.py`` out)."""
     (tmp_path / "models.py").write_text(
         "from torch import nn\n\n"
         "class Part(nn.Module):\n    pass\n\n"
@@ -95,6 +100,6 @@ def test_an_evaluation_scripts_pick_is_not_the_model(tmp_path: Path) -> None:
         "model = models.__dict__[args.model]()\n"
     )
     (tmp_path / "train.py").write_text(script.format("a"))
-    (tmp_path / "validate.py").write_text(script.format("b"))
+    (tmp_path / side).write_text(script.format("b"))
     review = build_review(str(tmp_path), jobs=1)
     assert [m.cls for m in review.top_models] == ["models.A"]

@@ -5,13 +5,12 @@ fixtures/unbuiltcode."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from scan_helpers import REPO_ROOT, review_fixture
 
 from apiscan.pipeline import ScanOptions, scan_with_facts
-from apiscan.review.config_files import config_names
+from apiscan.review.build import build_review
+from apiscan.review.config_files import config_names, config_words
 from apiscan.review.model import BACKBONE_ARCHITECTURE, work_label
 from apiscan.review.work import uncalled_functions
 
@@ -54,10 +53,23 @@ def test_a_class_only_a_config_names_stays_priced() -> None:
         ("losses.py", "PickedByName"),
     }
     names = [name for _, name in uncalled]
-    assert config_names(REPO_ROOT / FIXTURE, names) == frozenset({"PickedByName"})
+    assert config_names(config_words(REPO_ROOT / FIXTURE), names) == frozenset({"PickedByName"})
     # INVALID: no config file, nothing kept; a name written only in Python is no config's
-    assert config_names(None, names) == frozenset()
-    assert config_names(Path(REPO_ROOT / FIXTURE / "models"), names) == frozenset()
+    assert config_names(config_words(None), names) == frozenset()
+    assert config_names(config_words(REPO_ROOT / FIXTURE / "models"), names) == frozenset()
+
+
+def test_a_review_reads_the_config_files_once(monkeypatch) -> None:
+    """The names nothing calls, the classes a model YAML builds and the extensions'
+    wrappers are all asked of one reading of the config files' words per review."""
+    from apiscan.review import readings
+
+    calls = []
+    real = readings.config_words
+    monkeypatch.setattr(readings, "config_words", lambda root: calls.append(root) or real(root))
+    review = build_review(str(REPO_ROOT / FIXTURE), jobs=1)
+    assert len(calls) == 1
+    assert review.effort is not None
 
 
 def test_one_item_per_backbone_built_with_and_without_weights(review) -> None:

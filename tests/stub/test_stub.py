@@ -339,3 +339,28 @@ def test_float_hyper_parameters_are_never_sampled_as_tensors() -> None:
 
     for name in ("iou_threshold", "score_thresh", "min_size", "spatial_scale"):
         assert _by_name(name, (3, 4), 2) == [0.5, 2.0]
+
+
+def test_the_inputs_observed_are_drawn_by_the_generated_tests_own_text() -> None:
+    """The drawing of sample inputs has one definition, the text a generated test carries:
+    the in-process drawing runs that text, so with the same seed both give the same arrays."""
+    import numpy as np
+
+    from apiscan.stub.samples import draw
+    from apiscan.stub.templates import DRAW, TEST_BODY
+
+    assert DRAW in TEST_BODY
+    spec = {
+        "x": {"tensor": "float32", "shape": [2, 3], "low": -1.0, "high": 1.0, "sorted": True},
+        "i": [{"tensor": "int64", "shape": [4], "low": 0, "high": 5}, 2.0],
+        "m": {"tensor": "bool", "shape": [3]},
+    }
+    namespace: dict = {"np": np}
+    exec(DRAW, namespace)
+    ours, theirs = (
+        draw(spec, np.random.default_rng(7)),
+        namespace["_draw"](spec, np.random.default_rng(7)),
+    )
+    assert np.array_equal(ours["x"], theirs["x"]) and ours["x"].dtype == np.float32
+    assert np.array_equal(ours["i"][0], theirs["i"][0]) and ours["i"][1] == 2.0
+    assert np.array_equal(ours["m"], theirs["m"]) and ours["m"].dtype == np.bool_
