@@ -397,6 +397,12 @@ class StructureBuilder:
                 child = self._built_class(call.callee, fa)
                 if child is None:
                     node.layers.update(self._builder_layers(call.callee))
+                    # the classes a picker function returns by key, each a part the
+                    # constructor may build, of the class it hands the pick to if any
+                    for cls in self._picked_classes(call.callee):
+                        at = self._picked_into(fa, qualname, call.line, nodes) or node.cls
+                        if cls in nodes and cls != at:
+                            nodes[at].children.add(cls)
                     # the repository classes a module-level builder builds are children
                     # too (PyTorch-YOLOv3's ``create_modules`` building its YOLOLayers)
                     node.children.update(
@@ -535,6 +541,76 @@ class StructureBuilder:
             if call.caller == name or call.caller.startswith(name + ".")
             if (cls := self._built_class(call.callee)) is not None
         }
+
+    def _picked_classes(self, callee: str) -> list[str]:
+        """The repository classes a module-level repository function returns uncalled for
+        its caller to build: a class it returns by name, or each class of a dict literal
+        its ``return`` looks up by key (``stem_funs[stem_type]`` over ``{"res_stem_in":
+        ResStem, "simple_stem_in": SimpleStem}``, the dict bound in the function or in its
+        module). Which entry the key picks is not told here: each is a part the calling
+        constructor may build, not a free-standing class. [] for a function that returns
+        no class so (it builds its classes itself: :meth:`_builder_classes`)."""
+        module, _, name = callee.rpartition(".")
+        fa = self.analyses.get(self.paths.get(module, ""))
+        d = _own_def(fa, name) if fa is not None and "." not in name else None
+        if fa is None or d is None or d.is_class or fa.syntax is None:
+            return []
+        values = fa.syntax.values
+        bound = {
+            a.target.name: a.value
+            for a in (*(values.assigns if values is not None else ()), *d.assigns)
+            if a.target.kind == "Name"
+        }
+        names: list[str] = []
+        for returned in d.returns:
+            if returned.kind == "Name":
+                names.append(returned.name)
+            elif returned.kind == "Subscript" and returned.target.kind == "Name":
+                table = bound.get(returned.target.name)
+                if table is not None and table.kind == "Dict":
+                    names += [v.name for v in table.items if v.kind == "Name"]
+        imports = dict(fa.syntax.imports)
+        key = self.keys.get(fa.path, module)
+        out: list[str] = []
+        for text in names:
+            dotted = imports.get(text) or f"{key}.{text}"
+            cls = self.hierarchy.resolve(dotted) or dotted
+            if cls in self.classes and cls not in out:
+                out.append(cls)
+        return out
+
+    def _picked_into(
+        self, fa: FileAnalysis, qualname: str, line: int, nodes: Mapping[str, _Node]
+    ) -> str | None:
+        """The repository module class a constructor hands the pick of the call at ``line``
+        to (``block_fun = get_block_fun(...)`` then ``AnyStage(w_in, w_out, block_fun)``):
+        that class builds the picked class, so it is that class's part; None when the
+        local is handed to no module class's constructor (the constructor builds it)."""
+        d = _own_def(fa, qualname)
+        if d is None or fa.syntax is None or fa.syntax.values is None:
+            return None
+        local = next(
+            (
+                a.target.name
+                for a in d.assigns
+                if a.target.kind == "Name" and a.value.kind == "Call" and a.value.line == line
+            ),
+            None,
+        )
+        if local is None:
+            return None
+        inside = {n for n, x in enumerate(fa.syntax.values.defs) if x.qual == qualname}
+        for call in fa.syntax.values.calls:
+            if call.function not in inside or call.expr.line <= line:
+                continue
+            if not any(arg.kind == "Name" and arg.name == local for arg in call.expr.args):
+                continue
+            for made in fa.calls:
+                if made.line == call.expr.line and made.caller == qualname:
+                    cls = self._built_class(made.callee, fa)
+                    if cls is not None and cls in nodes:
+                        return cls
+        return None
 
     def _builder_layers(self, callee: str) -> list[str]:
         """The torch layers a module-level repository function builds (``self.act =
@@ -824,6 +900,8 @@ TOP_MODELS = 8
 ALSO_BUILT_BY = "also built by"
 #: The pseudo-part naming the module classes a constructor builds that no attribute shows.
 ALSO_BUILDS = "also builds"
+#: The pseudo-part naming another package's network a constructor cuts its blocks from.
+BUILT_FROM = "built from"
 #: The part naming a third-party model class a registered function returns, with its sizes
 THIRD_PARTY = "third-party class"
 #: A method name that says it builds something (``build_backbone``, ``make_layer``).
@@ -1809,9 +1887,38 @@ class _Builders:
             ]
             if rest:
                 parts.append((ALSO_BUILDS, ", ".join(rest)))
+            parts += self._zoo_bodies(file, cls, parts)
         if not parts:
             parts = _yaml_parts(file, name)
         return _within(parts, limit)
+
+    def _zoo_bodies(
+        self, file: ModelFile, cls: str, parts: Sequence[tuple[str, str]]
+    ) -> list[tuple[str, str]]:
+        """The model library's networks a constructor builds into a local and takes its
+        blocks from (``inception = fid_inception_v3()``, whose builder makes torchvision's
+        ``inception_v3`` and swaps blocks in, then ``self.blocks`` of ``inception.Conv2d_1a_3x3``
+        ...): the body the model is cut from, which no attribute names, so a port writes it
+        too. One part per library model, named by the first construction that reaches it
+        (a branch building the same network another way adds nothing)."""
+        init = file.defs.get(f"{cls.rpartition('.')[2]}.__init__", -1)
+        if init < 0:
+            return []
+        shown = " ".join(part for _, part in parts)
+        found: dict[str, str] = {}
+        # a local bound to the whole call (an attribute's value, a dict of networks kept
+        # for reference are shown, or no part, already)
+        for a in sorted(file.assigns_in(init), key=lambda a: a.line):
+            value = file.expr(a.value) if a.single and a.value >= 0 else None
+            if value is None or value.kind != "call":
+                continue
+            model = self._foreign_part(file, a.value, init)
+            if model is None:
+                continue
+            library = model.rpartition(" → ")[2]
+            if library not in shown:
+                found.setdefault(library, model)
+        return [(BUILT_FROM, model) for model in found.values()]
 
     def _torch_parts(self, file: ModelFile, init: int) -> list[tuple[str, str]]:
         """The torch modules a constructor (the def ``init``) stores in its attributes:
