@@ -35,7 +35,8 @@ from apiscan.model import ApiFinding, ScanResult
 from apiscan.notebook import SUFFIX as NOTEBOOK
 from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
-from apiscan.review.config_files import YamlPlace
+from apiscan.review.commands import script_config
+from apiscan.review.config_files import YamlPlace, section_values
 from apiscan.review.evaluate import UNKNOWN, holds
 from apiscan.review.model import ModuleNode, TopModel, Where
 from apiscan.review.names import OptionDefault
@@ -941,6 +942,8 @@ _STATELESS = re.compile(
 _FILLS = frozenset({"append", "extend", "insert"})
 #: Parameters of a builder that name the class it builds (``build_encoder(arch=...)``).
 _PICKER = re.compile(r"(?:\w+_)?(?:arch|name|type|kind|variant|model|network|net)(?:_\w+)?")
+#: An upper-case config key read in a test's text (``cfg.MODEL.RPN_ONLY``).
+_CONFIG_READ = re.compile(r"\.(?=\w*[A-Z])[A-Z0-9_]{2,}\b")
 #: Roles that are never the top model (a criterion is built beside it, not around it).
 _NOT_TOP = frozenset({"loss"})
 
@@ -1005,6 +1008,9 @@ class _Builders:
         self.trail: list[str] | None = None
         self.trails: dict[TopModel, tuple[str, ...]] = {}
         self._unbuilt_memo: set[str] | None = None
+        #: the sectioned config the training names, () when none (:meth:`_sections`)
+        self._sections_memo: tuple[dict[str, set[str]], str] | tuple[()] | None = None
+        self._compared_memo: dict[str, set[str]] | None = None
         #: the classes a per-branch builder returns that the chosen config does not pick
         self._not_picked: set[str] = set()
         #: the models a package exports that the chosen config does not name (still listed
@@ -1072,6 +1078,8 @@ class _Builders:
                 break
             if stmt in tests:
                 holds, why = self._evaluate(tests[stmt])
+                if holds is None and not why and not _CONFIG_READ.search(tests[stmt]):
+                    continue  # a section entry's test no section file tells: no config test
                 out.append((tests[stmt], None if holds is None else holds == in_body, why))
         return out
 
@@ -1086,6 +1094,9 @@ class _Builders:
         except SyntaxError:
             return None, ""
         expr = ValueReader(ast.Module(body=[], type_ignores=[]), test).expr(node)
+        section = self._section_test(expr)
+        if section is not None:
+            return section
         read: dict[str, None] = {}
 
         def lookup(e: ValueExpr, depth: int) -> object:
@@ -1104,6 +1115,85 @@ class _Builders:
         if value is UNKNOWN or not read:
             return None, ""
         return bool(value), "; ".join(read)
+
+    def _sections(self) -> tuple[dict[str, set[str]], str] | None:
+        """The sectioned config file (Darknet's ``.cfg``) the training builds its network
+        from, read as data (:func:`~apiscan.review.config_files.section_values`), and
+        where it is named: the default of a training script's config option, else the
+        file the documented commands running that script pass the option (yolor's
+        ``train.py --cfg cfg/yolor_p6.cfg``). None when no such file, or several, is named."""
+        if self._sections_memo is not None:
+            return self._sections_memo or None
+        found: dict[str, tuple[dict[str, set[str]], str]] = {}
+        for path, options in self.argparse.by_path.items() if self.root is not None else ():
+            if "train" not in PurePosixPath(path).name or self.skip(path):
+                continue
+            for option in options:
+                if not re.search(r"cfg|config", option.dest):
+                    continue
+                value, where = option.value, f"the default of --{option.dest} at {path}"
+                if not (isinstance(value, str) and value.endswith(".cfg")):
+                    named = script_config(self.root, path, f"--{option.dest}")  # type: ignore[arg-type]
+                    if named is None:
+                        continue
+                    value, where = named[0], f"the training command at {named[1]}"
+                if not value.endswith(".cfg"):
+                    continue
+                read = section_values(self.root / value)  # type: ignore[operator]
+                if read is not None:
+                    found.setdefault(value, (read, f"{value} ({where})"))
+        self._sections_memo = next(iter(found.values())) if len(found) == 1 else ()
+        return self._sections_memo or None
+
+    def _section_test(self, expr: ValueExpr) -> tuple[bool | None, str] | None:
+        """Whether a builder's test of one entry of a parsed section holds (``mdef['type']
+        == 'dwt'``, ``mdef['activation'] in ('swish', 'mish')``) in the sectioned config
+        the training names (:meth:`_sections`): a key the file sets is compared with the
+        values the file gives it, a key it never sets (the header the parser keeps under
+        ``'type'``) with the section headers when two of the literals it is compared with
+        somewhere are headers. A literal none of them equals never matches: the branch
+        never runs (False for ``==``/``in``); otherwise the sections differ, so unknown
+        (None, with why: still a test of the config, under which the branch may run).
+        None for any other test."""
+        sections = self._sections()
+        if sections is None or expr.kind != "Compare" or len(expr.parts) != 2:
+            return None
+        data, where = sections
+        left, right = expr.parts
+        if left.kind == "Constant" and expr.name in ("Eq", "NotEq"):
+            left, right = right, left
+        key = left.parts[1] if left.kind == "Subscript" and len(left.parts) == 2 else None
+        if key is None or key.kind != "Constant" or not isinstance(key.value, str):
+            return None
+        literals = [right] if right.kind == "Constant" else list(right.parts)
+        if right.kind not in ("Constant", "Tuple", "List", "Set") or not all(
+            x.kind == "Constant" and isinstance(x.value, str) for x in literals
+        ):
+            return None
+        if expr.name not in ("Eq", "NotEq", "In", "NotIn"):
+            return None
+        values = data.get(key.value)
+        if values is None and len(self._compared(key.value) & data[""]) >= 2:
+            values = data[""]
+        if values is None:
+            return None
+        shown = ", ".join(str(x.value) for x in literals)
+        if any(x.value in values for x in literals):
+            return None, f"some sections only in {where}"  # a test the sections differ on
+        why = f"{key.value} is never {shown} in {where}"
+        if values is data[""]:
+            why = f"no [{shown}] section in {where}"
+        return expr.name in ("NotEq", "NotIn"), why
+
+    def _compared(self, key: str) -> set[str]:
+        """The string literals the code's tests compare an entry ``[key]`` with."""
+        if self._compared_memo is None:
+            self._compared_memo = {}
+            for file in self.files:
+                for _, test in file.facts.tests:
+                    for m in re.finditer(r"\[['\"](\w+)['\"]\]\s*==\s*['\"]([^'\"]+)['\"]", test):
+                        self._compared_memo.setdefault(m[1], set()).add(m[2])
+        return self._compared_memo.get(key, set())
 
     def _config_value(self, key: str) -> tuple[str, str] | None:
         """A yacs key's value where the training reads it: the chosen YAML's, else the
@@ -1251,7 +1341,8 @@ class _Builders:
         dead: set[str] = set()
         alive: set[str] = set()
         told: dict[str, tuple[str, str]] = {}  # built under tests that all hold
-        for file in self.files if self.yacs is not None else ():
+        told_by = self.yacs is not None or self._sections() is not None
+        for file in self.files if told_by else ():
             if not file.facts.tests:
                 continue
             for ref, fid in file.facts.calls:
