@@ -1011,6 +1011,11 @@ class _Builders:
         #: the sectioned config the training names, () when none (:meth:`_sections`)
         self._sections_memo: tuple[dict[str, set[str]], str] | tuple[()] | None = None
         self._compared_memo: dict[str, set[str]] | None = None
+        #: the whys of the section tests that fail (:meth:`_section_test`)
+        self._section_whys: set[str] = set()
+        #: the module classes built only under section tests that fail: the section file
+        #: the training names builds none of them (:meth:`_unbuilt`)
+        self.section_unbuilt: set[str] = set()
         #: the classes a per-branch builder returns that the chosen config does not pick
         self._not_picked: set[str] = set()
         #: the models a package exports that the chosen config does not name (still listed
@@ -1183,6 +1188,7 @@ class _Builders:
         why = f"{key.value} is never {shown} in {where}"
         if values is data[""]:
             why = f"no [{shown}] section in {where}"
+        self._section_whys.add(why)
         return expr.name in ("NotEq", "NotIn"), why
 
     def _compared(self, key: str) -> set[str]:
@@ -1340,6 +1346,7 @@ class _Builders:
             return self._unbuilt_memo
         dead: set[str] = set()
         alive: set[str] = set()
+        by_sections: set[str] = set()  # dead by a test the section file fails
         told: dict[str, tuple[str, str]] = {}  # built under tests that all hold
         told_by = self.yacs is not None or self._sections() is not None
         for file in self.files if told_by else ():
@@ -1352,10 +1359,14 @@ class _Builders:
                 cls = self.built(file, ref, fid, 1)
                 if cls is None:
                     continue
-                (dead if any(runs is False for _, runs, _ in tests) else alive).add(cls)
+                failing = [why for _, runs, why in tests if runs is False]
+                (dead if failing else alive).add(cls)
+                if any(why in self._section_whys for why in failing):
+                    by_sections.add(cls)
                 if all(runs is True for _, runs, _ in tests):
                     told.setdefault(cls, (tests[0][0], tests[0][2]))
         self._unbuilt_memo = dead - alive
+        self.section_unbuilt = by_sections - alive
         self.built_under = told
         return self._unbuilt_memo
 
@@ -3966,6 +3977,8 @@ def top_models(
         not_picked.update(c for c in builders._not_picked if c not in chosen)
         not_picked.update(builders._unconfigured)
         not_picked.update(c for c in builders.registry_picks() if c not in chosen)
+        builders._unbuilt()
+        not_picked.update(c for c in builders.section_unbuilt if c not in chosen)
     return tops
 
 

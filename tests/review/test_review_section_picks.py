@@ -54,3 +54,23 @@ def test_without_a_named_file_every_branch_builds(tmp_path: Path) -> None:
     assert b._sections() is None
     assert also_builds(b) == "Mish, Shortcut, Wavelet, YoloLayer"
     assert b._evaluate("mdef['type'] == 'dwt'") == (None, "")
+
+
+def test_classes_no_section_builds_are_left_out_of_the_picks() -> None:
+    # their initialisers and what only they reach are no part of the configured run
+    result, analyses = scan_with_facts(ScanOptions(str(SECTIONPICK), cache_dir=None, jobs=1))
+    api = load_torch_api()
+    hierarchy = Hierarchy(analyses, ClassTable(analyses, api))
+    nodes = structure.module_nodes(result, analyses, hierarchy, api)
+    not_picked: set[str] = set()
+    structure.top_models(
+        analyses,
+        nodes,
+        lambda path: "",
+        hierarchy,
+        SECTIONPICK,
+        Readings(SECTIONPICK, analyses),
+        not_picked=not_picked,
+    )
+    assert {"model.Mish", "model.Wavelet"} <= not_picked
+    assert not {"model.Shortcut", "model.YoloLayer", "model.Darknet"} & not_picked
