@@ -778,10 +778,38 @@ class _Recorder:
 
 
 def _reads_config(test: ast.expr) -> bool:
-    """Whether an ``if`` test reads an upper-case config key (``cfg.MODEL.FCOS_ON``)."""
-    return any(
+    """Whether an ``if`` test reads an upper-case config key (``cfg.MODEL.FCOS_ON``), or
+    compares an entry of a parsed config section with strings (a Darknet builder's
+    ``mdef['type'] == 'dwt'``: the review reads the section file the training names)."""
+    return _section_compare(test) or any(
         isinstance(n, ast.Attribute) and n.attr.isupper() and len(n.attr) > 1
         for n in ast.walk(test)
+    )
+
+
+def _section_compare(test: ast.expr) -> bool:
+    """``x['key'] == 'value'`` or ``x['key'] in ('a', 'b')`` (either side of ``==``)."""
+    if not isinstance(test, ast.Compare) or len(test.comparators) != 1:
+        return False
+
+    def strings(node: ast.expr) -> bool:
+        items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
+        return bool(items) and all(
+            isinstance(i, ast.Constant) and isinstance(i.value, str) for i in items
+        )
+
+    def entry(node: ast.expr) -> bool:
+        return (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, str)
+        )
+
+    left, right = test.left, test.comparators[0]
+    if isinstance(test.ops[0], (ast.Eq, ast.NotEq)) and entry(right):
+        left, right = right, left
+    return isinstance(test.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn)) and (
+        entry(left) and strings(right)
     )
 
 

@@ -1321,6 +1321,30 @@ def _darknet_net(path: Path) -> dict[str, tuple[str, int]] | None:
     return found
 
 
+def section_values(path: Path) -> dict[str, set[str]] | None:
+    """A sectioned config file (Darknet's ``.cfg``: ``[convolutional]`` headers, then
+    ``key=value`` lines) read as data: key -> every value the file gives it, the section
+    headers under the key "". None when the file is unreadable, too large, or has fewer
+    than two sections (no such file)."""
+    try:
+        if path.stat().st_size > _SIZE_LIMIT:
+            return None
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    out: dict[str, set[str]] = {"": set()}
+    sections = 0
+    for line in lines:
+        text = line.split("#", 1)[0].strip()
+        if text.startswith("[") and text.endswith("]"):
+            out[""].add(text[1:-1].strip())
+            sections += 1
+        elif sections and "=" in text:
+            key, _, value = text.partition("=")
+            out.setdefault(key.strip(), set()).add(value.strip())
+    return out if sections >= 2 else None
+
+
 def _constants(files: Sequence[FileAnalysis]) -> set[str]:
     """Every string constant of the code's calls and assignments."""
     return {

@@ -35,7 +35,8 @@ from apiscan.model import ApiFinding, ScanResult
 from apiscan.notebook import SUFFIX as NOTEBOOK
 from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
-from apiscan.review.config_files import YamlPlace
+from apiscan.review.commands import script_config
+from apiscan.review.config_files import YamlPlace, section_values
 from apiscan.review.evaluate import UNKNOWN, holds
 from apiscan.review.model import ModuleNode, TopModel, Where
 from apiscan.review.names import OptionDefault
@@ -397,6 +398,12 @@ class StructureBuilder:
                 child = self._built_class(call.callee, fa)
                 if child is None:
                     node.layers.update(self._builder_layers(call.callee))
+                    # the classes a picker function returns by key, each a part the
+                    # constructor may build, of the class it hands the pick to if any
+                    for cls in self._picked_classes(call.callee):
+                        at = self._picked_into(fa, qualname, call.line, nodes) or node.cls
+                        if cls in nodes and cls != at:
+                            nodes[at].children.add(cls)
                     # the repository classes a module-level builder builds are children
                     # too (PyTorch-YOLOv3's ``create_modules`` building its YOLOLayers)
                     node.children.update(
@@ -535,6 +542,76 @@ class StructureBuilder:
             if call.caller == name or call.caller.startswith(name + ".")
             if (cls := self._built_class(call.callee)) is not None
         }
+
+    def _picked_classes(self, callee: str) -> list[str]:
+        """The repository classes a module-level repository function returns uncalled for
+        its caller to build: a class it returns by name, or each class of a dict literal
+        its ``return`` looks up by key (``stem_funs[stem_type]`` over ``{"res_stem_in":
+        ResStem, "simple_stem_in": SimpleStem}``, the dict bound in the function or in its
+        module). Which entry the key picks is not told here: each is a part the calling
+        constructor may build, not a free-standing class. [] for a function that returns
+        no class so (it builds its classes itself: :meth:`_builder_classes`)."""
+        module, _, name = callee.rpartition(".")
+        fa = self.analyses.get(self.paths.get(module, ""))
+        d = _own_def(fa, name) if fa is not None and "." not in name else None
+        if fa is None or d is None or d.is_class or fa.syntax is None:
+            return []
+        values = fa.syntax.values
+        bound = {
+            a.target.name: a.value
+            for a in (*(values.assigns if values is not None else ()), *d.assigns)
+            if a.target.kind == "Name"
+        }
+        names: list[str] = []
+        for returned in d.returns:
+            if returned.kind == "Name":
+                names.append(returned.name)
+            elif returned.kind == "Subscript" and returned.target.kind == "Name":
+                table = bound.get(returned.target.name)
+                if table is not None and table.kind == "Dict":
+                    names += [v.name for v in table.items if v.kind == "Name"]
+        imports = dict(fa.syntax.imports)
+        key = self.keys.get(fa.path, module)
+        out: list[str] = []
+        for text in names:
+            dotted = imports.get(text) or f"{key}.{text}"
+            cls = self.hierarchy.resolve(dotted) or dotted
+            if cls in self.classes and cls not in out:
+                out.append(cls)
+        return out
+
+    def _picked_into(
+        self, fa: FileAnalysis, qualname: str, line: int, nodes: Mapping[str, _Node]
+    ) -> str | None:
+        """The repository module class a constructor hands the pick of the call at ``line``
+        to (``block_fun = get_block_fun(...)`` then ``AnyStage(w_in, w_out, block_fun)``):
+        that class builds the picked class, so it is that class's part; None when the
+        local is handed to no module class's constructor (the constructor builds it)."""
+        d = _own_def(fa, qualname)
+        if d is None or fa.syntax is None or fa.syntax.values is None:
+            return None
+        local = next(
+            (
+                a.target.name
+                for a in d.assigns
+                if a.target.kind == "Name" and a.value.kind == "Call" and a.value.line == line
+            ),
+            None,
+        )
+        if local is None:
+            return None
+        inside = {n for n, x in enumerate(fa.syntax.values.defs) if x.qual == qualname}
+        for call in fa.syntax.values.calls:
+            if call.function not in inside or call.expr.line <= line:
+                continue
+            if not any(arg.kind == "Name" and arg.name == local for arg in call.expr.args):
+                continue
+            for made in fa.calls:
+                if made.line == call.expr.line and made.caller == qualname:
+                    cls = self._built_class(made.callee, fa)
+                    if cls is not None and cls in nodes:
+                        return cls
+        return None
 
     def _builder_layers(self, callee: str) -> list[str]:
         """The torch layers a module-level repository function builds (``self.act =
@@ -824,6 +901,8 @@ TOP_MODELS = 8
 ALSO_BUILT_BY = "also built by"
 #: The pseudo-part naming the module classes a constructor builds that no attribute shows.
 ALSO_BUILDS = "also builds"
+#: The pseudo-part naming another package's network a constructor cuts its blocks from.
+BUILT_FROM = "built from"
 #: The part naming a third-party model class a registered function returns, with its sizes
 THIRD_PARTY = "third-party class"
 #: A method name that says it builds something (``build_backbone``, ``make_layer``).
@@ -863,6 +942,8 @@ _STATELESS = re.compile(
 _FILLS = frozenset({"append", "extend", "insert"})
 #: Parameters of a builder that name the class it builds (``build_encoder(arch=...)``).
 _PICKER = re.compile(r"(?:\w+_)?(?:arch|name|type|kind|variant|model|network|net)(?:_\w+)?")
+#: An upper-case config key read in a test's text (``cfg.MODEL.RPN_ONLY``).
+_CONFIG_READ = re.compile(r"\.(?=\w*[A-Z])[A-Z0-9_]{2,}\b")
 #: Roles that are never the top model (a criterion is built beside it, not around it).
 _NOT_TOP = frozenset({"loss"})
 
@@ -927,6 +1008,14 @@ class _Builders:
         self.trail: list[str] | None = None
         self.trails: dict[TopModel, tuple[str, ...]] = {}
         self._unbuilt_memo: set[str] | None = None
+        #: the sectioned config the training names, () when none (:meth:`_sections`)
+        self._sections_memo: tuple[dict[str, set[str]], str] | tuple[()] | None = None
+        self._compared_memo: dict[str, set[str]] | None = None
+        #: the whys of the section tests that fail (:meth:`_section_test`)
+        self._section_whys: set[str] = set()
+        #: the module classes built only under section tests that fail: the section file
+        #: the training names builds none of them (:meth:`_unbuilt`)
+        self.section_unbuilt: set[str] = set()
         #: the classes a per-branch builder returns that the chosen config does not pick
         self._not_picked: set[str] = set()
         #: the models a package exports that the chosen config does not name (still listed
@@ -994,6 +1083,8 @@ class _Builders:
                 break
             if stmt in tests:
                 holds, why = self._evaluate(tests[stmt])
+                if holds is None and not why and not _CONFIG_READ.search(tests[stmt]):
+                    continue  # a section entry's test no section file tells: no config test
                 out.append((tests[stmt], None if holds is None else holds == in_body, why))
         return out
 
@@ -1008,6 +1099,9 @@ class _Builders:
         except SyntaxError:
             return None, ""
         expr = ValueReader(ast.Module(body=[], type_ignores=[]), test).expr(node)
+        section = self._section_test(expr)
+        if section is not None:
+            return section
         read: dict[str, None] = {}
 
         def lookup(e: ValueExpr, depth: int) -> object:
@@ -1026,6 +1120,86 @@ class _Builders:
         if value is UNKNOWN or not read:
             return None, ""
         return bool(value), "; ".join(read)
+
+    def _sections(self) -> tuple[dict[str, set[str]], str] | None:
+        """The sectioned config file (Darknet's ``.cfg``) the training builds its network
+        from, read as data (:func:`~apiscan.review.config_files.section_values`), and
+        where it is named: the default of a training script's config option, else the
+        file the documented commands running that script pass the option (yolor's
+        ``train.py --cfg cfg/yolor_p6.cfg``). None when no such file, or several, is named."""
+        if self._sections_memo is not None:
+            return self._sections_memo or None
+        found: dict[str, tuple[dict[str, set[str]], str]] = {}
+        for path, options in self.argparse.by_path.items() if self.root is not None else ():
+            if "train" not in PurePosixPath(path).name or self.skip(path):
+                continue
+            for option in options:
+                if not re.search(r"cfg|config", option.dest):
+                    continue
+                value, where = option.value, f"the default of --{option.dest} at {path}"
+                if not (isinstance(value, str) and value.endswith(".cfg")):
+                    named = script_config(self.root, path, f"--{option.dest}")  # type: ignore[arg-type]
+                    if named is None:
+                        continue
+                    value, where = named[0], f"the training command at {named[1]}"
+                if not value.endswith(".cfg"):
+                    continue
+                read = section_values(self.root / value)  # type: ignore[operator]
+                if read is not None:
+                    found.setdefault(value, (read, f"{value} ({where})"))
+        self._sections_memo = next(iter(found.values())) if len(found) == 1 else ()
+        return self._sections_memo or None
+
+    def _section_test(self, expr: ValueExpr) -> tuple[bool | None, str] | None:
+        """Whether a builder's test of one entry of a parsed section holds (``mdef['type']
+        == 'dwt'``, ``mdef['activation'] in ('swish', 'mish')``) in the sectioned config
+        the training names (:meth:`_sections`): a key the file sets is compared with the
+        values the file gives it, a key it never sets (the header the parser keeps under
+        ``'type'``) with the section headers when two of the literals it is compared with
+        somewhere are headers. A literal none of them equals never matches: the branch
+        never runs (False for ``==``/``in``); otherwise the sections differ, so unknown
+        (None, with why: still a test of the config, under which the branch may run).
+        None for any other test."""
+        sections = self._sections()
+        if sections is None or expr.kind != "Compare" or len(expr.parts) != 2:
+            return None
+        data, where = sections
+        left, right = expr.parts
+        if left.kind == "Constant" and expr.name in ("Eq", "NotEq"):
+            left, right = right, left
+        key = left.parts[1] if left.kind == "Subscript" and len(left.parts) == 2 else None
+        if key is None or key.kind != "Constant" or not isinstance(key.value, str):
+            return None
+        literals = [right] if right.kind == "Constant" else list(right.parts)
+        if right.kind not in ("Constant", "Tuple", "List", "Set") or not all(
+            x.kind == "Constant" and isinstance(x.value, str) for x in literals
+        ):
+            return None
+        if expr.name not in ("Eq", "NotEq", "In", "NotIn"):
+            return None
+        values = data.get(key.value)
+        if values is None and len(self._compared(key.value) & data[""]) >= 2:
+            values = data[""]
+        if values is None:
+            return None
+        shown = ", ".join(str(x.value) for x in literals)
+        if any(x.value in values for x in literals):
+            return None, f"some sections only in {where}"  # a test the sections differ on
+        why = f"{key.value} is never {shown} in {where}"
+        if values is data[""]:
+            why = f"no [{shown}] section in {where}"
+        self._section_whys.add(why)
+        return expr.name in ("NotEq", "NotIn"), why
+
+    def _compared(self, key: str) -> set[str]:
+        """The string literals the code's tests compare an entry ``[key]`` with."""
+        if self._compared_memo is None:
+            self._compared_memo = {}
+            for file in self.files:
+                for _, test in file.facts.tests:
+                    for m in re.finditer(r"\[['\"](\w+)['\"]\]\s*==\s*['\"]([^'\"]+)['\"]", test):
+                        self._compared_memo.setdefault(m[1], set()).add(m[2])
+        return self._compared_memo.get(key, set())
 
     def _config_value(self, key: str) -> tuple[str, str] | None:
         """A yacs key's value where the training reads it: the chosen YAML's, else the
@@ -1172,8 +1346,10 @@ class _Builders:
             return self._unbuilt_memo
         dead: set[str] = set()
         alive: set[str] = set()
+        by_sections: set[str] = set()  # dead by a test the section file fails
         told: dict[str, tuple[str, str]] = {}  # built under tests that all hold
-        for file in self.files if self.yacs is not None else ():
+        told_by = self.yacs is not None or self._sections() is not None
+        for file in self.files if told_by else ():
             if not file.facts.tests:
                 continue
             for ref, fid in file.facts.calls:
@@ -1183,10 +1359,14 @@ class _Builders:
                 cls = self.built(file, ref, fid, 1)
                 if cls is None:
                     continue
-                (dead if any(runs is False for _, runs, _ in tests) else alive).add(cls)
+                failing = [why for _, runs, why in tests if runs is False]
+                (dead if failing else alive).add(cls)
+                if any(why in self._section_whys for why in failing):
+                    by_sections.add(cls)
                 if all(runs is True for _, runs, _ in tests):
                     told.setdefault(cls, (tests[0][0], tests[0][2]))
         self._unbuilt_memo = dead - alive
+        self.section_unbuilt = by_sections - alive
         self.built_under = told
         return self._unbuilt_memo
 
@@ -1809,9 +1989,38 @@ class _Builders:
             ]
             if rest:
                 parts.append((ALSO_BUILDS, ", ".join(rest)))
+            parts += self._zoo_bodies(file, cls, parts)
         if not parts:
             parts = _yaml_parts(file, name)
         return _within(parts, limit)
+
+    def _zoo_bodies(
+        self, file: ModelFile, cls: str, parts: Sequence[tuple[str, str]]
+    ) -> list[tuple[str, str]]:
+        """The model library's networks a constructor builds into a local and takes its
+        blocks from (``inception = fid_inception_v3()``, whose builder makes torchvision's
+        ``inception_v3`` and swaps blocks in, then ``self.blocks`` of ``inception.Conv2d_1a_3x3``
+        ...): the body the model is cut from, which no attribute names, so a port writes it
+        too. One part per library model, named by the first construction that reaches it
+        (a branch building the same network another way adds nothing)."""
+        init = file.defs.get(f"{cls.rpartition('.')[2]}.__init__", -1)
+        if init < 0:
+            return []
+        shown = " ".join(part for _, part in parts)
+        found: dict[str, str] = {}
+        # a local bound to the whole call (an attribute's value, a dict of networks kept
+        # for reference are shown, or no part, already)
+        for a in sorted(file.assigns_in(init), key=lambda a: a.line):
+            value = file.expr(a.value) if a.single and a.value >= 0 else None
+            if value is None or value.kind != "call":
+                continue
+            model = self._foreign_part(file, a.value, init)
+            if model is None:
+                continue
+            library = model.rpartition(" → ")[2]
+            if library not in shown:
+                found.setdefault(library, model)
+        return [(BUILT_FROM, model) for model in found.values()]
 
     def _torch_parts(self, file: ModelFile, init: int) -> list[tuple[str, str]]:
         """The torch modules a constructor (the def ``init``) stores in its attributes:
@@ -3760,6 +3969,8 @@ def top_models(
         not_picked.update(c for c in builders._not_picked if c not in chosen)
         not_picked.update(builders._unconfigured)
         not_picked.update(c for c in builders.registry_picks() if c not in chosen)
+        builders._unbuilt()
+        not_picked.update(c for c in builders.section_unbuilt if c not in chosen)
     return tops
 
 
