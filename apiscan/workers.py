@@ -46,12 +46,19 @@ if TYPE_CHECKING:
 #: never idles between files and a crash costs at most two files their shared process.
 DEPTH = 2
 #: Characters of source whose LibCST modules one worker keeps for re-walks (a module and the
-#: facts kept with it take about 36 bytes per character, measured on the 405k-line corpus:
-#: ~180 MB at most per worker). The first files kept stay; files are sent largest first, and
-#: larger files are re-walked more often. On that corpus 5M (was 4M) turns two fifths of the
-#: characters that re-walks parsed again into walks alone, and the peak memory (all processes)
-#: stays under 1 GB; 6M went over it.
-KEEP_CHARS = 5_000_000
+#: facts kept with it grow a worker by about 26 bytes per character, measured on the 405k-line
+#: corpus: ~170 MB at most per worker). The first files kept stay; files are sent largest
+#: first. A re-walk of a file whose parse was not kept parses it again and costs as much as
+#: its first analysis (~5 times a kept re-walk), and those were most of the re-walks' CPU on
+#: that corpus: 359 of its 544 re-walks (~4 of their ~5.7 s), files of 5 KB on average that
+#: came after the budget was spent. No cheap fact of a first walk tells which files the
+#: rounds will walk again (about 40% of the files of every size are, whatever their walk
+#: recorded), so the budget alone decides. On that corpus with two workers, 6.5M (was 5M)
+#: keeps the parse of 89% of the characters re-walked (was 72%): 199 re-walks parse again
+#: (were 359) and the re-walks take ~3.4 s of CPU (were ~5.7 s). The peak memory of all
+#: processes (RSS summed) went from 861 to 931 MB, under the 1 GB target; it is reached in
+#: the last rounds, when the main process holds every analysis and the solver's facts.
+KEEP_CHARS = 6_500_000
 #: An idle worker takes a file queued for another (whose owner keeps its parse) only when
 #: that worker's other queued files take at least this many times as long as the file's
 #: first analysis: the thief parses the file again, so a file taken from a short queue costs
