@@ -464,6 +464,9 @@ _INPUT_STEPS = frozenset(
     {"ToTensor", "ToTensorV2", "PILToTensor", "ToImage", "ToDtype", "ConvertImageDtype",
      "Normalize"}
 )  # fmt: skip
+#: Transforms that size every input the same way (an evaluation pipeline's resize and
+#: center crop): input steps in a composition with no random step.
+_SIZING_STEPS = frozenset({"Resize", "CenterCrop"})
 #: An argparse option's help text saying it is an augmentation ("apply shift augmentation")
 _AUG_HELP = re.compile(
     # stylegan2's --mixing: "probability of latent code mixing", a random style mix per batch
@@ -3461,6 +3464,15 @@ def _numbers_in(expr: Expr) -> bool:
     flip's ``randrange(2)``), or a list or tuple of numbers: a setting, not an index."""
     value = _literal_value(expr)
     return is_numeric(value) and (isinstance(value, list | tuple) or value not in (0, 1, 2))
+
+
+def _constant_term(file: _File, term: Expr) -> bool:
+    """Whether a term of a loss computes a constant: it reads nothing but numbers and
+    imported modules' functions (``math.log(2 * math.pi)``), no tensor or setting."""
+    names = [e.name for e in term.walk() if e.kind == "Name"]
+    return bool(names) and all(
+        name in file.imports and not file.imports[name].startswith("torch") for name in names
+    )
 
 
 def _hydra_entry(decorator: Expr) -> bool:
@@ -6905,11 +6917,35 @@ class _Recipe:
         facts = file.fa.syntax
         if facts is not None and any(p.function == file.defs[fn].qual for p in facts.pipelines):
             return  # a pipeline's row shows its steps with these draws (:meth:`_pipelines`)
+        if self._draws_only_through_methods(file, fn):
+            return
         values = self._drawn_values(file, fn)
         if not values:
             return
         self.add("augmentation", file.defs[fn].qual, file.where(file.defs[fn].line), values,
                  HAND_DRAWN)  # fmt: skip
+
+    def _draws_only_through_methods(self, file: _File, fn: int) -> bool:
+        """Whether the one draw of def ``fn`` is a call of another method of its class that
+        draws (``mel = self.get_mel(path)``, ``get_mel`` adding noise): a plain call, whose
+        draws that method's own row shows. A method calling several such methods keeps its
+        row: it says in which order they run."""
+        drawing = [
+            c
+            for c in file.values.calls
+            if c.function == fn
+            and (
+                RANDOM_DRAW.match(file.dotted(c.expr.func) or c.expr.func.text)
+                or self._draws_inside(file, c.expr)
+            )
+        ]
+        return len(drawing) == 1 and all(
+            (chain := c.expr.func.chain()) is not None
+            and len(chain) == 2
+            and chain[0] == "self"
+            and not RANDOM_DRAW.match(file.dotted(c.expr.func) or c.expr.func.text)
+            for c in drawing
+        )
 
     def _drawn_values(
         self, file: _File, fn: int, tests: bool = True, settings: bool = True
@@ -8068,6 +8104,9 @@ class _Recipe:
         weights = [f for f in factors if self._weight(file, fn, [f]) is not None]
         terms = [f for f in factors if f not in weights]
         if len(terms) != 1 or not weights:
+            return None
+        if _constant_term(file, terms[0]):
+            # ``0.5 * math.log(2 * math.pi)``: a likelihood's constant term, no loss weighted
             return None
         found = self._weight(file, fn, weights)
         return None if found is None else (shorten(terms[0].text, _TERM_LIMIT), found)
@@ -10416,9 +10455,13 @@ def _input_step(item: RecipeItem) -> RecipeItem:
     if item.name.startswith("composition in "):
         # HRNet's ``transforms.Compose([ToTensor(), Normalize(...)])``: only input steps
         steps = [re.sub(r"^(\w+\.)*", "", text.partition("(")[0]) for _, text in item.values]
-        if not steps or any(step not in _INPUT_STEPS for step in steps):
+        if not steps or any(step not in _INPUT_STEPS | _SIZING_STEPS for step in steps):
             return item
         note = "input steps only (every image, no randomness), not an augmentation"
+        if set(steps) & _SIZING_STEPS:
+            # an evaluation pipeline's ``Resize`` + ``CenterCrop``: the same size every time
+            note = "input steps only (a fixed resize and crop for every image, no randomness)"
+            note += ", not an augmentation"
         note = f"{note}; {item.note}" if item.note else note
         return replace(item, category="preprocessing", note=note)
     if item.name.rpartition(".")[2] not in _INPUT_STEPS:
