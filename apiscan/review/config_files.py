@@ -174,7 +174,7 @@ def _tally(texts: Sequence[str], total: int, tail: bool = True) -> str:
     counts: dict[str, int] = {}
     shown: dict[str, str] = {}
     for text in texts:  # ``1e-4`` and ``0.0001`` are one value, shown as first written
-        same = _canon(text)
+        same = canon_value(text)
         counts[same] = counts.get(same, 0) + 1
         shown.setdefault(same, text)
     ranked = sorted(counts, key=lambda t: (-counts[t], _number_key(t)))
@@ -188,11 +188,11 @@ def _tally(texts: Sequence[str], total: int, tail: bool = True) -> str:
     return "; ".join(parts) + ("; none is the default" if tail else "")
 
 
-def _canon(text: str) -> str:
+def canon_value(text: str) -> str:
     """A value as compared with others: numbers by their value (``5.0e-5``, ``5.0e-05``
     and ``0.00005`` alike), YAML booleans in any case, list elements each so."""
     if text.startswith("[") and text.endswith("]") and "[" not in text[1:]:
-        return "[" + ", ".join(_canon(e.strip()) for e in text[1:-1].split(",")) + "]"
+        return "[" + ", ".join(canon_value(e.strip()) for e in text[1:-1].split(",")) + "]"
     try:
         return repr(float(text))
     except ValueError:
@@ -1435,7 +1435,7 @@ class OptionFiles:
             return None
         counts: dict[str, list[Setting]] = {}
         for s in setters:  # ``5.0e-5`` and ``5.0e-05`` are one value
-            counts.setdefault(_canon(s.text), []).append(s)
+            counts.setdefault(canon_value(s.text), []).append(s)
         same = sorted(counts, key=lambda t: (-len(counts[t]), _number_key(t)))[0]
         return counts[same][0].text, counts[same][0], len(counts[same])
 
@@ -1449,9 +1449,9 @@ class OptionFiles:
         if self.chosen is not None:
             return text
         setters = {
-            _canon(f[key].text): f[key].text for f in reversed(self.flat.values()) if key in f
+            canon_value(f[key].text): f[key].text for f in reversed(self.flat.values()) if key in f
         }
-        others = sorted((t for c, t in setters.items() if c != _canon(text)), key=_number_key)
+        others = sorted((t for c, t in setters.items() if c != canon_value(text)), key=_number_key)
         also = ""
         if others:
             also = "; also " + ", ".join(others[:_OTHERS_SHOWN])
@@ -1473,7 +1473,7 @@ class OptionFiles:
                 f"{shown}: {text} in all {len(self.flat)} {self.kind} files "
                 f"({setting.loc()} first); none is picked"
             )
-        values = sorted({_canon(s.text): s.text for s in setters}.values(), key=_number_key)
+        values = sorted({canon_value(s.text): s.text for s in setters}.values(), key=_number_key)
         return "", (
             f"{shown}: {len(setters)} of {len(self.flat)} {self.kind} files set it to "
             + " | ".join(values[:4])

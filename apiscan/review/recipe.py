@@ -84,6 +84,7 @@ from apiscan.review.config_files import (
     OptionFiles,
     Setting,
     YamlConfigs,
+    canon_value,
     darknet_recipe,
     darknet_settings,
     framework_rows,
@@ -1789,7 +1790,7 @@ class _Values:
         if unset:
             where += f"; not set for {', '.join(unset)}"
         step = f"{text}: {where}, {hp.chosen_by}"
-        texts = {_canon_text(setting.text) for _, setting in set_by}
+        texts = {canon_value(setting.text) for _, setting in set_by}
         if len(texts) == 1 and not unset:
             return _Val(set_by[0][1].text, True, (step,))
         shown = " | ".join(f"{setting.text} ({name})" for name, setting in set_by)
@@ -3482,14 +3483,6 @@ def _hydra_entry(decorator: Expr) -> bool:
         "hydra",
         "main",
     )
-
-
-def _canon_text(text: str) -> str:
-    """A config value compared with another (``1.0e-4`` and ``1e-4`` alike)."""
-    try:
-        return repr(float(text))
-    except ValueError:
-        return text
 
 
 def _bind_def(fn: DefValues, call: Expr) -> dict[str, Expr]:
