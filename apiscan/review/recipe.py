@@ -6919,10 +6919,10 @@ class _Recipe:
                  HAND_DRAWN)  # fmt: skip
 
     def _draws_only_through_methods(self, file: _File, fn: int) -> bool:
-        """Whether the one draw of def ``fn`` is a call of another method of its class that
-        draws (``mel = self.get_mel(path)``, ``get_mel`` adding noise): a plain call, whose
-        draws that method's own row shows. A method calling several such methods keeps its
-        row: it says in which order they run."""
+        """Whether the one draw of def ``fn`` is a call of another method its own class
+        defines that draws (``mel = self.get_mel(path)``, ``get_mel`` adding noise): a plain
+        call, whose draws that method's own row shows. A method calling several such methods
+        keeps its row: it says in which order they run."""
         drawing = [
             c
             for c in file.values.calls
@@ -6932,10 +6932,17 @@ class _Recipe:
                 or self._draws_inside(file, c.expr)
             )
         ]
+        owner = file.defs[fn].owner
+        # a method of the same class: its row sits beside this one (a call of an inherited
+        # method says which dataset class the training draws with, and stays)
+        siblings = {d.name for d in file.defs if owner >= 0 and d.owner == owner}
+        if file.defs[fn].name == "__getitem__":
+            return False  # the sample's entry: its row names the dataset the training uses
         return len(drawing) == 1 and all(
             (chain := c.expr.func.chain()) is not None
             and len(chain) == 2
             and chain[0] == "self"
+            and chain[1] in siblings
             and not RANDOM_DRAW.match(file.dotted(c.expr.func) or c.expr.func.text)
             for c in drawing
         )
