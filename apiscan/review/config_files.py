@@ -174,7 +174,7 @@ def _tally(texts: Sequence[str], total: int, tail: bool = True) -> str:
     counts: dict[str, int] = {}
     shown: dict[str, str] = {}
     for text in texts:  # ``1e-4`` and ``0.0001`` are one value, shown as first written
-        same = _canon(text)
+        same = canon_value(text)
         counts[same] = counts.get(same, 0) + 1
         shown.setdefault(same, text)
     ranked = sorted(counts, key=lambda t: (-counts[t], _number_key(t)))
@@ -188,11 +188,11 @@ def _tally(texts: Sequence[str], total: int, tail: bool = True) -> str:
     return "; ".join(parts) + ("; none is the default" if tail else "")
 
 
-def _canon(text: str) -> str:
+def canon_value(text: str) -> str:
     """A value as compared with others: numbers by their value (``5.0e-5``, ``5.0e-05``
     and ``0.00005`` alike), YAML booleans in any case, list elements each so."""
     if text.startswith("[") and text.endswith("]") and "[" not in text[1:]:
-        return "[" + ", ".join(_canon(e.strip()) for e in text[1:-1].split(",")) + "]"
+        return "[" + ", ".join(canon_value(e.strip()) for e in text[1:-1].split(",")) + "]"
     try:
         return repr(float(text))
     except ValueError:
@@ -1459,7 +1459,7 @@ class OptionFiles:
             return None
         counts: dict[str, list[Setting]] = {}
         for s in setters:  # ``5.0e-5`` and ``5.0e-05`` are one value
-            counts.setdefault(_canon(s.text), []).append(s)
+            counts.setdefault(canon_value(s.text), []).append(s)
         same = sorted(counts, key=lambda t: (-len(counts[t]), _number_key(t)))[0]
         return counts[same][0].text, counts[same][0], len(counts[same])
 
@@ -1473,9 +1473,9 @@ class OptionFiles:
         if self.chosen is not None:
             return text
         setters = {
-            _canon(f[key].text): f[key].text for f in reversed(self.flat.values()) if key in f
+            canon_value(f[key].text): f[key].text for f in reversed(self.flat.values()) if key in f
         }
-        others = sorted((t for c, t in setters.items() if c != _canon(text)), key=_number_key)
+        others = sorted((t for c, t in setters.items() if c != canon_value(text)), key=_number_key)
         also = ""
         if others:
             also = "; also " + ", ".join(others[:_OTHERS_SHOWN])
@@ -1497,7 +1497,7 @@ class OptionFiles:
                 f"{shown}: {text} in all {len(self.flat)} {self.kind} files "
                 f"({setting.loc()} first); none is picked"
             )
-        values = sorted({_canon(s.text): s.text for s in setters}.values(), key=_number_key)
+        values = sorted({canon_value(s.text): s.text for s in setters}.values(), key=_number_key)
         return "", (
             f"{shown}: {len(setters)} of {len(self.flat)} {self.kind} files set it to "
             + " | ".join(values[:4])
@@ -1665,8 +1665,134 @@ def option_files(
     files = with_values(analyses)
     return (
         _option_yamls(root, files, {} if composed is None else composed),
-        _json_hparams(root, files) or _omegaconf_default(root, files),
+        _json_hparams(root, files) or _hydra_config(root, files) or _omegaconf_default(root, files),
     )
+
+
+def _hydra_config(root: Path, files: Sequence[FileAnalysis]) -> OptionFiles | None:
+    """The config a Hydra entry point runs with (``@hydra.main(config_path="config",
+    config_name="train_config")``): the named YAML composed with the files its ``defaults:``
+    list picks from the config groups (``- model: base`` reads ``config/model/base.yaml``
+    under the ``model`` key), in list order with ``_self_`` where it stands (last when
+    absent), and ``${a.b}`` interpolations replaced by the value they name; read like JSON
+    hparams so that ``cfg.main_training.learning_rate`` shows its value. A training file's
+    entry counts before others (an evaluation script names its own config); None when no
+    entry, or several training entries, name a config."""
+    entries: list[tuple[FileAnalysis, Expr]] = []
+    for fa in files:
+        if is_test_path(fa.path):
+            continue
+        for d in fa.syntax.values.defs:  # type: ignore[union-attr]
+            for dec in d.decorators:
+                if dec.kind == "Call" and dec.func.text.rpartition(".")[::2] == ("hydra", "main"):
+                    entries.append((fa, dec))
+    training = [(fa, dec) for fa, dec in entries if _trains(fa)]
+    if len(training) != 1:
+        return None
+    fa, dec = training[0]
+    given = {k.name: k.target.value for k in dec.keywords if k.target.kind == "Constant"}
+    folder, name = given.get("config_path"), given.get("config_name")
+    if not isinstance(folder, str) or not isinstance(name, str):
+        return None
+    base = os.path.normpath((PurePosixPath(fa.path).parent / folder).as_posix())
+    if base.startswith(".."):
+        return None
+    flat: dict[str, Setting] = {}
+    nodes: dict[str, yaml.Node | Exception | None] = {}
+    options = OptionFiles("Hydra config")
+    primary = _hydra_compose(root, base, name, (), nodes, flat, options.notes, 0)
+    if primary is None or not flat:
+        return None
+    _interpolated(flat)
+    options.flat = {primary: flat}
+    options.chosen = primary
+    options.chosen_by = (
+        f"the config @hydra.main names at {fa.path}:{dec.line}, composed with its defaults list"
+    )
+    return options
+
+
+#: How deep a Hydra defaults list is followed into the configs it names.
+_HYDRA_DEPTH = 6
+#: A config file's own package header (``# @package _global_``).
+_PACKAGE = re.compile(r"^#\s*@package\s+(\S+)", re.MULTILINE)
+
+
+def _hydra_compose(
+    root: Path,
+    base: str,
+    name: str,
+    package: tuple[str, ...],
+    nodes: dict[str, yaml.Node | Exception | None],
+    flat: dict[str, Setting],
+    notes: list[str],
+    depth: int,
+) -> str | None:
+    """Merge the config ``name`` of the folder ``base`` into ``flat`` under ``package``,
+    its defaults list first (Hydra's order); the file's path, or None when it is not read."""
+    path = f"{base}/{name}" if name.endswith((".yaml", ".yml")) else f"{base}/{name}.yaml"
+    path = os.path.normpath(path)
+    if depth > _HYDRA_DEPTH or not (root / path).is_file():
+        return None
+    try:
+        node = _compose(root, path, nodes)
+        header = _PACKAGE.search((root / path).read_text(encoding="utf-8")[:2000])
+    except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
+        notes.append(f"{path} ({type(err).__name__})")
+        return None
+    if header is not None and depth > 0:
+        pkg = header.group(1)
+        package = () if pkg == "_global_" else tuple(pkg.removeprefix("_global_.").split("."))
+    if not isinstance(node, yaml.MappingNode):
+        return path if node is None else None
+    own: dict[str, Setting] = {}
+    defaults: list[yaml.Node] = []
+    for key, value in node.value:
+        if key.value == "defaults" and isinstance(value, yaml.SequenceNode):
+            defaults = list(value.value)
+        elif key.value != "hydra":  # Hydra's own settings (run folder, logging)
+            _flatten(path, (*package, str(key.value)), value, own)
+    merged_self = False
+    for item in defaults:
+        if isinstance(item, yaml.ScalarNode):
+            if item.value == "_self_":
+                flat.update(own)
+                merged_self = True
+            elif item.value:
+                _hydra_compose(root, base, str(item.value), package, nodes, flat, notes, depth + 1)
+            continue
+        if not isinstance(item, yaml.MappingNode):
+            continue
+        for key, value in item.value:
+            group = str(key.value)
+            if group.startswith("override ") or group.partition("/")[0] in ("hydra", "/hydra"):
+                continue
+            if not isinstance(value, yaml.ScalarNode) or value.value in (None, "", "null"):
+                continue
+            group, _, at = group.lstrip("/").partition("@")
+            inner = tuple(at.split(".")) if at else (*package, *group.split("/"))
+            _hydra_compose(
+                root, f"{base}/{group}", str(value.value), inner, nodes, flat, notes, depth + 1
+            )
+    if not merged_self:
+        flat.update(own)
+    return path
+
+
+#: An interpolation that is the whole value (``${data.main_training.num_iterations}``).
+_INTERPOLATION = re.compile(r"^'?\$\{([\w.]+)\}'?$")
+
+
+def _interpolated(flat: dict[str, Setting]) -> None:
+    """Each value that is one ``${a.b}`` interpolation replaced by the setting it names
+    (followed a few times: an interpolation of an interpolation)."""
+    for key, setting in list(flat.items()):
+        for _ in range(_HYDRA_DEPTH):
+            m = _INTERPOLATION.match(setting.text)
+            if m is None or m.group(1) not in flat:
+                break
+            setting = flat[m.group(1)]
+        flat[key] = setting
 
 
 def _omegaconf_default(root: Path, files: Sequence[FileAnalysis]) -> OptionFiles | None:

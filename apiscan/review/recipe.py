@@ -84,6 +84,7 @@ from apiscan.review.config_files import (
     OptionFiles,
     Setting,
     YamlConfigs,
+    canon_value,
     darknet_recipe,
     darknet_settings,
     framework_rows,
@@ -166,6 +167,9 @@ class _Branch(NamedTuple):
     #: binds (``for block in blocks: ... elif block['type'] == 'region':``): what is built
     #: follows a description the code parses, one element at a time
     element: bool = False
+    #: the config sections for which the test holds, when the name it reads holds several
+    #: in turn (each training stage's section): the row is built for those only
+    sections: tuple[str, ...] = ()
 
 
 #: A call that stops the run: an error built to be raised, an exit.
@@ -461,6 +465,9 @@ _INPUT_STEPS = frozenset(
     {"ToTensor", "ToTensorV2", "PILToTensor", "ToImage", "ToDtype", "ConvertImageDtype",
      "Normalize"}
 )  # fmt: skip
+#: Transforms that size every input the same way (an evaluation pipeline's resize and
+#: center crop): input steps in a composition with no random step.
+_SIZING_STEPS = frozenset({"Resize", "CenterCrop"})
 #: An argparse option's help text saying it is an augmentation ("apply shift augmentation")
 _AUG_HELP = re.compile(
     # stylegan2's --mixing: "probability of latent code mixing", a random style mix per batch
@@ -1449,6 +1456,10 @@ class _Val(NamedTuple):
     #: a parameter's default that the call sites found leave out (``Reader(['en'])`` and
     #: ``detect_network='craft'``): what they pass, not a default no caller is known to use
     omitted: bool = False
+    #: (section, value) of a key read through a name holding one of several config
+    #: sections (a Hydra run's ``stage_cfg = cfg[stage]`` for each training stage) that the
+    #: sections set differently: a test of it is decided per section
+    per: tuple[tuple[str, str], ...] = ()
 
     def show(self) -> str:
         return f"{self.text} ({'; '.join(self.trail)})" if self.trail else self.text
@@ -1460,7 +1471,7 @@ class _Val(NamedTuple):
         return any(step.endswith(("none is picked", "none is the default")) for step in self.trail)
 
     def then(self, step: str) -> _Val:
-        return _Val(self.text, self.literal, (step, *self.trail), self.computed, self.omitted)
+        return self._replace(trail=(step, *self.trail))
 
 
 def _reaching(
@@ -1581,6 +1592,9 @@ class _Values:
             last = receiver.rpartition(".")[2]
             if receiver == "self":
                 return self._self_attr(f, fn, expr, depth)
+            read = self._section_read(f, fn, expr.target, expr.name, text, depth)
+            if read is not None:
+                return read
             section = _section_alias(f, fn, expr.target) if fn >= 0 else None
             if section is not None:
                 # ``optim.BASE_LR`` after ``optim, wd = cfg.OPTIM, cfg.OPTIM.WEIGHT_DECAY``:
@@ -1716,6 +1730,9 @@ class _Values:
         if len(expr.parts) != 2 or expr.name not in ("Eq", "NotEq"):
             return _Val(expr.text, False)
         sides = [self.resolve(f, fn, part, depth + 1) for part in expr.parts]
+        per = next((side.per for side in sides if side.per), ())
+        if per and all(side.literal for side in sides):
+            return self._decided_per(expr, sides, per)
         if not all(side.literal for side in sides) or any(
             side.undecided() or _from_parameter_default(side) for side in sides
         ):
@@ -1727,6 +1744,126 @@ class _Values:
         result = (left == right) if expr.name == "Eq" else (left != right)
         trail = tuple(step for side in sides for step in side.trail)
         return _Val(str(result), True, (f"{expr.text}", *trail))
+
+    @staticmethod
+    def _decided_per(expr: Expr, sides: Sequence[_Val], per: tuple[tuple[str, str], ...]) -> _Val:
+        """``stage_cfg['lr_schedule'] == 'poly'`` where the name holds one of several config
+        sections that set the key differently: ``False`` when no section makes it true (the
+        branch never runs), ``True`` when every one does; else the expression as written."""
+        results: set[bool] = set()
+        for _, value in per:
+            texts = [value if side.per else side.text for side in sides]
+            try:
+                left, right = (ast.literal_eval(t) for t in texts)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                return _Val(expr.text, False)
+            results.add((left == right) if expr.name == "Eq" else (left != right))
+        if len(results) != 1:
+            return _Val(expr.text, False)
+        trail = tuple(step for side in sides for step in side.trail)
+        return _Val(str(results.pop()), True, (expr.text, *trail))
+
+    def _section_read(
+        self, f: _File, fn: int, container: Expr, key: str, text: str, depth: int
+    ) -> _Val | None:
+        """What a composed config (a Hydra run's) makes of ``key`` read from ``container``,
+        a name holding one or several of its sections (``stage_cfg['learning_rate']`` after
+        ``stage_cfg = cfg[stage]`` in ``for stage in stages``, handed on to a trainer): the
+        value when the sections agree, else each section's, with where each is set. None
+        when the config is no composed one or the sections are not known."""
+        hp = self.repo.hparams
+        if hp is None or hp.chosen is None or hp.kind != "Hydra config" or fn < 0:
+            return None
+        sections = self._sections(f, fn, container, 0)
+        if not sections:
+            return None
+        found = [(s, hp.value(".".join((*s, key)))) for s in sections]
+        set_by = [(".".join(s), v[1]) for s, v in found if v is not None]
+        if not set_by:
+            return None
+        many = len(sections) > 1
+        where = ", ".join(
+            f"{setting.text} in {setting.loc()}" + (f" ({name})" if many else "")
+            for name, setting in set_by
+        )
+        unset = [".".join(s) for s, v in found if v is None]
+        if unset:
+            where += f"; not set for {', '.join(unset)}"
+        step = f"{text}: {where}, {hp.chosen_by}"
+        texts = {canon_value(setting.text) for _, setting in set_by}
+        if len(texts) == 1 and not unset:
+            return _Val(set_by[0][1].text, True, (step,))
+        shown = " | ".join(f"{setting.text} ({name})" for name, setting in set_by)
+        per = tuple((name, setting.text) for name, setting in set_by)
+        return _Val(shown, True, (step,), per=() if unset else per)
+
+    def _sections(self, f: _File, fn: int, expr: Expr, depth: int) -> list[tuple[str, ...]]:
+        """The config sections ``expr`` may hold, as key paths (``[("pre_training",),
+        ("main_training",)]`` for ``cfg[stage]`` in a loop over those stage names; ``[()]``
+        for the config a Hydra entry is handed), followed through local assignments and the
+        call sites of the function's parameters; [] when not known."""
+        if depth >= MAX_DEPTH:
+            return []
+        if expr.kind == "Subscript" and len(expr.parts) == 2:
+            keys = self._index_strings(f, fn, expr.parts[1])
+            inner = self._sections(f, fn, expr.parts[0], depth + 1) if keys else []
+            return [(*s, k) for s in inner for k in keys]
+        if expr.kind == "Attribute" and expr.target.kind in ("Name", "Attribute", "Subscript"):
+            return [(*s, expr.name) for s in self._sections(f, fn, expr.target, depth + 1)]
+        if expr.kind != "Name" or fn < 0:
+            return []
+        d = f.defs[fn]
+        bound = [
+            a
+            for a in d.assigns
+            if a.target.kind == "Name" and a.target.name == expr.name and a.line < expr.line
+        ]
+        if bound:
+            return self._sections(f, fn, bound[-1].value, depth + 1)
+        if expr.name not in {p for p, _ in d.params}:
+            return []
+        if any(_hydra_entry(dec) for dec in d.decorators):
+            return [()]
+        out: list[tuple[str, ...]] = []
+        for caller, call in self.call_sites(f, fn):
+            passed = _bind_def(d, call.expr).get(expr.name)
+            if passed is None:
+                continue
+            for s in self._sections(caller, call.function, passed, depth + 1):
+                if s not in out:
+                    out.append(s)
+        return out
+
+    @staticmethod
+    def _index_strings(f: _File, fn: int, index: Expr) -> list[str]:
+        """The string keys an index may be: a constant, or a loop name over a list of
+        constants (written out, or built by ``append`` in the same function)."""
+        if index.kind == "Constant" and isinstance(index.value, str):
+            return [index.value]
+        if index.kind != "Name" or fn < 0:
+            return []
+        loops = [
+            loop for loop in f.values.loops if loop.function == fn and loop.names == (index.name,)
+        ]
+        if len(loops) != 1:
+            return []
+        source = loops[0].iter
+        exprs: list[Expr] = []
+        if source.kind in ("List", "Tuple"):
+            exprs = list(source.parts)
+        elif source.kind == "Name":
+            for a in f.defs[fn].assigns:
+                if a.target.kind == "Name" and a.target.name == source.name:
+                    exprs += list(a.value.parts) if a.value.kind in ("List", "Tuple") else [a.value]
+            exprs += [
+                c.expr.args[0]
+                for c in f.values.calls
+                if c.function == fn
+                and c.expr.func.text == f"{source.name}.append"
+                and len(c.expr.args) == 1
+            ]
+        keys = [e.value for e in exprs if e.kind == "Constant" and isinstance(e.value, str)]
+        return keys if len(keys) == len(exprs) else []
 
     def _folded(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
         """Arithmetic on settings (simsiam's ``args.lr * args.batch_size / 256``): its number
@@ -1742,6 +1879,7 @@ class _Values:
             # value per element, shown with the settings it scales (``opt.batch_size = 32``)
             return _Val(expr.text, False, self._settings_in(f, fn, expr, depth))
         steps: dict[str, str] = {}
+        shown_in_full: dict[str, str] = {}
 
         def lookup(leaf: Expr) -> float | None:
             value = self.resolve(f, fn, leaf, depth + 1)
@@ -1756,10 +1894,16 @@ class _Values:
                 number = value.text == "True"  # ``lr * (cfg.DOUBLE_BIAS + 1)``: a switch as 0/1
             if number is not None:
                 steps.setdefault(leaf.text, value.text)
+                shown_in_full.setdefault(leaf.text, value.show())
             return number
 
         number = _arith(expr, {}, lookup)
         if not isinstance(number, int | float) or isinstance(number, bool) or not steps:
+            if steps and fn >= 0 and expr.kind == "BinOp":
+                # ``lr * self._get_lr_scale()``: a setting scaled by a factor computed at
+                # run time; the expression stays, with what its settings hold (``lr = 1e0``)
+                shown = ", ".join(f"{name} = {value}" for name, value in shown_in_full.items())
+                return _Val(expr.text, False, (f"with {shown}",))
             return _Val(expr.text, False)
         shown = ", ".join(f"{name} = {value}" for name, value in steps.items())
         return _Val(format(number, ".10g"), True, (f"= {expr.text} with {shown}",))
@@ -2052,6 +2196,10 @@ class _Values:
         is a literal or a call fed literals."""
         text = expr.text
         container, index = expr.parts[0], expr.parts[1]
+        if index.kind == "Constant" and isinstance(index.value, str):
+            read = self._section_read(f, fn, container, index.value, text, depth)
+            if read is not None:
+                return read
         hyp = self.repo.hyp
         if hyp is not None and index.kind == "Constant" and isinstance(index.value, str):
             # a YAML hyperparameter file (the one the script in ``f`` loads, where each
@@ -2431,6 +2579,28 @@ class _Values:
         if d.owner < 0 or d.name.startswith("__") or passed.name not in dict(d.params):
             return False
         return not self.call_sites(f, fn)
+
+    def unpacked_section_lacks(self, f: _File, call: CallValues, name: str) -> bool:
+        """Whether ``call`` spreads only sections of the chosen config file that do not set
+        ``name`` (``FlowGenerator(..., **hps.model)`` with no ``n_speakers`` under the JSON's
+        ``model``): the parameter keeps its default. False when anything else is spread or
+        a section is not known."""
+        hp = self.repo.hparams
+        if hp is None or hp.chosen is None or any(a.kind == "Starred" for a in call.expr.args):
+            return False
+        flat = hp.flat[hp.chosen]
+        spread = [k.target for k in call.expr.keywords if not k.name]
+        for target in spread:
+            keys = self._loaded_keys(f, call.function, target, call.expr.line)
+            prefixes = [".".join(keys)] if keys else []
+            if not keys and target.kind == "Attribute" and target.target.kind != "Call":
+                chain = [*target.target.full().split("."), target.name]
+                if chain[0] != "self":
+                    prefixes = [".".join(chain[start:]) for start in range(1, len(chain))]
+            sections = [p for p in prefixes if any(k.startswith(f"{p}.") for k in flat)]
+            if not sections or any(f"{p}.{name}" in flat for p in sections):
+                return False
+        return bool(spread)
 
     def _unpacked_setting(self, f: _File, call: CallValues, name: str) -> _Val | None:
         """What a config file gives the parameter ``name`` that a call passes in
@@ -3297,6 +3467,24 @@ def _numbers_in(expr: Expr) -> bool:
     return is_numeric(value) and (isinstance(value, list | tuple) or value not in (0, 1, 2))
 
 
+def _constant_term(file: _File, term: Expr) -> bool:
+    """Whether a term of a loss computes a constant: it reads nothing but numbers and
+    imported modules' functions (``math.log(2 * math.pi)``), no tensor or setting."""
+    names = [e.name for e in term.walk() if e.kind == "Name"]
+    return bool(names) and all(
+        name in file.imports and not file.imports[name].startswith("torch") for name in names
+    )
+
+
+def _hydra_entry(decorator: Expr) -> bool:
+    """Whether a decorator is Hydra's entry point (``@hydra.main(config_path=...)``): the
+    function is handed the composed config."""
+    return decorator.kind == "Call" and decorator.func.text.rpartition(".")[::2] == (
+        "hydra",
+        "main",
+    )
+
+
 def _bind_def(fn: DefValues, call: Expr) -> dict[str, Expr]:
     """Argument expressions of ``call`` by the parameter names of the repo function ``fn``."""
     names = [p for p, _ in fn.params]
@@ -3432,6 +3620,9 @@ class _Recipe:
         #: chain -> (the chain's first ``if``, whether its test holds with the defaults:
         #: True, False or None when it cannot be told, the test's text)
         self.branches: dict[_RowKey, _Branch] = {}
+        #: (path, line, column) of a test that holds for some of the config sections a
+        #: name holds in turn (a stage's ``lr_schedule``) -> those sections
+        self._section_picks: dict[tuple[str, int, int], list[str]] = {}
         #: places of the calls inside a composition of transforms (shown in its row)
         self.composed_calls: set[tuple[str, int, int, int, int]] = set()
         #: modules whose transform classes a composition uses (their defs are not rows)
@@ -4031,6 +4222,7 @@ class _Recipe:
                 for near in call.ifs
                 if near.function == call.function
             ),
+            tuple(self._section_picks.get((file.path, inner.test.line, inner.test.col), ())),
         )
 
     def _described_losses(self) -> None:
@@ -4203,7 +4395,11 @@ class _Recipe:
                 # timm's ``RandomApply([ColorJitter(...)])`` is one alternative, its
                 # ``else: ColorJitter(...)`` the other)
                 for key, (known, test) in taken.items():
-                    if known is None:
+                    picked = dict(members)[key].sections
+                    if known is None and picked and not dict(members)[key].in_else:
+                        notes[key] = f"built {test}: for the {', '.join(picked)} config section"
+                        notes[key] += "s" if len(picked) > 1 else ""
+                    elif known is None:
                         notes[key] = (
                             f"one of {len(sides)} alternatives shown, built {test} "
                             "(the value that picks it is not known here)"
@@ -4541,11 +4737,10 @@ class _Recipe:
         if file is None:
             return ""
         last = item.name.rpartition(".")[2]
-        calls = [
-            c
-            for c in file.values.calls
-            if c.expr.line == item.where.line and c.expr.callee() == last
-        ]
+        on_line = [c for c in file.values.calls if c.expr.line == item.where.line]
+        calls = [c for c in on_line if c.expr.callee() == last]
+        if not calls and item.name.startswith("weights set in "):
+            calls = on_line  # ``self.conv_k.weight.data.copy_(...)``: the line's own call
         return self._call_untaken(file, calls[0]) if calls else ""
 
     def _zero_weighted(self, item: RecipeItem) -> bool:
@@ -4872,6 +5067,20 @@ class _Recipe:
 
         if expr.kind == "Call" and expr.callee().rpartition(".")[2][:1].isupper():
             return BUILT  # ``Mixup(...)``: an object, whatever its arguments
+        if expr.kind == "Compare" and len(expr.parts) == 2 and expr.name in ("Eq", "NotEq"):
+            # ``stage_cfg['lr_schedule'] == 'poly'`` with the name holding each training
+            # stage's section in turn: false when no stage sets it so
+            sides = [self.values.resolve(file, fn, part, 0) for part in expr.parts]
+            per = next((side.per for side in sides if side.per), ())
+            if per and all(side.literal for side in sides):
+                decided = self.values._decided_per(expr, sides, per)
+                if decided.text not in ("True", "False"):
+                    self._section_picks[(file.path, expr.line, expr.col)] = [
+                        name
+                        for name, value in per
+                        if self.values._decided_per(expr, sides, ((name, value),)).text == "True"
+                    ]
+                return {"True": True, "False": False}.get(decided.text, _UNKNOWN)
         return holds(expr, lookup, depth, 2 * MAX_DEPTH)
 
     def _enum_member(self, expr: Expr) -> _Member | None:
@@ -5153,7 +5362,14 @@ class _Recipe:
             ):
                 continue
             passed = _bind_def(d, call.expr).get(name)
-            if passed is None and (default is None or _unpacks(call.expr)):
+            if (
+                passed is None
+                and default is not None
+                and self.values.unpacked_section_lacks(caller, call, name)
+            ):
+                # spread from config sections that do not set it: the default
+                values.append(self._holds(file, fn, default, depth + 1))
+            elif passed is None and (default is None or _unpacks(call.expr)):
                 values.append(_UNKNOWN)  # maybe in ``*args``/``**kwargs``
             elif passed is None:
                 values.append(self._holds(file, fn, default, depth + 1))  # type: ignore[arg-type]
@@ -6694,11 +6910,42 @@ class _Recipe:
         facts = file.fa.syntax
         if facts is not None and any(p.function == file.defs[fn].qual for p in facts.pipelines):
             return  # a pipeline's row shows its steps with these draws (:meth:`_pipelines`)
+        if self._draws_only_through_methods(file, fn):
+            return
         values = self._drawn_values(file, fn)
         if not values:
             return
         self.add("augmentation", file.defs[fn].qual, file.where(file.defs[fn].line), values,
                  HAND_DRAWN)  # fmt: skip
+
+    def _draws_only_through_methods(self, file: _File, fn: int) -> bool:
+        """Whether the one draw of def ``fn`` is a call of another method its own class
+        defines that draws (``mel = self.get_mel(path)``, ``get_mel`` adding noise): a plain
+        call, whose draws that method's own row shows. A method calling several such methods
+        keeps its row: it says in which order they run."""
+        drawing = [
+            c
+            for c in file.values.calls
+            if c.function == fn
+            and (
+                RANDOM_DRAW.match(file.dotted(c.expr.func) or c.expr.func.text)
+                or self._draws_inside(file, c.expr)
+            )
+        ]
+        owner = file.defs[fn].owner
+        # a method of the same class: its row sits beside this one (a call of an inherited
+        # method says which dataset class the training draws with, and stays)
+        siblings = {d.name for d in file.defs if owner >= 0 and d.owner == owner}
+        if file.defs[fn].name == "__getitem__":
+            return False  # the sample's entry: its row names the dataset the training uses
+        return len(drawing) == 1 and all(
+            (chain := c.expr.func.chain()) is not None
+            and len(chain) == 2
+            and chain[0] == "self"
+            and chain[1] in siblings
+            and not RANDOM_DRAW.match(file.dotted(c.expr.func) or c.expr.func.text)
+            for c in drawing
+        )
 
     def _drawn_values(
         self, file: _File, fn: int, tests: bool = True, settings: bool = True
@@ -7857,6 +8104,9 @@ class _Recipe:
         weights = [f for f in factors if self._weight(file, fn, [f]) is not None]
         terms = [f for f in factors if f not in weights]
         if len(terms) != 1 or not weights:
+            return None
+        if _constant_term(file, terms[0]):
+            # ``0.5 * math.log(2 * math.pi)``: a likelihood's constant term, no loss weighted
             return None
         found = self._weight(file, fn, weights)
         return None if found is None else (shorten(terms[0].text, _TERM_LIMIT), found)
@@ -10205,9 +10455,13 @@ def _input_step(item: RecipeItem) -> RecipeItem:
     if item.name.startswith("composition in "):
         # HRNet's ``transforms.Compose([ToTensor(), Normalize(...)])``: only input steps
         steps = [re.sub(r"^(\w+\.)*", "", text.partition("(")[0]) for _, text in item.values]
-        if not steps or any(step not in _INPUT_STEPS for step in steps):
+        if not steps or any(step not in _INPUT_STEPS | _SIZING_STEPS for step in steps):
             return item
         note = "input steps only (every image, no randomness), not an augmentation"
+        if set(steps) & _SIZING_STEPS:
+            # an evaluation pipeline's ``Resize`` + ``CenterCrop``: the same size every time
+            note = "input steps only (a fixed resize and crop for every image, no randomness)"
+            note += ", not an augmentation"
         note = f"{note}; {item.note}" if item.note else note
         return replace(item, category="preprocessing", note=note)
     if item.name.rpartition(".")[2] not in _INPUT_STEPS:

@@ -76,9 +76,13 @@ def test_arithmetic_on_known_settings_is_folded(items) -> None:
     # a value per epoch is no one number, though the epoch's first value is known
     seed = dict(row(items, "torch.manual_seed", "tune.py:15").values)
     assert seed["seed"] == "hparams.seed + epoch"
-    # a name that reaches no number (the device count) leaves the expression as written
+    # a name that reaches no number (the device count) leaves the expression as written,
+    # with what the settings in it hold
     loader = dict(row(items, "torch.utils.data.DataLoader", "train.py:20").values)
-    assert loader["batch_size"] == "args.batch_size * torch.cuda.device_count()"
+    assert loader["batch_size"] == (
+        "args.batch_size * torch.cuda.device_count() (with args.batch_size = 512 "
+        "(args.batch_size: default of argparse --batch-size at train.py:39))"
+    )
 
 
 def test_a_constant_lr_set_every_step_is_no_schedule(items) -> None:

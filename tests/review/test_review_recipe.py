@@ -98,7 +98,8 @@ def test_tinydet_warmup_then_cosine(tinydet: tuple[RecipeItem, ...]) -> None:
         line_of(TINYDET, train, "optim.lr_scheduler.CosineAnnealingLR("),
     )
     assert cosine["eta_min"] == "1e-4"
-    assert cosine["T_max"] == "max(1, steps - warmup)"
+    # the length a warm-up leaves, with the setting it is computed from
+    assert cosine["T_max"].startswith("max(1, steps - warmup) (with steps = 2 (")
     sequential = pick(
         tinydet,
         "scheduler",

@@ -253,11 +253,11 @@ def test_two_hyperparameter_files_named_leave_the_reads_as_written(tmp_path: Pat
 
 
 def test_values_written_differently_are_counted_as_one() -> None:
-    from apiscan.review.config_files import _canon
+    from apiscan.review.config_files import canon_value
 
-    assert _canon("5.0e-5") == _canon("5.0e-05") == _canon("0.00005")
-    assert _canon("False") == _canon("false")
-    assert _canon("[1.]") == _canon("[1.0]")
+    assert canon_value("5.0e-5") == canon_value("5.0e-05") == canon_value("0.00005")
+    assert canon_value("False") == canon_value("false")
+    assert canon_value("[1.]") == canon_value("[1.0]")
     # INVALID: different values, a quoted string and a number stay apart
-    assert _canon("0.02") != _canon("0.01")
-    assert _canon("'5'") != _canon("5")
+    assert canon_value("0.02") != canon_value("0.01")
+    assert canon_value("'5'") != canon_value("5")
