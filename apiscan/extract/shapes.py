@@ -1923,8 +1923,13 @@ def _size_args(
 
 def _legacy_data(args: Sequence[Val]) -> bool:
     """Whether a legacy typed constructor is given data (a list, a tuple, an array or a
-    tensor) rather than sizes (numbers): ``torch.FloatTensor([0.5])``."""
-    return not args or any(a[0] in ("seq", "tuple", "tensor") or a[1] == "array" for a in args)
+    tensor) rather than sizes (numbers): ``torch.FloatTensor([0.5])``. Data comes as the one
+    argument: given two or more, every argument is a size, whatever the walk made of it
+    (``torch.FloatTensor(len(batch), n_mels, max_len)`` with ``n_mels`` read off a sample)."""
+    if len(args) != 1:
+        return not args
+    a = args[0]
+    return a[0] in ("seq", "tuple", "tensor") or a[1] == "array"
 
 
 def _batch_max(v: Val) -> bool:
@@ -1953,6 +1958,10 @@ def _batch_sizes(
     source = recv if recv is not None else (args[0] if args else None)
     if source == SIZES_TENSOR and name in ("max", "amax"):
         return BATCH_MAX_TENSOR  # ``torch.stack(sizes).max(0)``: the batch's largest size
+    if source == SIZES_TENSOR and name == "sort":
+        # ``lengths, order = torch.sort(torch.LongTensor([len(x) for x in batch]), ...)``:
+        # the sorted values are still the batch's sizes (their end is its largest, below)
+        return ("tuple", (SIZES_TENSOR, TENSOR))
     if recv == BATCH_MAX_TENSOR and result[0] == "tensor" and name not in ("item", "tolist"):
         return BATCH_MAX_TENSOR  # ``(max_size + 31).div(32, rounding_mode="floor")``
     return None

@@ -621,6 +621,12 @@ class CallsMixin:
                 for v in args.vals:
                     if is_dyn_number(v) or v == RAND:
                         return v
+                if name in ("max", "min") and len(args.vals) == 1:
+                    inner = self._element(args.vals[0])
+                    if is_dyn_number(inner):
+                        # ``max([o.item() for o in counts])``: the largest of numbers read
+                        # from data is one of them
+                        return inner
             if name == "range" and args and any(map(self._read_as_index, args.vals)):
                 # ``range(n)`` of a number read from data: as many values as data says (a
                 # loop over it is DS116; ``torch.LongTensor(range(n))`` brings them back).

@@ -292,6 +292,12 @@ class MembersMixin:
                 guessed = self.shapes.on_guessed_call(api, call_node, result)
                 if guessed is not None:
                     return guessed, True
+                if attr == "item" and args is not None and api == "torch.Tensor.item":
+                    # ``[o.item() for o in data["num_objects"]]`` on a batch's field: a
+                    # number read from the values of what is a tensor or an array alike,
+                    # data either way, so a slice bound or a size taken from it varies with
+                    # the data as one read off a known tensor does
+                    return self._tensor_call(api, attr, PTENSOR, call_node, args), True
             if source is not None and api.startswith("torch.Tensor."):
                 result = self._derive(result, source)
                 if args is not None and any(_variable(v) for v in args.vals):

@@ -39,6 +39,7 @@ from apiscan.extract.shapes import (
     HOST_DATA,
     MAYBE_RAND,
     RAND,
+    SIZES_TENSOR,
     host_dyn,
     host_elem,
     is_dyn_number,
@@ -187,6 +188,11 @@ class ShapeFactsMixin:
         first = node.slice[0].slice if node.slice else None
         if recv == BATCH_MAX_TENSOR and not store:
             return recv  # ``max_size[-1]``: one of the batch's largest sizes
+        if recv == SIZES_TENSOR and not store and not bounds and const_index == 0:
+            # ``lengths[0]`` of the batch's sizes sorted in descending order: the batch's
+            # largest, so a tensor sized by it is padded to it (unsorted, the first sample's
+            # size changes from batch to batch all the same)
+            return BATCH_MAX_TENSOR
         if recv[0] == "tensor":
             scalar_first = type(first) is cst.Index and (
                 type(first.value) is cst.Integer
