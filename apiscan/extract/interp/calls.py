@@ -601,6 +601,8 @@ class CallsMixin:
                 and (first == HOST_DATA or sized_by_tensor(first))
             ):
                 # ``int(a.max())`` of tensor data on the host: a number read from that data
+                if first == HOST_DATA:
+                    return self.shapes.on_host_read(node)
                 return self.shapes.on_sync(node, TENSOR)
             size = self.shapes.sample_size(first) if name == "len" else None
             if size is not None:
