@@ -1264,8 +1264,14 @@ class ShapeTracker:
         a number read from data, a size of its own as a synced one is, but one read on the
         host, where the round trip already took the work (reported there): a branch on it is
         plain Python, not a branch in a graph (:meth:`on_condition`)."""
-        self._host_reads.add(id(node))
+        self.unbranched(node)
         return self.on_sync(node, TENSOR)
+
+    def unbranched(self, node: cst.CSTNode) -> None:
+        """A number read at ``node`` is a size where it is used as one, but a branch on it
+        is not reported (:meth:`on_condition`): read on the host from a numpy array, or by
+        ``.item()`` of a value only guessed a tensor (a loss logged, a numpy scalar)."""
+        self._host_reads.add(id(node))
 
     def size_read(self, node: cst.CSTNode, source: Val) -> Val:
         """``x.size(1)``, ``x.numel()``, ``len(x)`` of a data-dependent tensor: a number that
@@ -2318,6 +2324,9 @@ class NullShapeTracker(ShapeTracker):
 
     def on_host_read(self, node: cst.CSTNode) -> Val:
         return NONTORCH
+
+    def unbranched(self, node: cst.CSTNode) -> None:
+        return None
 
     def collect(self, held: Val, added: Val) -> Val | None:
         return None
