@@ -608,6 +608,7 @@ def _program_records(
                 element_of,
                 sample_tensor,
                 varying_of,
+                ext.is_code_valued,
             )
 
         return fact

@@ -32,6 +32,7 @@ def to_fact(
     element_of: Callable[[Val], str | None] | None = None,
     sample_tensor: Callable[[Val], bool] = lambda _v: False,
     varying_of: Callable[[Val], int | None] = lambda _v: None,
+    code_valued: Callable[[Val], bool] = lambda _v: False,
 ) -> pv.Fact:
     """The fact for walker value ``v``; ``param_of`` names the enclosing function's parameter
     that ``v`` is (identity), ``site_of`` locates a host sync's node, ``supplied`` gives back
@@ -40,7 +41,8 @@ def to_fact(
     such (identity), which makes the sequence a list of samples (``pv.Seq.samples``);
     ``element_of`` names the parameter ``v`` is an element of (a generator's pass-through);
     ``sample_tensor`` says whether a tensor is one sample's own (``pv.Tensor.sample``);
-    ``varying_of`` the one dimension known to vary of a dynamic tensor (``pv.Tensor.varying``)."""
+    ``varying_of`` the one dimension known to vary of a dynamic tensor (``pv.Tensor.varying``);
+    ``code_valued`` says whether a tensor holds values the code decided (``pv.Tensor.code``)."""
     name = param_of(v)
     if name is not None:
         return pv.Param(name)
@@ -60,7 +62,7 @@ def to_fact(
             return pv.Tensor(boolean=True)
         if payload == "arg":
             return pv.Tensor(arg=True)
-        return pv.Tensor(certain=bool(payload), sample=sample_tensor(v))
+        return pv.Tensor(certain=bool(payload), sample=sample_tensor(v), code=code_valued(v))
 
     def nested(inner: Val, element: Callable[[Val], str | None] | None = None) -> pv.Fact:
         """The fact of a value ``v`` holds (an element, a field), one level deeper and read

@@ -590,6 +590,9 @@ class ShapeTracker:
     #: ids of nodes that read a length of a data-dependent shape (``x.size(1)``,
     #: ``len(x[mask])``): a number that varies with data, but no host sync
     _shape_reads: set[int] = field(default_factory=set)
+    #: ids of the nodes reading a number out of a tensor's data already on the host
+    #: (:meth:`on_host_read`)
+    _host_reads: set[int] = field(default_factory=set)
     _pipeline_reported: set[str] = field(default_factory=set)
     #: id(value) -> (value, why): values made here from a supplied one whose explanation
     #: they keep (``x.shape[0]`` of a parameter the solver proved a data-dependent tensor)
@@ -1256,6 +1259,20 @@ class ShapeTracker:
             return source
         return NONTORCH
 
+    def on_host_read(self, node: cst.CSTNode) -> Val:
+        """``int(point[2])`` of a numpy array holding a tensor's data (``t.cpu().numpy()``):
+        a number read from data, a size of its own as a synced one is, but one read on the
+        host, where the round trip already took the work (reported there): a branch on it is
+        plain Python, not a branch in a graph (:meth:`on_condition`)."""
+        self.unbranched(node)
+        return self.on_sync(node, TENSOR)
+
+    def unbranched(self, node: cst.CSTNode) -> None:
+        """A number read at ``node`` is a size where it is used as one, but a branch on it
+        is not reported (:meth:`on_condition`): read on the host from a numpy array, or by
+        ``.item()`` of a value only guessed a tensor (a loss logged, a numpy scalar)."""
+        self._host_reads.add(id(node))
+
     def size_read(self, node: cst.CSTNode, source: Val) -> Val:
         """``x.size(1)``, ``x.numel()``, ``len(x)`` of a data-dependent tensor: a number that
         varies with data, read from the shape (no host sync)."""
@@ -1368,7 +1385,10 @@ class ShapeTracker:
                 self.hit("DS109", node, GETITEM, why, chain=chain, inherited=inherited)
             for b in bad:
                 self._syncs(b, "a slice bound")
-            return DYN_TENSOR
+            dim = _sliced_dim(node) if not is_dyn_tensor(recv) else None
+            # ``gt[:, :, :n]``: the one dimension the bound cuts varies, the others keep
+            # their sizes (``gt.shape[1]`` after it is still static)
+            return self._varying(dim) if dim is not None else DYN_TENSOR
         if not is_dyn_tensor(recv):
             return None
         if scalar_first and self.varying_dim(recv) in (None, 0):
@@ -1431,6 +1451,11 @@ class ShapeTracker:
     # ---------------------------------------------------------------- control flow
     def on_condition(self, node: cst.CSTNode, test: Val, keyword: str) -> bool:
         """``if``/``while``/``x if c else y`` on a value computed from tensor data."""
+        origins = _origins(test)
+        if origins and all(id(o) in self._host_reads for o in origins):
+            # a branch on numbers of a numpy array: host code, not a branch in a graph, yet
+            # what it appends to is as long as data says (kept for the round trip back)
+            return True
         if (test[0] == "tensor" and test[1] != "arg") or is_dyn_number(test):
             detail = f"the {keyword} condition reads tensor values"
             length = is_dyn_number(test) and not self.read_from_data(test)
@@ -1923,8 +1948,13 @@ def _size_args(
 
 def _legacy_data(args: Sequence[Val]) -> bool:
     """Whether a legacy typed constructor is given data (a list, a tuple, an array or a
-    tensor) rather than sizes (numbers): ``torch.FloatTensor([0.5])``."""
-    return not args or any(a[0] in ("seq", "tuple", "tensor") or a[1] == "array" for a in args)
+    tensor) rather than sizes (numbers): ``torch.FloatTensor([0.5])``. Data comes as the one
+    argument: given two or more, every argument is a size, whatever the walk made of it
+    (``torch.FloatTensor(len(batch), n_mels, max_len)`` with ``n_mels`` read off a sample)."""
+    if len(args) != 1:
+        return not args
+    a = args[0]
+    return a[0] in ("seq", "tuple", "tensor") or a[1] == "array"
 
 
 def _batch_max(v: Val) -> bool:
@@ -1953,6 +1983,10 @@ def _batch_sizes(
     source = recv if recv is not None else (args[0] if args else None)
     if source == SIZES_TENSOR and name in ("max", "amax"):
         return BATCH_MAX_TENSOR  # ``torch.stack(sizes).max(0)``: the batch's largest size
+    if source == SIZES_TENSOR and name == "sort":
+        # ``lengths, order = torch.sort(torch.LongTensor([len(x) for x in batch]), ...)``:
+        # the sorted values are still the batch's sizes (their end is its largest, below)
+        return ("tuple", (SIZES_TENSOR, TENSOR))
     if recv == BATCH_MAX_TENSOR and result[0] == "tensor" and name not in ("item", "tolist"):
         return BATCH_MAX_TENSOR  # ``(max_size + 31).div(32, rounding_mode="floor")``
     return None
@@ -2078,6 +2112,30 @@ def _indexed_dim(node: cst.Subscript) -> int | None:
                 return None
             return i
     return None
+
+
+def _sliced_dim(node: cst.Subscript) -> int | None:
+    """The dimension that ``x[:, :, :n]`` cuts with a bound that is not a literal (2), when
+    it is the only such slice and plain slices are all that come before it; None otherwise
+    (an integer, ``None`` or ``...`` before it moves the dimensions)."""
+    dims = [i for i, el in enumerate(node.slice) if _named_bound(el.slice)]
+    if len(dims) != 1:
+        return None
+    before = node.slice[: dims[0]]
+    return dims[0] if all(isinstance(el.slice, cst.Slice) for el in before) else None
+
+
+def _named_bound(s: cst.BaseSlice) -> bool:
+    """A slice with a bound or a step that is not a literal integer (``:n``, ``i : i + k``)."""
+    if not isinstance(s, cst.Slice):
+        return False
+    for part in (s.lower, s.upper, s.step):
+        if part is None or isinstance(part, cst.Integer):
+            continue
+        if isinstance(part, cst.UnaryOperation) and isinstance(part.expression, cst.Integer):
+            continue
+        return True
+    return False
 
 
 def _flattens(node: cst.Call) -> bool:
@@ -2263,6 +2321,12 @@ class NullShapeTracker(ShapeTracker):
 
     def on_sync(self, node: cst.CSTNode, source: Val) -> Val:
         return NONTORCH
+
+    def on_host_read(self, node: cst.CSTNode) -> Val:
+        return NONTORCH
+
+    def unbranched(self, node: cst.CSTNode) -> None:
+        return None
 
     def collect(self, held: Val, added: Val) -> Val | None:
         return None

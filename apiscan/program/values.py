@@ -120,6 +120,9 @@ class Tensor:
     #: dimension); None when any may. A callee reading another dimension (``probas.size(1)``)
     #: reads a static length, as the function that made the tensor would
     varying: int | None = None
+    #: its values were decided by the code from constants and shapes, no data went in
+    #: (``torch.IntTensor([self.hidden])``): a number read from it is no data either
+    code: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -455,6 +458,7 @@ def join(a: Fact, b: Fact) -> Fact:
             via=_dyn_via(a, b),
             sample=a.sample or b.sample,
             varying=_varying(a, b),
+            code=a.code and b.code,
         )
     for x, y in ((a, b), (b, a)):
         if isinstance(x, HostNumber):

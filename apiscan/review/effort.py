@@ -383,15 +383,18 @@ Key = tuple[str, str]
 def callers_of(analyses: Sequence[FileAnalysis]) -> dict[Key, frozenset[Key]]:
     """(path, function) -> the (path, function) of each repository function calling it, from
     the scan's call facts (callees by their qualified names)."""
+    # every name a file is imported by (``cutie.model.x`` from the root, ``model.x`` from a
+    # script in ``cutie/``): a call fact names its callee by the one its caller imported
     defined: dict[str, Key] = {}
     for fa in analyses:
-        for module in fa.modules[:1]:
+        for module in fa.modules:
             for fn in fa.functions:
-                defined[f"{module}.{fn.qualname}"] = (fa.path, fn.qualname)
-    bases = {
-        f"{module}.{c.qualname}": c.bases for fa in analyses for module in fa.modules[:1]
-        for c in fa.classes
-    }  # fmt: skip
+                defined.setdefault(f"{module}.{fn.qualname}", (fa.path, fn.qualname))
+    bases: dict[str, tuple[str, ...]] = {}
+    for fa in analyses:
+        for module in fa.modules:
+            for c in fa.classes:
+                bases.setdefault(f"{module}.{c.qualname}", tuple(c.bases))
 
     def resolved(callee: str) -> Key | None:
         """The function a call runs: the callee itself, or the method a base class defines

@@ -95,6 +95,13 @@ CODE_FACTORIES = frozenset(
     {"arange", "eye", "linspace", "logspace", "ones", "zeros", "full", "ones_like", "zeros_like"}
 )
 
+#: Tensors made of the data they are given: given a list written out of numbers the code
+#: knows (``torch.IntTensor([self.hidden])``, ``torch.tensor([0.5, 2.0])``), their values
+#: are the code's too.
+LITERAL_MAKERS = frozenset(
+    {"tensor", "as_tensor", "Tensor", "IntTensor", "LongTensor", "FloatTensor", "DoubleTensor"}
+)
+
 NAMED_TUPLE_ALWAYS = frozenset({"sort", "topk", "kthvalue", "mode", "cummax", "cummin"})
 NAMED_TUPLE_WITH_DIM = frozenset({"max", "min", "median", "nanmedian"})
 

@@ -24,6 +24,7 @@ from apiscan.extract.interp.base import (
     CODE_FACTORIES,
     INDEX_OPS,
     LAYER,
+    LITERAL_MAKERS,
     Emit,
     Ref,
     _Args,
@@ -392,6 +393,8 @@ class CallsMixin:
                 if name.rpartition(".")[2] in FROM_HOST:
                     # ``torch.LongTensor(values)``: the legacy constructors take host data too
                     made = self.shapes.on_torch_call(name, node, None, args.vals, args.kwvals, made)
+                if name.rpartition(".")[2] in LITERAL_MAKERS and _written_numbers(node, args.vals):
+                    made = self._code_valued(made)  # ``torch.IntTensor([self.hidden])``
                 return made
             if kind == "function":
                 result = self.owners.function_result(name)
@@ -419,6 +422,8 @@ class CallsMixin:
                 sized_by = [*args.vals[short.endswith("_like") :], *args.kwvals.values()]
                 if short in CODE_FACTORIES and not any(map(is_variable, sized_by)):
                     result = self._code_valued(result)  # ``torch.arange(n)`` of a static n
+                elif short in LITERAL_MAKERS and _written_numbers(node, args.vals):
+                    result = self._code_valued(result)  # ``torch.IntTensor([self.hidden])``
                 return self._mark_indices(_named_tuple(name.rpartition(".")[2], args, 1, result))
             return UNKNOWN
         if self._is_torch(q):
@@ -601,6 +606,8 @@ class CallsMixin:
                 and (first == HOST_DATA or sized_by_tensor(first))
             ):
                 # ``int(a.max())`` of tensor data on the host: a number read from that data
+                if first == HOST_DATA:
+                    return self.shapes.on_host_read(node)
                 return self.shapes.on_sync(node, TENSOR)
             size = self.shapes.sample_size(first) if name == "len" else None
             if size is not None:
@@ -621,6 +628,12 @@ class CallsMixin:
                 for v in args.vals:
                     if is_dyn_number(v) or v == RAND:
                         return v
+                if name in ("max", "min") and len(args.vals) == 1:
+                    inner = self._element(args.vals[0])
+                    if is_dyn_number(inner):
+                        # ``max([o.item() for o in counts])``: the largest of numbers read
+                        # from data is one of them
+                        return inner
             if name == "range" and args and any(map(self._read_as_index, args.vals)):
                 # ``range(n)`` of a number read from data: as many values as data says (a
                 # loop over it is DS116; ``torch.LongTensor(range(n))`` brings them back).
@@ -790,3 +803,20 @@ def _accumulates(node: cst.CSTNode | None, vals: Sequence[Val]) -> bool:
     sizes = [v for v in vals if v in (SAMPLE_SIZE, ELEM_SIZE, BATCH_MAX)]
     named = any(type(a.value) is cst.Name for a in node.args)
     return bool(sizes) and named and len(sizes) < len(vals) + (BATCH_MAX in sizes)
+
+
+def _written_numbers(node: cst.Call, vals: Sequence[Val]) -> bool:
+    """``torch.IntTensor([self.hidden])``, ``torch.tensor([0.5, 2.0])``: the one data
+    argument is a list or tuple written out of numbers and names, none read from data (no
+    element a tensor, a number read from one, or a sample's size)."""
+    if len(node.args) != 1 or node.args[0].keyword is not None or not vals:
+        return False
+    written = node.args[0].value
+    if type(written) not in (cst.List, cst.Tuple) or not written.elements:  # type: ignore[attr-defined]
+        return False
+    plain = (cst.Integer, cst.Float, cst.Name, cst.Attribute, cst.UnaryOperation)
+    if any(type(el.value) not in plain for el in written.elements):  # type: ignore[attr-defined]
+        return False
+    v = vals[0]
+    inner = [v[1]] if v[0] == "seq" else list(v[1]) if v[0] == "tuple" else [v]
+    return all(e[0] != "tensor" and not is_variable(e) for e in inner)

@@ -21,6 +21,7 @@ from apiscan.extract.interp.base import (
     ClassInfo,
     _Args,
     _join_all,
+    _root_name,
     _sized_by_data,
     _variable,
     merge_dicts,
@@ -292,6 +293,19 @@ class MembersMixin:
                 guessed = self.shapes.on_guessed_call(api, call_node, result)
                 if guessed is not None:
                     return guessed, True
+                if (
+                    attr == "item"
+                    and api == "torch.Tensor.item"
+                    and self.walked_defs
+                    and _batch_field(self.walked_defs[-1], node.value)
+                ):
+                    # ``[o.item() for o in data["num_objects"]]`` on a field of a batch the
+                    # function is handed: a number read from the values of what is a tensor
+                    # or an array alike, data either way, so a slice bound or a size taken
+                    # from it varies with the data as one read off a known tensor does (a
+                    # branch on it is left alone)
+                    self.shapes.unbranched(call_node)
+                    result = self.shapes.on_sync(call_node, PTENSOR)
             if source is not None and api.startswith("torch.Tensor."):
                 result = self._derive(result, source)
                 if args is not None and any(_variable(v) for v in args.vals):
@@ -748,6 +762,40 @@ class MembersMixin:
         """In a file that says nothing of torch, only a method numpy arrays lack may be a
         tensor's (and never in a file of another tensor framework)."""
         return not self.foreign_framework and attr not in NDARRAY_METHODS
+
+
+def _batch_field(func: cst.FunctionDef, recv: cst.BaseExpression) -> bool:
+    """Is ``recv`` an item read off a parameter of ``func`` by subscripts (``data["n"][0]``),
+    or a loop's (or a comprehension's) name over such an item (``o`` in ``for o in
+    data["info"]["num_objects"]``)? Such a field of a batch holds data; a name bound by a
+    call (``loss = criterion(out, y)``) is left alone."""
+    params = {p.name.value for p in (*func.params.posonly_params, *func.params.params)}
+    params |= {p.name.value for p in func.params.kwonly_params}
+    params.discard("self")
+
+    def field(expr: cst.BaseExpression) -> bool:
+        return type(expr) is cst.Subscript and _root_name(expr) in params
+
+    if field(recv):
+        return True
+    if type(recv) is not cst.Name:
+        return False
+    name = recv.value
+    found = False
+
+    class Visitor(cst.CSTVisitor):
+        def visit_CompFor(self, node: cst.CompFor) -> None:
+            nonlocal found
+            if type(node.target) is cst.Name and node.target.value == name:
+                found = found or field(node.iter)
+
+        def visit_For(self, node: cst.For) -> None:
+            nonlocal found
+            if type(node.target) is cst.Name and node.target.value == name:
+                found = found or field(node.iter)
+
+    func.visit(Visitor())
+    return found
 
 
 def _hint(node: cst.BaseExpression) -> str:

@@ -39,6 +39,7 @@ from apiscan.extract.shapes import (
     HOST_DATA,
     MAYBE_RAND,
     RAND,
+    SIZES_TENSOR,
     host_dyn,
     host_elem,
     is_dyn_number,
@@ -159,7 +160,10 @@ class ShapeFactsMixin:
             else:
                 for part in (s.lower, s.upper, s.step):
                     if part is not None:
-                        bounds.append(self.value(part))
+                        bound = self.value(part)
+                        # ``x[:, :n]`` with ``n`` read from a tensor the code filled
+                        # (``torch.IntTensor([hidden])[0]``): a number the code decided
+                        bounds.append(NONTORCH if self._is_code_valued(bound) else bound)
         if (
             recv[0] == "ret"
             and not self.silent
@@ -187,6 +191,11 @@ class ShapeFactsMixin:
         first = node.slice[0].slice if node.slice else None
         if recv == BATCH_MAX_TENSOR and not store:
             return recv  # ``max_size[-1]``: one of the batch's largest sizes
+        if recv == SIZES_TENSOR and not store and not bounds and const_index == 0:
+            # ``lengths[0]`` of the batch's sizes sorted in descending order: the batch's
+            # largest, so a tensor sized by it is padded to it (unsorted, the first sample's
+            # size changes from batch to batch all the same)
+            return BATCH_MAX_TENSOR
         if recv[0] == "tensor":
             scalar_first = type(first) is cst.Index and (
                 type(first.value) is cst.Integer
@@ -198,6 +207,8 @@ class ShapeFactsMixin:
             dyn = self.shapes.on_subscript(node, recv, indexes, bounds, store, scalar_first)
             if dyn is not None:
                 return dyn
+            if self._is_code_valued(recv) and not store and not any(map(_variable, indexes)):
+                return self._code_valued(TENSOR)  # ``sizes[0]`` of what the code filled
         elif recv[0] == "unknown" and not named_mask and any(map(takes_tensor_only, indexes)):
             # ``value[keep]`` with ``keep`` a boolean tensor (or an index tensor of a
             # data-dependent length): only a tensor (or an array, known as such) takes one,
@@ -490,6 +501,10 @@ class ShapeFactsMixin:
         if self._is_index_tensor(v):
             self.index_tensors[id(out)] = out
         return out
+
+    def is_code_valued(self, v: Val) -> bool:
+        """Public for the facts handed to the solver (``pv.Tensor.code``)."""
+        return self._is_code_valued(v)
 
     def _is_code_valued(self, v: Val) -> bool:
         """A tensor whose values no tensor data decided (a code-valued factory's result, or

@@ -85,6 +85,9 @@ class SolverFactsMixin:
             return fresh("tuple", elems) if changed else v
         if isinstance(f, pv.Tensor) and f.sample and v[0] == "tensor":
             return self.shapes.sample(v, COLLATED)  # one image's targets, handed on
+        if isinstance(f, pv.Tensor) and f.code and v[0] == "tensor":
+            # ``torch.IntTensor([self.hidden])`` handed on: a bound read from it is static
+            return self._code_valued(v)
         if isinstance(f, pv.Tensor) and f.varying is not None and is_dyn_tensor(v):
             # rows selected by data in the function that made it: its other dimensions are
             # static here too (``probas.size(1)`` of ``probas[valid.nonzero()]``)

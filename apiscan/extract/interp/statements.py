@@ -126,6 +126,8 @@ class StatementsMixin:
             if place is None:
                 continue
             stored_back = place == written or _stores_back(func, place, written)
+            if stored_back and _converted_once(func, node, place):
+                return  # joined only while the old shape holds: it grows once, not per call
             if stored_back:
                 detail = (
                     f"`{place}` keeps the previous calls' tensor and grows by this "
@@ -702,6 +704,45 @@ def _stores_back(func: cst.FunctionDef, place: str, name: str) -> bool:
             if any(_code(v) == name for v in held):
                 return True
     return False
+
+
+def _converted_once(func: cst.FunctionDef, stop: cst.CSTNode, place: str) -> bool:
+    """Is ``stop`` (a join written back to ``place``) under an ``if`` that asks ``place``'s
+    shape to equal something (``if sd[k].shape[1] == 4: sd[k] = torch.cat([sd[k], pads],
+    1)``, a checkpoint's weight widened on load)? The join changes that shape, so the test
+    fails for the grown tensor: the place grows at most once, a conversion rather than a
+    cache of past steps."""
+    shape_reads = (f"{place}.shape", f"{place}.size(")
+    found = False
+
+    class Visitor(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.guards: list[bool] = []
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is func
+
+        def visit_If_body(self, node: cst.If) -> None:
+            # the body only: an ``else`` runs when the shape is not the one asked for
+            test = node.test
+            self.guards.append(
+                type(test) is cst.Comparison
+                and any(type(c.operator) is cst.Equal for c in test.comparisons)
+                and any(r in _code(test) for r in shape_reads)
+            )
+
+        def leave_If_body(self, node: cst.If) -> None:
+            self.guards.pop()
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            nonlocal found
+            if node is stop:
+                found = any(self.guards)
+                raise _Stop
+
+    with contextlib.suppress(_Stop):
+        func.visit(Visitor())
+    return found
 
 
 def _tagged_with_counter(node: cst.For) -> str | None:
