@@ -49,7 +49,7 @@ KEPT_SCANS = 8
 REPORT_PREFIX = "report:"
 
 #: Bump when the records or the extraction logic change in a way the version does not show.
-CACHE_FORMAT = 29
+CACHE_FORMAT = 30
 
 
 def default_cache_dir() -> Path:
