@@ -298,3 +298,48 @@ def test_the_stale_rows_are_what_the_official_tables_say(mirror: Path) -> None:
         for later in ("r2.0", "r2.3.1", "r2.4.0", "r2.6.0"):
             table = (mirror / later / "pytorch_api_mapping.md").read_text(encoding="utf-8")
             assert f"[{api}](" not in table, (api, later)
+
+
+#: torch.nn.init functions the tables leave out, read as mindspore.common.initializer's
+#: classes the way the r1.10 table names the ones it lists (xavier_uniform_ → XavierUniform).
+INIT_EXAMPLES = {
+    "torch.nn.init.orthogonal_": "Orthogonal",
+    "torch.nn.init.xavier_normal_": "XavierNormal",
+    "torch.nn.init.trunc_normal_": "TruncatedNormal",
+    "torch.nn.init.kaiming_uniform_": "HeUniform",
+    "torch.nn.init.eye_": "Identity",
+    "torch.nn.init.dirac_": "Dirac",
+    "torch.nn.init.sparse_": "Sparse",
+}
+
+
+@pytest.mark.parametrize(("torch_name", "cls"), sorted(INIT_EXAMPLES.items()))
+def test_an_initialiser_reads_as_mindspores_initializer_class(torch_name: str, cls: str) -> None:
+    index, api = load_candidates(), load_torch_api()
+    assert index is not None
+    target = index.candidate(torch_name, api.kind(torch_name), api.params(torch_name))
+    assert target == f"mindspore.common.initializer.{cls}"
+    assert hasattr(importlib.import_module("mindspore.common.initializer"), cls)
+
+
+def test_an_initialiser_without_a_class_stays_missing(tmp_path: Path) -> None:
+    src = """\
+from torch import nn
+
+def init(layer):
+    nn.init.orthogonal_(layer.weight)
+    gain = nn.init.calculate_gain("relu")
+    nn.init.xavier_normal_(layer.weight, gain=gain)
+"""
+    found = {(f.span.line, f.api): f for f in scan_snippet(tmp_path, src)}
+    ortho = found[(4, "torch.nn.init.orthogonal_")]
+    assert (ortho.status, ortho.mindspore_api) == (
+        "candidate",
+        "mindspore.common.initializer.Orthogonal",
+    )
+    assert "unverified" in ortho.note
+    xavier = found[(6, "torch.nn.init.xavier_normal_")]
+    assert xavier.mindspore_api == "mindspore.common.initializer.XavierNormal"
+    # INVALID: a helper that computes a number, not an initialiser: no class of that name
+    gain = found[(5, "torch.nn.init.calculate_gain")]
+    assert (gain.status, gain.mindspore_api) == ("missing", None)
