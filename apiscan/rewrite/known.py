@@ -376,17 +376,17 @@ _RUNTIME_QUERY = re.compile(
     r"|backends\.\w+\.(is_available|is_built|version)"
     r"|multiprocessing\.(set|get)_\w+)$"
 )
-#: Host-side measurements of a device runtime (``torch.cuda.Event(enable_timing=True)`` with
-#: ``.record()``/``.elapsed_time()``, ``torch.cuda.synchronize()`` before reading a clock,
-#: ``max_memory_allocated()``, ``memory_reserved()``, ``mem_get_info()``, ``torch.mps``'s
-#: gauges, cache flushes): they feed a timing or memory log line, nothing the model computes.
-#: mindspore.runtime has most under the same name (Event, synchronize, memory_allocated...);
-#: the rest is ``time.perf_counter()`` or the log line dropped.
+#: Host-side measurements of a device runtime (a timing event's ``.elapsed_time()``,
+#: ``torch.cuda.synchronize()`` before reading a clock, ``max_memory_allocated()``,
+#: ``memory_reserved()``, ``mem_get_info()``, ``torch.mps``'s gauges, cache flushes): they
+#: feed a timing or memory log line, nothing the model computes. mindspore.runtime has most
+#: under the same name (Event, synchronize, memory_allocated...); the rest is
+#: ``time.perf_counter()`` or the log line dropped. An event's ``record``/``wait`` is not
+#: among them: events also order work across streams, which a port must keep.
 _DEVICE_GAUGE = re.compile(
-    r"^torch\.(?:cuda|mps|xpu)\.(?:(?:streams\.|event\.)?Event"
-    r"(?:\.(?:record|elapsed_time|synchronize|query|wait))?|synchronize|empty_cache"
-    r"|mem_get_info|utilization|(?:max_)?memory_\w+|reset_(?:peak|max)_memory_\w+"
-    r"|\w+_allocated_memory)$"
+    r"^torch\.(?:cuda|mps|xpu)\.(?:(?:streams\.|event\.)?Event\.elapsed_time|synchronize"
+    r"|empty_cache|mem_get_info|utilization|(?:max_)?memory_\w+"
+    r"|reset_(?:peak|max)_memory_\w+|\w+_allocated_memory)$"
 )
 #: A switch of a PyTorch backend's kernels (``torch.backends.cuda.enable_flash_sdp(True)``,
 #: ``torch.backends.cuda.matmul.allow_tf32 = True``, ``sdp_kernel(...)``): which CUDA kernel

@@ -151,8 +151,6 @@ def test_device_timers_and_memory_gauges_are_deletions() -> None:
     from apiscan.rewrite.known import gap_rewrite
 
     for api in (
-        "torch.cuda.Event",
-        "torch.cuda.Event.record",
         "torch.cuda.Event.elapsed_time",
         "torch.cuda.synchronize",
         "torch.cuda.max_memory_allocated",
@@ -164,8 +162,11 @@ def test_device_timers_and_memory_gauges_are_deletions() -> None:
     ):
         assert gap_rewrite(api)[0] == "delete", api
     assert "time.perf_counter" in gap_rewrite("torch.cuda.Event.elapsed_time")[1]
-    # INVALID: streams, IPC handles and allocator settings shape the computation or memory
+    # INVALID: streams, events (which also order work across streams), IPC handles and
+    # allocator settings shape the computation or memory
     assert gap_rewrite("torch.cuda.Stream") is None
+    assert gap_rewrite("torch.cuda.Event.record") is None
+    assert gap_rewrite("torch.cuda.Event.wait") is None
     assert gap_rewrite("torch.cuda.Event.ipc_handle") is None
     assert gap_rewrite("torch.cuda.set_per_process_memory_fraction") is None
     assert gap_rewrite("torch.cuda.memory.CUDAPluggableAllocator") is None
