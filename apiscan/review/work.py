@@ -5914,6 +5914,21 @@ def _checkpoints(
             uses=len(handed) + len(downloads),
         )
         downloads = []
+    # the other branch of the loader that downloads (EfficientNet-PyTorch's
+    # ``load_pretrained_weights``: ``torch.load(weights_path)`` if a path is given, else
+    # ``model_zoo.load_url(url)``): the same released weights read from a local copy, one
+    # conversion with the download, not a second checkpoint to convert
+    loaders_of = {(f.path, f.function) for f in downloads if f.function}
+    local_copies = [
+        f
+        for f in calls
+        if f.api == "torch.load"
+        and (f.path, f.function) in loaders_of
+        and f not in loaded
+        and not _pretrained_download(f, methods)
+    ]
+    if downloads and local_copies:
+        downloads = sorted([*downloads, *local_copies], key=lambda f: f.sort_key())
     if downloads:
         args = downloads[0].args
         first = (args.positional[:1] or (args.keyword("url") or "",))[0] if args else ""
@@ -5940,7 +5955,11 @@ def _checkpoints(
             ),
             uses=len(downloads),
         )
-    found = [f for f in calls if not _pretrained_download(f, methods) and f not in loaded]
+    found = [
+        f
+        for f in calls
+        if not _pretrained_download(f, methods) and f not in loaded and f not in downloads
+    ]
     if not found:
         return
     yield WorkItem(
