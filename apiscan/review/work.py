@@ -5553,6 +5553,19 @@ def _experiment(why: str) -> bool:
     return why == ANCILLARY_FILES["*.ipynb"] or why.startswith(TOOLS_ONLY)
 
 
+#: The argument of a load that resumes a run from its own checkpoint (``args.resume``).
+_RESUME = re.compile(r"resume", re.IGNORECASE)
+
+
+def _resumed(f: ApiFinding) -> bool:
+    """Whether ``f`` loads the checkpoint a run resumes from (``torch.load(args.resume)`` in an
+    example's training script): the run's own file, which the port saves and resumes as a
+    MindSpore checkpoint, not released weights to convert."""
+    args = f.args
+    first = (args.positional[:1] or (args.keyword("f") or "",))[0] if args else ""
+    return bool(_RESUME.search(first))
+
+
 def _released_checkpoint(
     findings: Sequence[ApiFinding], ancillary: Ancillary
 ) -> Iterable[WorkItem]:
@@ -5571,6 +5584,7 @@ def _released_checkpoint(
             and f.scope != "data"
             and ancillary.why(f.path) not in ("", "tests", "evaluation")
             and not _experiment(ancillary.why(f.path))
+            and not _resumed(f)
         ),
         key=lambda f: f.sort_key(),
     )

@@ -86,3 +86,52 @@ def test_a_checkpoint_loaded_elsewhere_stays_its_own_item(tmp_path: Path) -> Non
     items = _weights(tmp_path, resume=True)
     assert ("pretrained-backbone", [25, 27]) in items
     assert ("checkpoint", [32]) in items
+
+
+EXAMPLE = """
+import argparse
+
+import torch
+from model import Net
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--resume", default="")
+    parser.add_argument("--weights", default="")
+    args = parser.parse_args()
+    net = Net.from_pretrained()
+    if args.resume:
+        net.load_state_dict(torch.load(args.resume)["state_dict"])
+    {released}
+    torch.save({{"state_dict": net.state_dict()}}, "checkpoint.pth")
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def _example_weights(tmp_path: Path, released: str) -> list[tuple[str, str, list[int]]]:
+    files = {
+        "model.py": MODEL.format(resume=""),
+        "train.py": TRAIN.format(call="pass"),
+        "examples/imagenet/main.py": EXAMPLE.format(released=released),
+    }
+    review = build_review(str(write_repo(tmp_path, files)), jobs=1)
+    return [
+        (i.kind, i.where[0].path, sorted(w.line for w in i.where))
+        for i in review.work
+        if i.kind in ("pretrained-backbone", "checkpoint")
+    ]
+
+
+def test_an_examples_resume_is_no_released_checkpoint(tmp_path: Path) -> None:
+    # an example's training resumes from the file it saves itself: nothing released
+    assert _example_weights(tmp_path, "pass") == [("pretrained-backbone", "model.py", [25, 27])]
+
+
+def test_an_examples_released_weights_stay_a_checkpoint(tmp_path: Path) -> None:
+    # INVALID: the example loads weights given by another option: released ones to convert
+    items = _example_weights(tmp_path, "net.load_state_dict(torch.load(args.weights))")
+    assert ("checkpoint", "examples/imagenet/main.py", [15]) in items
