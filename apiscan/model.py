@@ -20,7 +20,9 @@ from apiscan.slotinit import pickle_as_calls, use_slot_inits
 
 SCHEMA_VERSION = "1.7"
 
-#: ``candidate``: the tables lack the API but MindSpore has one of the same name (unverified);
+#: ``candidate``: an unverified counterpart: the tables lack the API but MindSpore has one of
+#: the same name (or an obvious namespace move), or a table names a target without describing
+#: the mapping (most r1.10 rows: no difference documented, none ruled out);
 #: ``verified``: such a candidate whose micro-test passed (``apiscan verify``).
 Status = Literal["consistent", "different", "missing", "candidate", "verified", "unknown"]
 #: Where code runs: inside the network graph (reachable from an nn.Module's forward or a loss),

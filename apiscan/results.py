@@ -89,6 +89,16 @@ class JoinContext:
         uses = list(fa.uses)
         for p in fa.pending:
             kind, name = classes.member(p.cls, p.attr)
+            if (
+                kind == "torch"
+                and name
+                and p.use.usage == "reference"
+                and self.api.kind(name) != "method"
+            ):
+                # a data attribute of a layer of a repository subclass (``conv.weight`` of a
+                # ``class GConv2d(nn.Conv2d)``): it follows from the object, whose API is
+                # what migrates, as for a torch class's own instance (``_torch_member``)
+                continue
             if kind == "torch" and name:
                 uses.append(with_api(p.use, name, "certain"))
             elif kind == "unknown" and p.fallback:

@@ -101,6 +101,7 @@ NAMESPACES: tuple[str, ...] = (
     "mindspore.experimental.optim",
     "mindspore.experimental.optim.lr_scheduler",
     "mindspore.runtime",
+    "mindspore.common.initializer",
     "mindspore.dataset",
     "mindspore.dataset.vision",
     "mindspore.dataset.transforms",
@@ -180,6 +181,39 @@ MOVES: tuple[tuple[str, str, frozenset[str] | None, str], ...] = (
     ),
 )
 
+#: MindSpore's initialisers are classes of ``mindspore.common.initializer`` named after the
+#: distribution, where torch has in-place functions (``torch.nn.init.xavier_uniform_``). The
+#: r1.10 table (pytorch_api_mapping.md:293-300) maps eight of them: the function's words in
+#: CamelCase (``xavier_uniform_`` → ``XavierUniform``), with these renames; the functions it
+#: leaves out (``orthogonal_``, ``xavier_normal_``, ``trunc_normal_``) are read the same way.
+INIT_PREFIX = "torch.nn.init."
+INIT_NAMESPACE = "mindspore.common.initializer"
+_INIT_RENAMES: dict[str, str] = {
+    "kaiming": "He",  # :294-295 kaiming_normal_ → HeNormal, kaiming_uniform_ → HeUniform
+    "zeros": "Zero",  # :299
+    "ones": "One",  # :297
+    "trunc": "Truncated",
+    "eye": "Identity",
+}
+_INIT_WHY = (
+    "MindSpore's initialisers are mindspore.common.initializer's classes, named after the "
+    "distribution (the r1.10 table maps xavier_uniform_ to XavierUniform, kaiming_normal_ to "
+    "HeNormal), applied with param.set_data(initializer(Init(...), param.shape, param.dtype))"
+)
+
+
+def initialiser_class(api: str) -> str | None:
+    """The ``mindspore.common.initializer`` class name a ``torch.nn.init`` function's name
+    reads as (``torch.nn.init.orthogonal_`` → ``Orthogonal``), or None for another API (the
+    deprecated spellings without ``_``, such as ``torch.nn.init.xavier_normal``, included:
+    they warn and call the in-place one)."""
+    tail = api.removeprefix(INIT_PREFIX)
+    if not api.startswith(INIT_PREFIX) or not tail.endswith("_") or not tail[:-1].isidentifier():
+        return None
+    words = tail[:-1].split("_")
+    return "".join(_INIT_RENAMES.get(w, w.capitalize()) for w in words if w)
+
+
 #: Which MindSpore kinds may stand for a PyTorch kind (torch index kinds → name index kinds).
 COMPATIBLE_KINDS: dict[str, frozenset[str]] = {
     "class": frozenset({"class"}),
@@ -199,7 +233,7 @@ Param = tuple[str, str, bool]
 RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("torch.Tensor.", ("mindspore:Tensor",)),
     ("torch.nn.functional.", ("mindspore.mint.nn.functional", "mindspore.ops")),
-    ("torch.nn.init.", ()),
+    ("torch.nn.init.", ()),  # see initialiser_class
     ("torch.nn.Module.", ("mindspore.nn:Cell",)),
     ("torch.nn.", ("mindspore.mint.nn", "mindspore.nn")),
     ("torch.linalg.", ("mindspore.mint.linalg", "mindspore.ops")),
@@ -250,6 +284,12 @@ class CandidateIndex:
                 and self._fits(namespace, tail, kind, params)
             ):
                 return f"{namespace.replace(':', '.')}.{tail}", why
+        init_class = initialiser_class(api)
+        if init_class is not None:
+            # a function of torch, a class of MindSpore: the kinds differ by design
+            if self._fits(INIT_NAMESPACE, init_class, "class", None):
+                return f"{INIT_NAMESPACE}.{init_class}", _INIT_WHY
+            return None
         for prefix, namespaces in RULES:
             if not api.startswith(prefix):
                 continue

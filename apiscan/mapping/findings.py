@@ -100,6 +100,13 @@ class Matcher:
             return ""
         if not all(map(is_undescribed, rows)):
             return ""
+        from apiscan.mapping.candidates import INIT_NAMESPACE, initialiser_class
+
+        if m.mindspore_api == f"{INIT_NAMESPACE}.{initialiser_class(api)}":
+            # r1.10's ``torch.nn.init.zeros_`` → ``initializer.Zero`` (:299): a function for
+            # a class by design, MindSpore's initialisers being classes (see
+            # :func:`~apiscan.mapping.candidates.initialiser_class`)
+            return ""
         torch_kind = self.api.kind(api)
         ms_kind = target_kind(m.mindspore_api)
         if torch_kind is None or ms_kind is None:
@@ -261,7 +268,30 @@ class Matcher:
         if m.status == "missing":
             return self.candidate(name, m)
         stale = self.stale_target(name, m)
-        return self.candidate(name, m, stale) if stale else m
+        if stale:
+            return self.candidate(name, m, stale)
+        return self.undescribed(m)
+
+    def undescribed(self, m: Match) -> Match:
+        """A verdict resting only on rows that name a target without describing it (most of
+        r1.10's: ``torch.from_numpy`` → ``mindspore.Tensor.from_numpy``, ``torch.nn.Module``
+        → ``mindspore.nn.Cell``, r1.10 pytorch_api_mapping.md:58, :225) is an unverified
+        counterpart, not a documented difference: that table marks a difference only by a
+        diff page and leaves the description empty otherwise. The target stays the table's;
+        the status says nobody compared it (``candidate``). A row of the same-named member
+        was already settled as consistent when the table was read."""
+        from apiscan.mapping.store import is_undescribed
+
+        if m.status != "different" or not m.mindspore_api or not m.matched:
+            return m
+        rows = self.table.rows_for(m.matched)
+        if not rows or not all(map(is_undescribed, rows)):
+            return m
+        note = (
+            f"the {m.source_version} table names {m.mindspore_api} without describing the "
+            "mapping: no difference is documented, none is ruled out (unverified)"
+        )
+        return replace(m, status="candidate", note=note)
 
     def finding(self, path: str, use: ApiUse) -> ApiFinding | None:
         api = self.api

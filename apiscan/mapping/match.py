@@ -325,6 +325,12 @@ NAMES_DIFFER = re.compile(
 # consistent, but the default value of dim is different." (also end, indexing, side, low,
 # scatter_list, align_corners): a call that omits the parameter gets MindSpore's default.
 _DEFAULT_DIFFERS = re.compile(r"default value of `?(\w+)`? is different", re.IGNORECASE)
+# ... when that default is the row's only difference (every such row of r2.6.0, :62-:368)
+_ONLY_DEFAULT = re.compile(
+    r"^(?:the functions are consistent|consistent functions), but the default value of "
+    r"`?(\w+)`? is different\.?$",
+    re.IGNORECASE,
+)
 
 
 def _described_difference(
@@ -333,7 +339,8 @@ def _described_difference(
     """(status, note, changes) for a row whose description names its only difference.
 
     A call is different only for a difference it hits: ``nn.ELU()`` without ``inplace`` runs
-    unchanged on ``mint.nn.ELU``; ``nn.ELU(inplace=True)`` hits the missing parameter. An
+    unchanged on ``mint.nn.ELU``; ``nn.ELU(inplace=True)`` hits the missing parameter; a call
+    that passes the parameter whose default differs (``topk(x, k, dim=1)``) hits nothing. An
     extra MindSpore parameter with a default is no difference at all (Exception Scenario 3,
     r2.6.0 pytorch_api_mapping.md:23). None for every other row.
     """
@@ -349,6 +356,17 @@ def _described_difference(
     if _ONLY_EXTRA.match(text):
         why = "an extra MindSpore parameter with a default is consistent (Exception Scenario 3)"
         return CONSISTENT, f"{text.rstrip('.')}: {why}.", ()
+    default = _ONLY_DEFAULT.match(text)
+    if default and default.group(1) in passed:
+        # ``torch.topk(x, k, dim=1)`` on r2.6.0:223 "the default value of dim is different":
+        # the call sets dim itself, so neither default applies (a call that omits it gets
+        # the change :func:`_free_text_changes` reads)
+        param = default.group(1)
+        return (
+            CONSISTENT,
+            f"{text.rstrip('.')}. This call passes {param}: neither default applies.",
+            (),
+        )
     return None
 
 

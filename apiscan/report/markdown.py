@@ -326,12 +326,13 @@ def _top_candidates(
     verified: aggregation.TopApis, candidates: aggregation.TopApis, result: ScanResult
 ) -> str:
     shown = len(verified.rows) + len(candidates.rows)
-    title = f"## Same-name candidates ({shown} of {verified.total + candidates.total})"
+    title = f"## Unverified candidates ({shown} of {verified.total + candidates.total})"
     if not shown:
-        return f"{title}\n\nNo APIs that only a same-name MindSpore API covers."
+        return f"{title}\n\nNo APIs that only an unverified MindSpore counterpart covers."
     intro = (
-        "Not in the mapping table, but MindSpore has an API of the same name: *verified* once "
-        "its micro-test passed (`apiscan verify`), *candidate* until then."
+        "Not in the mapping table, but MindSpore has an API of the same name, or a table "
+        "names a counterpart without describing the mapping: *verified* once its micro-test "
+        "passed (`apiscan verify`), *candidate* until then."
     )
     table = _table(
         [

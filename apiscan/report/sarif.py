@@ -63,9 +63,10 @@ STATUS_TEXT: dict[str, tuple[str, str]] = {
         "A private, removed or misspelt torch name: no mapping can say what replaces it.",
     ),
     "candidate": (
-        "PyTorch API with an unverified same-name MindSpore candidate",
-        "Not in the mapping tables, but MindSpore has an API of the same name. A same name "
-        "does not prove the same behaviour: run `apiscan verify API` to test it.",
+        "PyTorch API with an unverified MindSpore candidate",
+        "Not in the mapping tables, but MindSpore has an API of the same name, or a table "
+        "names a counterpart without describing the mapping. Neither proves the same "
+        "behaviour: run `apiscan verify API` to test it.",
     ),
     "verified": (
         "PyTorch API whose same-name MindSpore candidate passed its micro-test",

@@ -100,13 +100,14 @@ class TextReporter:
     ) -> str:
         shown = len(verified.rows) + len(candidates.rows)
         total = verified.total + candidates.total
-        title = _title(f"Same-name candidates ({shown} of {total})")
+        title = _title(f"Unverified candidates ({shown} of {total})")
         if not total:
-            return f"{title}\nNo APIs that only a same-name MindSpore API covers."
+            return f"{title}\nNo APIs that only an unverified MindSpore counterpart covers."
         lines = [
             title,
-            "Not in the mapping table; MindSpore has an API of the same name. 'verified' once",
-            "its micro-test passed (apiscan verify), 'candidate' until then.",
+            "Not in the mapping table (MindSpore has an API of the same name), or a table names",
+            "a counterpart without describing the mapping. 'verified' once its micro-test",
+            "passed (apiscan verify), 'candidate' until then.",
             _TOP_HEADER + "API -> MindSpore  [status]",
         ]
         for status, top in (("verified", verified), ("candidate", candidates)):

@@ -1263,11 +1263,23 @@ def _counterpart_notes(
         and f.rewrite_note
         and f.disposition in ("rewrite", "gap", "custom-op")
     }
+    # an unverified counterpart (``orthogonal_`` → ``initializer.Orthogonal``): named, so the
+    # row does not read as work without a MindSpore API
+    candidates = {
+        (f.path, f.span.line, f.api): f.mindspore_api
+        for f in result.api_findings
+        if f.status == "candidate" and f.is_call_site and f.mindspore_api
+    }
     out = []
     for item in recipe:
-        how = missing.get((item.where.path, item.where.line, item.name))
+        key = (item.where.path, item.where.line, item.name)
+        how = missing.get(key)
+        said = ""
         if how:
             said = f"no {item.name.rpartition('.')[2]} in MindSpore: {how}"
+        elif candidates.get(key):
+            said = f"MindSpore counterpart: {candidates[key]} (unverified)"
+        if said:
             item = replace(item, note=f"{item.note}; {said}" if item.note else said)
         out.append(item)
     return tuple(out)

@@ -5553,6 +5553,19 @@ def _experiment(why: str) -> bool:
     return why == ANCILLARY_FILES["*.ipynb"] or why.startswith(TOOLS_ONLY)
 
 
+#: The argument of a load that resumes a run from its own checkpoint (``args.resume``).
+_RESUME = re.compile(r"resume", re.IGNORECASE)
+
+
+def _resumed(f: ApiFinding) -> bool:
+    """Whether ``f`` loads the checkpoint a run resumes from (``torch.load(args.resume)`` in an
+    example's training script): the run's own file, which the port saves and resumes as a
+    MindSpore checkpoint, not released weights to convert."""
+    args = f.args
+    first = (args.positional[:1] or (args.keyword("f") or "",))[0] if args else ""
+    return bool(_RESUME.search(first))
+
+
 def _released_checkpoint(
     findings: Sequence[ApiFinding], ancillary: Ancillary
 ) -> Iterable[WorkItem]:
@@ -5571,6 +5584,7 @@ def _released_checkpoint(
             and f.scope != "data"
             and ancillary.why(f.path) not in ("", "tests", "evaluation")
             and not _experiment(ancillary.why(f.path))
+            and not _resumed(f)
         ),
         key=lambda f: f.sort_key(),
     )
@@ -5914,6 +5928,21 @@ def _checkpoints(
             uses=len(handed) + len(downloads),
         )
         downloads = []
+    # the other branch of the loader that downloads (EfficientNet-PyTorch's
+    # ``load_pretrained_weights``: ``torch.load(weights_path)`` if a path is given, else
+    # ``model_zoo.load_url(url)``): the same released weights read from a local copy, one
+    # conversion with the download, not a second checkpoint to convert
+    loaders_of = {(f.path, f.function) for f in downloads if f.function}
+    local_copies = [
+        f
+        for f in calls
+        if f.api == "torch.load"
+        and (f.path, f.function) in loaders_of
+        and f not in loaded
+        and not _pretrained_download(f, methods)
+    ]
+    if downloads and local_copies:
+        downloads = sorted([*downloads, *local_copies], key=lambda f: f.sort_key())
     if downloads:
         args = downloads[0].args
         first = (args.positional[:1] or (args.keyword("url") or "",))[0] if args else ""
@@ -5940,7 +5969,11 @@ def _checkpoints(
             ),
             uses=len(downloads),
         )
-    found = [f for f in calls if not _pretrained_download(f, methods) and f not in loaded]
+    found = [
+        f
+        for f in calls
+        if not _pretrained_download(f, methods) and f not in loaded and f not in downloads
+    ]
     if not found:
         return
     yield WorkItem(

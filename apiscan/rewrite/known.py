@@ -376,6 +376,18 @@ _RUNTIME_QUERY = re.compile(
     r"|backends\.\w+\.(is_available|is_built|version)"
     r"|multiprocessing\.(set|get)_\w+)$"
 )
+#: Host-side measurements of a device runtime (a timing event's ``.elapsed_time()``,
+#: ``torch.cuda.synchronize()`` before reading a clock, ``max_memory_allocated()``,
+#: ``memory_reserved()``, ``mem_get_info()``, ``torch.mps``'s gauges, cache flushes): they
+#: feed a timing or memory log line, nothing the model computes. mindspore.runtime has most
+#: under the same name (Event, synchronize, memory_allocated...); the rest is
+#: ``time.perf_counter()`` or the log line dropped. An event's ``record``/``wait`` is not
+#: among them: events also order work across streams, which a port must keep.
+_DEVICE_GAUGE = re.compile(
+    r"^torch\.(?:cuda|mps|xpu)\.(?:(?:streams\.|event\.)?Event\.elapsed_time|synchronize"
+    r"|empty_cache|mem_get_info|utilization|(?:max_)?memory_\w+"
+    r"|reset_(?:peak|max)_memory_\w+|\w+_allocated_memory)$"
+)
 #: A switch of a PyTorch backend's kernels (``torch.backends.cuda.enable_flash_sdp(True)``,
 #: ``torch.backends.cuda.matmul.allow_tf32 = True``, ``sdp_kernel(...)``): which CUDA kernel
 #: or precision torch picks, with no counterpart in MindSpore, which picks its own.
@@ -494,6 +506,13 @@ def gap_rewrite(api: str) -> tuple[str, str] | None:
             "delete",
             "nothing to port: a device or runtime query, or a host multiprocessing switch "
             "(MindSpore sets the device target once and runs its own dataset workers)",
+        )
+    if _DEVICE_GAUGE.match(api):
+        return (
+            "delete",
+            "nothing to port: a timing or memory measurement for a log line (drop it, or "
+            "time.perf_counter() and mindspore.runtime's gauge of the same name where it has "
+            "one: Event, synchronize, max_memory_allocated, memory_reserved)",
         )
     if _EXCEPTION.match(api):
         return (

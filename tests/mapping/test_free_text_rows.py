@@ -60,8 +60,17 @@ def test_a_default_the_row_says_differs_is_hit_only_when_omitted() -> None:
     table = load_table()
     omitted = match_api("torch.topk", table, passed_params=["input", "k"], keywords=[])
     assert [(c.param, c.kind) for c in omitted.param_changes] == [("dim", "default")]
+    assert omitted.status == DIFFERENT
     passed = match_api("torch.topk", table, passed_params=["input", "k", "dim"], keywords=["dim"])
     assert passed.param_changes == ()
+    # the call sets dim itself: the row's only difference does not apply to it
+    assert passed.status == CONSISTENT
+    assert passed.note.endswith("This call passes dim: neither default applies.")
+    # INVALID: a call that does not pass the parameter keeps the row's difference
+    # (r2.6.0:65 torch.arange, "the default value of end is different", end not passed)
+    assert match_api("torch.arange", table, passed_params=["start"], keywords=[]).status == (
+        DIFFERENT
+    )
     # torch.meshgrid's and mint.meshgrid's indexing=None mean different things: the page
     # decides, not the default's text.
     mesh = match_api("torch.meshgrid", table)

@@ -145,6 +145,33 @@ def test_runtime_queries_exceptions_and_data_parallel_plumbing_have_a_known_way(
     assert gap_rewrite("torch.nn.parallel.DistributedDataParallel.no_sync") is None
 
 
+def test_device_timers_and_memory_gauges_are_deletions() -> None:
+    """A timing event, a synchronisation before reading a clock, a memory gauge or a cache
+    flush feeds a log line: a deletion (or time.perf_counter), not a gap of a day or two."""
+    from apiscan.rewrite.known import gap_rewrite
+
+    for api in (
+        "torch.cuda.Event.elapsed_time",
+        "torch.cuda.synchronize",
+        "torch.cuda.max_memory_allocated",
+        "torch.cuda.memory_reserved",
+        "torch.cuda.mem_get_info",
+        "torch.cuda.reset_peak_memory_stats",
+        "torch.mps.current_allocated_memory",
+        "torch.mps.empty_cache",
+    ):
+        assert gap_rewrite(api)[0] == "delete", api
+    assert "time.perf_counter" in gap_rewrite("torch.cuda.Event.elapsed_time")[1]
+    # INVALID: streams, events (which also order work across streams), IPC handles and
+    # allocator settings shape the computation or memory
+    assert gap_rewrite("torch.cuda.Stream") is None
+    assert gap_rewrite("torch.cuda.Event.record") is None
+    assert gap_rewrite("torch.cuda.Event.wait") is None
+    assert gap_rewrite("torch.cuda.Event.ipc_handle") is None
+    assert gap_rewrite("torch.cuda.set_per_process_memory_fraction") is None
+    assert gap_rewrite("torch.cuda.memory.CUDAPluggableAllocator") is None
+
+
 def test_function_spellings_of_clamps_and_softplus_are_compositions(tmp_path: Path) -> None:
     from apiscan.review.gaps import is_custom_op
     from apiscan.rewrite.composed import composed as _composed
