@@ -5699,15 +5699,24 @@ def _launched_weights(root: Path | None, checkpoints: list[WorkItem]) -> list[Wo
     if plain is None or root is None or not root.is_dir():
         return checkpoints
     passed: dict[tuple[str, str], list[Where]] = {}
+    reference: list[str] | None = None  # the first training command's words
     for path, line, words, _ in launch_commands(root):
         if not any(_TRAINING_SCRIPT.search(w) for w in words):
             continue
+        if reference is None:
+            reference = words
         for option, value in itertools.pairwise(words):
             if option.startswith("--") and _WEIGHTS_FILE.search(value):
                 passed.setdefault((option, value), []).append(Where(path, line))
     if not passed:
         return checkpoints
     (option, value), where = max(passed.items(), key=lambda kv: len(kv[1]))
+    given = _reference_weights(reference or [], {o for o, _ in passed})
+    if given == "":
+        return checkpoints  # the reference run starts from scratch: a later run's file is not
+    if given is not None:
+        option, value = given
+        where = passed[given]
     places = sorted({w for ws in passed.values() for w in ws}, key=lambda w: (w.path, w.line))
     commands = len(places)
     why = (
@@ -5719,6 +5728,19 @@ def _launched_weights(root: Path | None, checkpoints: list[WorkItem]) -> list[Wo
     )
     told = replace(plain, why=why, where=tuple(dict.fromkeys([*plain.where, *places])))
     return [told if i is plain else i for i in checkpoints]
+
+
+def _reference_weights(words: Sequence[str], options: set[str]) -> tuple[str, str] | str | None:
+    """What the first documented training command (the reference run) passes for one of the
+    weights ``options`` the commands use: (option, file) for a weights file, "" for no file
+    (YOLO-style ``--weights ''``: the run trains from scratch, and a fine-tuning command
+    further down that starts from ``epoch_424.pt`` is another run), None when it does not
+    pass any of them (then the file most commands pass is told)."""
+    found: tuple[str, str] | str | None = None
+    for option, value in itertools.pairwise(words):
+        if option in options:
+            found = (option, value) if _WEIGHTS_FILE.search(value) else ""
+    return found
 
 
 #: What a loader of a whole pickled network is called with: ``torch.load``.
