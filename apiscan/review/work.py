@@ -4786,8 +4786,9 @@ def fixed_size_inputs(
                 if not _SIZE_PARAM.match(param):
                     continue
                 value = given.get(param)
-                if value is not None and literal_value(value) is None and default is not None:
-                    shown = f"{param}={value.shown()} ({d.name}'s default {default.shown()})"
+                if value is not None and literal_value(value) is None:
+                    # passed as a name or an expression: the caller's value, not the default
+                    shown = f"{param}={value.shown()} (passed by the caller)"
                 else:
                     value = value if value is not None else default
                     shown = f"{param}={value.shown()}" if value is not None else ""
