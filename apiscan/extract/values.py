@@ -420,6 +420,10 @@ class CallValues:
     assigned: tuple[str, ...] = ()
     #: its place in :func:`~apiscan.extract.syntax.own_body`'s order over its scope
     own_order: int = -1
+    #: the call is in an ``except`` handler of a ``try`` in its own function: a fallback
+    #: that runs only when the ``try``'s body failed (``except: load_darknet_weights(...)``
+    #: after ``torch.load``)
+    fallback: bool = False
 
     @property
     def when(self) -> Expr | None:
@@ -910,6 +914,13 @@ class ValueReader:
                 assigned = ()
                 if isinstance(statement, ast.Assign):
                     assigned = tuple(t.id for t in statement.targets if isinstance(t, ast.Name))
+                fallback = False
+                up = statement
+                while up is not None and type(up) not in _SCOPE_TYPES:
+                    if type(up) is ast.ExceptHandler:
+                        fallback = True
+                        break
+                    up = parent.get(id(up))
                 calls.append(
                     CallValues(
                         self.expr(node),
@@ -921,6 +932,7 @@ class ValueReader:
                         self.expr(stored) if stored is not None else None,
                         assigned,
                         own_order.get(id(node), -1),
+                        fallback,
                     )
                 )
             elif isinstance(node, ast.For | ast.AsyncFor):

@@ -64,6 +64,8 @@ from apiscan.review.work import (
     apart_only,
     bucketing_iterators,
     data_pipeline_sites,
+    defaulted_branches,
+    defaulted_flags,
     fixed_size_inputs,
     framework_item,
     name_values,
@@ -201,6 +203,17 @@ def review(options: ScanOptions) -> Review:
     # the functions every call of which the defaults switch off: no effort for their gaps,
     # no weights downloaded by them
     switched_off, named = switched_off_named(analyses, options)
+    if training:
+        # a branch on a parameter every call leaves at its default (a forward's ``if
+        # augment:`` test-time augmentation the training call never switches on) does not
+        # run: its API uses and dynamic shapes are no work of the port
+        flags = defaulted_flags(analyses, options, named, ancillary.why)
+        off = defaulted_branches(result.findings, analyses, flags)
+        if off:
+            result = replace(
+                result,
+                findings=tuple(f for f in result.findings if (f.path, f.span.line) not in off),
+            )
     # the functions whose masked selections are only reduced (a loss over the valid pixels)
     # or only read on the host (metrics a loss returns): no dynamic-shape rewrite
     masked = masked_selections(analyses, result.shape_findings)

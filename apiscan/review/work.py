@@ -1733,7 +1733,9 @@ def work_items(
     )
     if others:  # noted on the selected model's first backbone item
         items, checkpoints = _noted_alternatives(items, checkpoints, others)
-    checkpoints.extend(_array_loaders(findings, called))
+    checkpoints.extend(
+        _array_loaders(findings, called, _fallback_loaders(analyses, ancillary, root))
+    )
     if not any(i.kind == "checkpoint" for i in checkpoints):
         checkpoints.extend(_released_checkpoint(result.api_findings, ancillary))
     checkpoints.extend(_pickled_modules(findings, analyses, ancillary))
@@ -1956,6 +1958,178 @@ def unpassed_flags(
                     continue
                 out.setdefault(fa.path, {}).setdefault(i, {})[name] = [default.value]
     return out
+
+
+#: The methods an instance's call runs (``model(x)``).
+_INSTANCE_CALLS = frozenset({"forward", "__call__"})
+
+
+def defaulted_flags(
+    analyses: Sequence[FileAnalysis],
+    defaults: Mapping[str, Iterable[object]],
+    named: Mapping[str, Mapping[int, Mapping[str, list[object]]]],
+    apart: Callable[[str], str] = lambda path: "",
+) -> dict[str, dict[int, dict[str, list[object]]]]:
+    """:func:`unpassed_flags`, and the parameters with a constant default that every call
+    which may reach their function passes only that default's value: a test-time switch of a
+    model's forward (``forward(x, augment=False)`` branching on ``if augment:``) that the
+    evaluation passes as ``augment=opt.augment`` (a ``store_true`` option, off by default)
+    or as its own parameter every caller leaves False, and the training's ``model(imgs)``
+    leaves out. A call may reach the function when a call fact on its line resolves to it,
+    or, when no call fact on its line is a repository function's, when it is written with
+    the function's name (its arguments bound to the parameters); a call of no repository
+    function's name that passes the parameter's name as a keyword may be any (a call the
+    scan cannot follow); a call resolved to or named as another function
+    (``create_dataloader(..., augment=True)``) passes that one's. A value is told by
+    the options' defaults and the caller's ``named`` values (:func:`switched_off_named`);
+    one that cannot be told keeps the branch. Calls in tests, and the calls a file counted
+    apart (``apart``: a demo passing ``class_agnostic=True``) makes of a function by its
+    name, are not the ported run's; the keywords such a file passes to a call the scan
+    cannot follow count (a config file's lazily built class)."""
+    flags = unpassed_flags(analyses)
+    files = [(fa, facts.values) for fa, facts in with_facts(analyses) if facts.values is not None]
+    # a parameter the function assigns again (``if local_rank is None: local_rank =
+    # get_local_rank()``) holds more than what its callers pass
+    for fa, values in files:
+        for i, own in list(flags.get(fa.path, {}).items()):
+            again = _reassigned(values.defs[i])
+            if again & own.keys():
+                flags[fa.path][i] = {k: v for k, v in own.items() if k not in again}
+    #: (path, def index, parameter) -> its default's value, for the parameters not yet flagged
+    candidates: dict[tuple[str, int, str], object] = {}
+    by_target: dict[str, tuple[str, int]] = {}  # a def's qualified name -> (path, index)
+    params: dict[str, list[tuple[str, int]]] = {}  # a parameter's name -> the defs having it
+    by_name: dict[str, list[tuple[str, int]]] = {}  # a def's (or class's) name -> its defs
+    for fa, values in files:
+        for i, d in enumerate(values.defs):
+            if d.is_class or not d.params:
+                continue
+            own = flags.get(fa.path, {}).get(i, {})
+            again = _reassigned(d)
+            for name, default in d.params:
+                if (
+                    default is not None
+                    and default.kind == "Constant"
+                    and name not in own
+                    and name not in again
+                ):
+                    candidates[(fa.path, i, name)] = default.value
+                    params.setdefault(name, []).append((fa.path, i))
+            by_target.update({f"{m}.{d.qual}": (fa.path, i) for m in fa.modules})
+            by_name.setdefault(d.name, []).append((fa.path, i))
+            if d.name == "__init__" and d.owner >= 0:  # building the class calls it
+                owner = values.defs[d.owner]
+                by_target.update({f"{m}.{owner.qual}": (fa.path, i) for m in fa.modules})
+                by_name.setdefault(owner.name, []).append((fa.path, i))
+    if not candidates:
+        return flags
+    for _ in range(2):  # a package's re-exports name the same function
+        for fa in analyses:
+            for m in fa.modules:
+                for name, target in fa.exports:
+                    if target in by_target:
+                        by_target.setdefault(f"{m}.{name}", by_target[target])
+    defs = {fa.path: values.defs for fa, values in files}
+    imported_names = {fa.path: dict(fa.syntax.imports) for fa, _ in files if fa.syntax}
+    kept: set[tuple[str, int, str]] = set()  # passed a value other than the default, or untold
+
+    def told(expr: Expr | None, path: str, scope: int) -> list[object] | None:
+        if expr is None:
+            return None
+        if any(e.kind == "Name" and e.name in imported_names.get(path, ()) for e in expr.walk()):
+            return None  # ``try: import wandb / except: wandb = None``: the module when there
+        names = named.get(path, {}).get(scope, {})
+        return _fixed(values_of(expr, _gate_key, _gate_values(defaults, names)))
+
+    for fa, values in files:
+        if is_test_path(fa.path):  # a test runs the switch on purpose
+            continue
+        # a demo's or a tool's call is not the run's, but a keyword a config file writes
+        # for a lazily built class (``L(Backbone)(use_abs_pos=True)``) may be
+        counted_apart = bool(apart(fa.path))
+        resolved: dict[int, set[str]] = {}
+        for c in fa.calls:
+            if c.role == "call":
+                resolved.setdefault(c.line, set()).add(c.callee)
+        imports = dict(fa.syntax.imports) if fa.syntax is not None else {}
+        for call in values.calls:
+            expr = call.expr
+            head = expr.parts[0] if expr.parts else None
+            written = head.name.rpartition(".")[2] if head is not None and head.name else ""
+            chain = head.chain() if head is not None else None
+            imported = bool(chain) and chain[0] in imports  # ``torch.randn``, ``Net``
+            # a callee on the call's line that is this call's: its own name, or a module's
+            # forward called through an instance (``model(x)``: ``Net.forward``)
+            on_line = {
+                c
+                for c in resolved.get(expr.line, ())
+                if (last := c.rpartition(".")[2]) == written
+                or (last in _INSTANCE_CALLS and not imported)
+            }
+            reached = {by_target[c] for c in on_line if c in by_target}
+            if not reached:  # ``evaluator.evaluate(model, False, True)``: any of that name
+                reached = set(by_name.get(written, ()))
+            followed = bool(reached)
+            if counted_apart:
+                reached = set()
+            for path, i in reached:
+                args = _call_arguments(expr, defs[path][i])
+                for name, _ in defs[path][i].params:
+                    key = (path, i, name)
+                    if key not in candidates or key in kept:
+                        continue
+                    given = None if args is None else args.get(name)
+                    found = told(given, fa.path, call.function)
+                    if found is None or any(v != candidates[key] for v in found):
+                        kept.add(key)
+            if followed:
+                continue
+            for k in expr.keywords:
+                for path, i in params.get(k.name, ()):
+                    key = (path, i, k.name)
+                    if key in kept:
+                        continue
+                    found = told(k.target, fa.path, call.function)
+                    if found is None or any(v != candidates[key] for v in found):
+                        kept.add(key)
+    for (path, i, name), value in candidates.items():
+        if (path, i, name) not in kept:
+            flags.setdefault(path, {}).setdefault(i, {})[name] = [value]
+    return flags
+
+
+def _reassigned(d: DefValues) -> set[str]:
+    """The plain names a function assigns in its own body (its loops' targets included)."""
+    return {a.target.name for a in d.assigns if a.target.kind == "Name"} | set(d.loop_names)
+
+
+def defaulted_branches(
+    findings: Iterable[object],
+    analyses: Sequence[FileAnalysis],
+    flags: Mapping[str, Mapping[int, Mapping[str, list[object]]]],
+) -> frozenset[tuple[str, int]]:
+    """(path, line) of the ``findings`` (API uses, dynamic shapes) in a branch that the
+    parameters' told values (:func:`defaulted_flags`) never take: the body of ``if
+    augment:`` in a forward no caller switches on. The test's names are the function's
+    parameters only; an option's default or a config key switches nothing here."""
+    wanted: dict[str, set[int]] = {}
+    for f in findings:
+        path = f.path  # type: ignore[attr-defined]
+        if path in flags:
+            wanted.setdefault(path, set()).add(f.span.line)  # type: ignore[attr-defined]
+    off: set[tuple[str, int]] = set()
+    for fa in analyses:
+        lines = wanted.get(fa.path)
+        values = fa.syntax.values if lines and fa.syntax is not None else None
+        if values is None:
+            continue
+        gated = {c.expr.line for c in values.calls if c.ifs and c.expr.line in lines}
+        off.update(
+            (fa.path, line)
+            for line in gated
+            if switched_off_branch(fa, line, {}, flags.get(fa.path), every=True)
+        )
+    return frozenset(off)
 
 
 def _switched_off_call(
@@ -4786,8 +4960,9 @@ def fixed_size_inputs(
                 if not _SIZE_PARAM.match(param):
                     continue
                 value = given.get(param)
-                if value is not None and literal_value(value) is None and default is not None:
-                    shown = f"{param}={value.shown()} ({d.name}'s default {default.shown()})"
+                if value is not None and literal_value(value) is None:
+                    # passed as a name or an expression: the caller's value, not the default
+                    shown = f"{param}={value.shown()} (passed by the caller)"
                 else:
                     value = value if value is not None else default
                     shown = f"{param}={value.shown()}" if value is not None else ""
@@ -5506,13 +5681,16 @@ _WEIGHT_LOADER = re.compile(
 _FROM_ARRAY = frozenset({"torch.from_numpy"})
 
 
-def _array_loaders(findings: Sequence[ApiFinding], called: set[str]) -> Iterable[WorkItem]:
+def _array_loaders(
+    findings: Sequence[ApiFinding], called: set[str], fallbacks: frozenset[str] = frozenset()
+) -> Iterable[WorkItem]:
     """Weights read from a file in another format and copied into the parameters as arrays
     (PyTorch-YOLOv3's ``load_darknet_weights``: ``numpy.fromfile`` then ``torch.from_numpy``
     into each conv and BatchNorm; FCOS's Caffe2 pickles in ``c2_model_loading.py``): the
     loader fills PyTorch parameters, so the port rewrites it for MindSpore's (or converts the
     file once). A loader nothing calls (nerf-pytorch's ``load_weights_from_keras``) loads
-    nothing."""
+    nothing; nor does one of ``fallbacks`` (:func:`_fallback_loaders`), whose every call is
+    an ``except`` handler's after a PyTorch load the reference run's weights satisfy."""
     found = sorted(
         (
             f
@@ -5522,6 +5700,7 @@ def _array_loaders(findings: Sequence[ApiFinding], called: set[str]) -> Iterable
             and f.scope != "data"
             and f.function
             and (name := f.function.rpartition(".")[2]) in called
+            and name not in fallbacks
             and (_WEIGHT_LOADER.search(name) or _WEIGHT_LOADER.search(PurePosixPath(f.path).stem))
         ),
         key=lambda f: f.sort_key(),
@@ -5544,6 +5723,39 @@ def _array_loaders(findings: Sequence[ApiFinding], called: set[str]) -> Iterable
         ),
         uses=len(found),
     )
+
+
+def _fallback_loaders(
+    analyses: Sequence[FileAnalysis], ancillary: Ancillary, root: Path | None
+) -> frozenset[str]:
+    """The last names of the functions every call of which in the ported files is in an
+    ``except`` handler (``try: ckpt = torch.load(w) ... except: load_darknet_weights(model,
+    w)``: the loader of another format, run only when the PyTorch load failed), when the
+    reference run (the first documented training command) starts from no weights file or
+    from a PyTorch one: the fallback never runs in it, and its format is an alternative,
+    not the run's checkpoint. None without such a command."""
+    from apiscan.review.commands import launch_commands
+
+    if root is None or not root.is_dir():
+        return frozenset()
+    reference = next(
+        (w for _, _, w, _ in launch_commands(root) if any(_TRAINING_SCRIPT.search(x) for x in w)),
+        None,
+    )
+    if reference is None:
+        return frozenset()
+    options = {w for w in reference if w.startswith("-") and _WEIGHTS_OPTION.search(w)}
+    if _reference_weights(reference, options) is None:
+        return frozenset()
+    every: dict[str, bool] = {}
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path) or is_test_path(fa.path) or facts.values is None:
+            continue
+        for call in facts.values.calls:
+            name = call.expr.callee().rpartition(".")[2]
+            if name:
+                every[name] = every.get(name, True) and call.fallback
+    return frozenset(name for name, only in every.items() if only)
 
 
 def _experiment(why: str) -> bool:
@@ -5699,6 +5911,10 @@ def _pickled_modules(
 _WEIGHTS_FILE = re.compile(r"\.(?:pth|pt|ckpt|pkl|pth\.tar|bin|safetensors)$", re.IGNORECASE)
 #: A script that trains (``train.py``, ``tools/train_net.py``).
 _TRAINING_SCRIPT = re.compile(r"train\w*\.py$")
+#: An option that names the weights a run starts from (``--weights``, ``--resume``).
+_WEIGHTS_OPTION = re.compile(r"weight|ckpt|checkpoint|pretrain|resume|load_model", re.IGNORECASE)
+#: What a command passes for no weights file (``--weights ''``).
+_NO_FILE = frozenset({"", "none", "None", "''", '""'})
 
 
 def _launched_weights(root: Path | None, checkpoints: list[WorkItem]) -> list[WorkItem]:
@@ -5713,15 +5929,24 @@ def _launched_weights(root: Path | None, checkpoints: list[WorkItem]) -> list[Wo
     if plain is None or root is None or not root.is_dir():
         return checkpoints
     passed: dict[tuple[str, str], list[Where]] = {}
+    reference: list[str] | None = None  # the first training command's words
     for path, line, words, _ in launch_commands(root):
         if not any(_TRAINING_SCRIPT.search(w) for w in words):
             continue
+        if reference is None:
+            reference = words
         for option, value in itertools.pairwise(words):
             if option.startswith("--") and _WEIGHTS_FILE.search(value):
                 passed.setdefault((option, value), []).append(Where(path, line))
     if not passed:
         return checkpoints
     (option, value), where = max(passed.items(), key=lambda kv: len(kv[1]))
+    given = _reference_weights(reference or [], {o for o, _ in passed})
+    if given == "":
+        return checkpoints  # the reference run starts from scratch: a later run's file is not
+    if given is not None:
+        option, value = given
+        where = passed[given]
     places = sorted({w for ws in passed.values() for w in ws}, key=lambda w: (w.path, w.line))
     commands = len(places)
     why = (
@@ -5733,6 +5958,25 @@ def _launched_weights(root: Path | None, checkpoints: list[WorkItem]) -> list[Wo
     )
     told = replace(plain, why=why, where=tuple(dict.fromkeys([*plain.where, *places])))
     return [told if i is plain else i for i in checkpoints]
+
+
+def _reference_weights(words: Sequence[str], options: set[str]) -> tuple[str, str] | str | None:
+    """What the first documented training command (the reference run) passes for one of the
+    weights ``options`` the commands use: (option, file) for a weights file, "" for no file
+    (YOLO-style ``--weights ''``: the run trains from scratch, and a fine-tuning command
+    further down that starts from ``epoch_424.pt`` is another run), None when it does not
+    pass any of them, or passes a file of another format (then the file most commands pass
+    is told)."""
+    found: tuple[str, str] | str | None = None
+    for option, value in itertools.pairwise(words):
+        if option in options:
+            if _WEIGHTS_FILE.search(value):
+                found = (option, value)
+            elif value in _NO_FILE:
+                found = ""
+            else:  # a file of another format (``yolov3.weights``): not told here
+                found = None
+    return found
 
 
 #: What a loader of a whole pickled network is called with: ``torch.load``.

@@ -372,8 +372,11 @@ _PARAMETER = re.compile(r"^torch\.nn\.[A-Z]\w*\.(weight|bias)$")
 #: device, report the environment or configure worker processes; MindSpore sets the target
 #: once (``mindspore.set_context(device_target=...)``) and runs its own dataset workers.
 _RUNTIME_QUERY = re.compile(
-    r"^torch\.(get_default_device|cuda\.get_device_properties"
+    r"^torch\.(get_default_device|cuda\.get_device_\w+|cuda\.get_arch_list"
     r"|backends\.\w+\.(is_available|is_built|version)"
+    # the build's version strings (torch.version.cuda, .hip, .git_version): what a log line
+    # or a start-up check reads, nothing computed (mindspore.__version__ stands in)
+    r"|version\.\w+"
     r"|multiprocessing\.(set|get)_\w+)$"
 )
 #: Host-side measurements of a device runtime (a timing event's ``.elapsed_time()``,

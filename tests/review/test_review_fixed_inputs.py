@@ -1,7 +1,8 @@
 """A training dataset that resizes and pads every image to one size gives the network a
 fixed-size input, on fixtures/letterboxfix: ``TrainImages`` (the dataset the training
 loads, whose per-sample flip the recipe reads) inherits ``load``, which letterboxes to
-320×256; ``DemoImages`` letterboxes to 640×480 for a demo and ``shrink`` only resizes."""
+320×256; ``SizedImages`` passes its own height by name; ``DemoImages`` letterboxes to
+640×480 for a demo and ``shrink`` only resizes."""
 
 from __future__ import annotations
 
@@ -27,6 +28,11 @@ def test_the_training_letterbox_is_a_fixed_input(analyses) -> None:
     # letterbox (no training dataset) and a plain resize
     assert fixed_size_inputs(analyses, ancillary, {"TrainImages"}) == (
         "letterbox(...) at data/loaders.py:33 (height=256, width=320)",
+    )
+    # VALID: a size passed as a name is the caller's; INVALID: letterbox's default height
+    # (256) shown for it
+    assert fixed_size_inputs(analyses, ancillary, {"SizedImages"}) == (
+        "letterbox(...) at data/loaders.py:56 (height=size (passed by the caller), width=320)",
     )
     # INVALID: with no training dataset known, no input is said to be fixed
     assert fixed_size_inputs(analyses, ancillary, set()) == ()

@@ -132,6 +132,13 @@ def test_runtime_queries_exceptions_and_data_parallel_plumbing_have_a_known_way(
     assert "COOTensor" in gap_rewrite("torch.Tensor.is_sparse")[1]
     assert gap_rewrite("torch.distributed.tensor.DTensor")[0] == "rewrite"
     assert gap_rewrite("torch.cuda.get_device_properties")[0] == "delete"
+    # the build's versions and the device's name, read for a log line or a start-up check
+    assert gap_rewrite("torch.version.cuda")[0] == "delete"
+    assert gap_rewrite("torch.version.hip")[0] == "delete"
+    assert gap_rewrite("torch.version.git_version")[0] == "delete"
+    assert gap_rewrite("torch.backends.cudnn.version")[0] == "delete"
+    assert gap_rewrite("torch.cuda.get_device_name")[0] == "delete"
+    assert gap_rewrite("torch.cuda.get_arch_list")[0] == "delete"
     assert gap_rewrite("torch.cuda.profiler.profile")[0] == "delete"
     assert gap_rewrite("torch.cuda.get_rng_state") == ("rewrite", "mindspore.get_rng_state()")
     assert "recompute" in gap_rewrite("torch.utils.checkpoint.detach_variable")[1]
@@ -141,6 +148,7 @@ def test_runtime_queries_exceptions_and_data_parallel_plumbing_have_a_known_way(
     assert gap_rewrite("torch.optim.Optimizer.defaults") is None  # a custom optimizer's port
     assert gap_rewrite("torch.autograd.Function") is None  # the extension is the work
     assert gap_rewrite("torch.multiprocessing.spawn") is None
+    assert gap_rewrite("torch.versionless_op") is None  # a name that only starts alike
     assert gap_rewrite("torch.backends.cudnn.benchmark") is None  # a recipe setting
     assert gap_rewrite("torch.nn.parallel.DistributedDataParallel.no_sync") is None
 

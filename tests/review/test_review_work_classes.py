@@ -102,9 +102,10 @@ def test_a_zoo_factory_building_a_name_the_repository_registers_is_its_own_model
 
 
 def test_settings_are_deleted_and_dead_code_is_not_counted(zoo) -> None:
-    # torch.set_printoptions, torch.use_deterministic_algorithms and
-    # torch.distributed.is_nccl_available are settings; prune() is called by nothing
+    # torch.set_printoptions and torch.distributed.is_nccl_available are settings; prune()
+    # is called by nothing; torch.use_deterministic_algorithms runs only under ``if
+    # deterministic:``, which the one call, ``init_seeds()``, leaves False: no work
     assert " gap " not in zoo.effort.formula
     rows = {d: sites for d, _, sites, _ in zoo.effort.by_disposition}
     assert rows["gap"] == 0
-    assert rows["delete"] >= 3
+    assert rows["delete"] == 2
