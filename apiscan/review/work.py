@@ -2568,7 +2568,10 @@ def uncalled_methods(
     Methods are reached by default (why :func:`uncalled_functions` looks only at module-level
     defs): a base class, a framework or a hook may call any of them by name. A method is
     dead only on positive evidence: some call names it (by its last name, a torch or other
-    package's call of the same name aside) and every such call is in dead code. A class's
+    package's call of the same name aside) and every such call is in dead code. Only the
+    public methods of network classes (deriving from a ``torch.nn`` class) count: a
+    ``_``-prefixed hook (``_load_from_state_dict``), an autograd ``backward`` or a method of
+    a logger or a meter may be called by the framework around it. A class's
     ``forward`` is dead only where every construction of the class assigns it to a
     ``self.<attribute>`` that is never called nor passed whole, no call resolves to that
     ``forward`` and no class derives from it."""
@@ -2582,8 +2585,13 @@ def uncalled_methods(
     resolved_forward: set[str] = set()  # ``Class`` of every call resolved to its forward
     bases: set[str] = set()
     methods: list[tuple[str, str, str, tuple[int, int]]] = []  # path, class, method, span
+    #: class name -> its bases, to tell the network classes (a ``torch.nn`` base, directly
+    #: or through the repository's classes)
+    class_bases: dict[str, set[str]] = {}
     for fa, facts in with_facts(analyses):
         bases.update(b.rpartition(".")[2] for c in fa.classes for b in c.bases)
+        for c in fa.classes:
+            class_bases.setdefault(c.qualname.rpartition(".")[2], set()).update(c.bases)
         resolved_forward.update(
             c.callee.rpartition(".")[0].rpartition(".")[2]
             for c in fa.calls
@@ -2625,6 +2633,18 @@ def uncalled_methods(
             ):
                 continue
             methods.append((fa.path, owner.qual, d.name, (d.line, d.end_line)))
+
+    network = {c for c, bs in class_bases.items() if any(b.startswith("torch.nn.") for b in bs)}
+    grew = True
+    while grew:  # through the repository's own bases
+        grew = False
+        for c, bs in class_bases.items():
+            if c not in network and any(b.rpartition(".")[2] in network for b in bs):
+                network.add(c)
+                grew = True
+    methods = [
+        m for m in methods if m[1] in network and not m[2].startswith("_") and m[2] != "backward"
+    ]
 
     def forward_dead(cls: str) -> bool:
         found = parts.get(cls, [])
