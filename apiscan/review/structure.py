@@ -3890,10 +3890,12 @@ def with_top_roles(
         # each class a builder may pick for the part (``MobileNetV2Dilated or Resnet``)
         for piece in part.partition(" (")[0].split(" or ")
     }
+    # the network class a top model extends (a training subclass of it) is the model too
+    extended = {part for m in tops for name, part in m.parts if name == "extends"}
     out = []
     for m in modules:
         short = m.cls.rpartition(".")[2]
-        if m.cls in chosen and m.role in ("other", "block"):
+        if (m.cls in chosen or short in extended) and m.role in ("other", "block"):
             m = replace(m, role="model")
         elif short in named_roles and m.role in ("other", "block"):
             m = replace(m, role=named_roles[short])

@@ -291,6 +291,7 @@ def test_the_training_subclass_and_a_datasets_module(tmp_path: Path) -> None:
     assert ("extends", "Net") in tops[0].parts
     # INVALID: the spectrogram module the dataset builds is no model
     roles = {m.cls: m.role for m in review.modules}
+    assert roles["pkg.net.Net"] == "model"  # the class it extends is the model's body
     assert roles["pkg.spec.Spectrogram"] != "model"
 
 
