@@ -2618,8 +2618,15 @@ def uncalled_methods(
         for d in defs:
             for a in d.assigns:
                 target = a.target.chain()
-                if a.value.kind == "Call" and target and len(target) == 2 and target[0] == "self":
-                    parts.setdefault(a.value.callee(), []).append((fa.path, target[1]))
+                built_by = a.value.func.chain() if a.value.kind == "Call" else None
+                if (
+                    built_by
+                    and not (len(built_by) > 1 and built_by[0] in foreign)  # nn.Embedding
+                    and target
+                    and len(target) == 2
+                    and target[0] == "self"
+                ):
+                    parts.setdefault(built_by[-1], []).append((fa.path, target[1]))
             owner = defs[d.owner] if 0 <= d.owner < len(defs) else None
             if (
                 owner is None

@@ -295,7 +295,7 @@ def test_the_training_subclass_and_a_datasets_module(tmp_path: Path) -> None:
     assert roles["pkg.spec.Spectrogram"] != "model"
 
 
-def _spectral_repo(root: Path, owner_calls: str) -> None:
+def _spectral_repo(root: Path, owner_calls: str, built: str = "Spec()") -> None:
     write_repo(
         root,
         {
@@ -330,7 +330,8 @@ def _spectral_repo(root: Path, owner_calls: str) -> None:
                 class Net(nn.Module):
                     def __init__(self):
                         super().__init__()
-                        self.spec = Spec()
+                        self.spec = {built}
+                        self.emb = nn.Embedding(3, 4)
                         self.fc = nn.Linear(4, 2)
                         self.w = nn.Parameter(torch.eye(4))
 
@@ -368,3 +369,6 @@ def test_a_method_only_unreached_code_calls_is_not_priced(tmp_path: Path) -> Non
     # INVALID: where the network calls the part itself, its ``forward`` runs ``inverse``
     _spectral_repo(tmp_path / "b", "self.spec(x)")
     assert build_review(str(tmp_path / "b")).effort.dynamic_shape_rewrites == 1
+    # INVALID: nor where the part is built inside a container (its forward runs there)
+    _spectral_repo(tmp_path / "c", "self.spec[0].transform(x)", "nn.Sequential(Spec())")
+    assert build_review(str(tmp_path / "c")).effort.dynamic_shape_rewrites == 1
