@@ -325,7 +325,7 @@ class _Recorder:
         """Whether the review can name what ``call`` builds: its callee starts at a name the
         file imports or binds at module level, or it is a registry look-up on one
         (``M.__dict__[k](...)``, ``R.get(k)(...)``, ``importlib.import_module(k).f(...)``,
-        ``eval('models.' + k + '.f')(...)``), or
+        ``eval('models.' + k + '.f')(...)``), or ``cls(...)`` (a classmethod constructor), or
         an entry of a table (``BACKBONES[k](...)``, ``model_zoo[k](...)``).
         A local called with a dict spread into it (``model_class(**cfg)``) too: a class
         picked in branches and built from a config.
@@ -347,6 +347,9 @@ class _Recorder:
                     and parts[0] not in _BUILTINS
                     and any(k.arg is None for k in call.keywords)
                 )
+                # a classmethod constructor's ``cls(...)`` (EfficientNet-like ``from_name``):
+                # it builds the class that defines the method
+                or (isinstance(func, ast.Name) and func.id == "cls")
             )
         if (
             isinstance(func, ast.Subscript)

@@ -334,6 +334,11 @@ class Hierarchy:
                         self._children.setdefault(parent, []).append(sub)
         return self._children
 
+    def subclasses(self, cls: str) -> list[str]:
+        """The repo classes that name ``cls`` (or the class it spells) as a direct base."""
+        start = self.resolve(cls) or cls
+        return list(self._subclasses().get(start, ()))
+
     def inheritors(self, cls: str, name: str) -> list[str]:
         """The repo classes whose ``name`` is ``cls``'s own: ``cls`` and every subclass
         that does not define it again (YOLOX's ``yolox_base.Exp.get_model``, run by the

@@ -79,6 +79,7 @@ from apiscan.review.work import (
     tree_classes,
     unbuilt_extensions,
     uncalled_functions,
+    uncalled_methods,
     unpicked_imports,
     unreached,
     unrun_draws,
@@ -231,6 +232,9 @@ def review(options: ScanOptions) -> Review:
     if configured_names:  # those a config file names may be built: reached, as their users
         reach = apart_only(analyses, ancillary.apart, dead_spans, configured_names)
     unbuilt |= reach.unreached
+    # the methods of reached classes that only that code calls (an inverse transform only
+    # an unreached vocoder helper runs): their dynamic shapes and gaps are not priced
+    unbuilt |= frozenset(uncalled_methods(analyses, unbuilt, ancillary.apart))
     exporting = reach.exporting
     # work in code the training never reaches is no work: the places the effort leaves
     # unpriced (where nothing trains, what runs is a library's API, its demos and tools:
@@ -267,6 +271,7 @@ def review(options: ScanOptions) -> Review:
             in_data(f)
             or bool(ancillary.why(f.path))
             or (f.path, f.function.partition(".")[0]) in unbuilt
+            or (f.path, ".".join(f.function.split(".")[:2])) in unbuilt
             or (f.path, f.function.partition(".")[0]) in exporting
         ),
     )

@@ -508,7 +508,9 @@ def estimate(
         """Code outside every class or function nothing builds or calls, or only code
         counted apart uses."""
         top = (path, function.partition(".")[0])
-        return top not in unbuilt and top not in exporting
+        # a method only code not reached calls (:func:`~apiscan.review.work.uncalled_methods`)
+        method = (path, ".".join(function.split(".")[:2]))
+        return top not in unbuilt and method not in unbuilt and top not in exporting
 
     # the dispositions carry what the gap list used to decide
 

@@ -103,6 +103,7 @@ from apiscan.review.readings import Readings
 from apiscan.review.roles import (
     DEMO_DIRS,
     GRADIENT_COLLECTIVES,
+    GUI_DIRS,
     HAND_DRAWN,
     LAUNCH_MODULES,
     RANDOM_DRAW,
@@ -455,7 +456,7 @@ _NOT_TRAINING_FILE = re.compile(
     r"(^|/)({})(/|\.py$)".format(
         "|".join(
             sorted({"generate", "generation", "chat", "serve", "serving", "inference"}
-                   | DEMO_DIRS | EXPORT_DIRS)
+                   | DEMO_DIRS | GUI_DIRS | EXPORT_DIRS)
         )
     )
     + r"|(^|/)(merge|convert)_\w+\.py$"

@@ -37,10 +37,27 @@ EVALUATION_PART = re.compile(r"(?:^|_)(?:(?:eval\w*|metrics)(?:_|$)|metric$)", r
 VENDORED = "vendored"
 
 
+#: The bases of a dataset class: what its methods load with torch.load is data, and a module
+#: its constructor builds (a spectrogram extractor) runs in the data workers, no model.
+DATASETS = frozenset({"torch.utils.data.Dataset", "torch.utils.data.IterableDataset"})
+
+
 #: Folders of a demonstration beside the package (``demo/``, ``demos/``; a folder named with
 #: one of these words and others, ``gradio_demo/``, is one too): it runs the trained model,
 #: trains nothing and is not ported with the model.
 DEMO_DIRS = frozenset({"demo", "demos"})
+#: Folders of an interactive application beside the package, by their whole name: a GUI
+#: (``gui/``, with the click-based segmentation model only it runs) or an ``interactive/``
+#: tool. Counted apart as demos unless the training reaches them (a word of a longer name,
+#: ``interactive_segmentation/``, may name the repository's own task). Not ``app/``: a
+#: package of that name often holds code an evaluation script shares with the GUI.
+GUI_DIRS = frozenset({"gui", "interactive"})
+#: Top-level packages of GUI and web-demo toolkits: a script importing one drives a GUI or a
+#: hosted demo of the trained model, not its training.
+GUI_TOOLKITS = frozenset(
+    {"PySide2", "PySide6", "PyQt4", "PyQt5", "PyQt6", "tkinter", "Tkinter", "gradio",
+     "streamlit", "wx", "kivy"}
+)  # fmt: skip
 
 #: How the name of a top-level script that runs the model without training it starts:
 #: evaluation, benchmarking, profiling, sampling, inference, a demonstration, an export.

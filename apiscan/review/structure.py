@@ -54,7 +54,7 @@ from apiscan.review.registry import (
     json_config_names,
     model_files,
 )
-from apiscan.review.roles import VENDORED, side_script, trains
+from apiscan.review.roles import DATASETS, VENDORED, side_script, trains
 from apiscan.review.sources import imported_modules, place
 from apiscan.scope.classify import _LOSS_CLASS, is_test_path
 
@@ -1068,6 +1068,19 @@ class _Builders:
 
     def callee(self, file: ModelFile, call: Expr) -> str | None:
         return self.dotted(file, call.refs[0])
+
+    def constructed(self, file: ModelFile, call: Expr, fid: int) -> str | None:
+        """The class a call constructs: its callee, or the owning class of a method that
+        calls ``cls(...)`` (a classmethod constructor, EfficientNet-like ``from_name``
+        returning ``cls(blocks_args, global_params)``: it builds that class)."""
+        dotted = self.callee(file, call)
+        if dotted is not None or file.chain(call.refs[0]) != ["cls"]:
+            return dotted
+        fn = file.function(fid)
+        if fn is None or not fn.method or "." not in fn.qualname:
+            return None
+        owner = self.resolve(file, fn.qualname.split(".")[:-1])
+        return owner if owner in self.classes else None
 
     def conditions(self, file: ModelFile, link: int) -> list[tuple[str, bool | None, str]]:
         """The config tests an expression is built under, innermost first, up to its def:
@@ -2530,7 +2543,7 @@ class _Builders:
                 if by_name is not None:
                     named.setdefault(by_name.cls, []).append(by_name)
                     continue
-                dotted = self.callee(file, call)
+                dotted = self.constructed(file, call, fid)
                 if dotted not in self.classes:
                     factory = self._class_factory(file, call, fid)
                     if factory is not None and factory not in factories:
@@ -2754,7 +2767,59 @@ class _Builders:
         if picked:  # what the framework's training builds comes before what scripts build
             shown = {m.cls for m in picked}
             tops = [*picked, *(m for m in tops if m.cls not in shown)]
-        return tuple(tops[:TOP_MODELS])
+        return tuple(self._trained_subclasses(tops)[:TOP_MODELS])
+
+    def _trained_subclasses(self, tops: list[TopModel]) -> list[TopModel]:
+        """A top model that no training builds, whose subclass a training file builds
+        (Cutie-like ``CutieTrainWrapper(CUTIE)`` built by ``trainer.py`` while only the
+        evaluation builds ``CUTIE``): the subclass is the model the training runs, shown
+        with the class it extends and that class's parts."""
+        if self.hierarchy is None:
+            return tops
+        out: list[TopModel] = []
+        for m in tops:
+            if _trains(m.where.path, m.builder):
+                # the subclass a base's construction stood for, already listed
+                if not any(
+                    t.cls == m.cls and t.parts[:1] and t.parts[0][0] == "extends" for t in out
+                ):
+                    out.append(m)
+                continue
+            if any(t.parts[:1] == (("extends", m.cls.rpartition(".")[2]),) for t in out):
+                continue  # another construction of the class its subclass stands for
+            subs = {
+                c
+                for sub in self.hierarchy.subclasses(m.cls)
+                for c in (sub, self.hierarchy.resolve(sub))
+                if c in self.classes and self.classes[c].role not in _NOT_TOP
+            }
+            built = self._trained_construction(subs) if subs else None
+            if built is None:
+                out.append(m)
+                continue
+            sub, where, builder = built
+            extends = ("extends", m.cls.rpartition(".")[2])
+            parts = tuple(p for p in m.parts if p[0] != ALSO_BUILT_BY)
+            if all(t.cls != sub for t in out):
+                out.append(TopModel(sub, where, builder, (extends, *parts)))
+        return out
+
+    def _trained_construction(self, classes: set[str]) -> tuple[str, Where, str] | None:
+        """(class, where, builder) of the first construction of one of ``classes`` in a
+        training file or function of a ported file, or None."""
+        for file in self.files:
+            if self.skip(file.path):
+                continue
+            for ref, fid in file.facts.calls:
+                call = file.exprs[ref]
+                dotted = self.constructed(file, call, fid)
+                if dotted not in classes:
+                    continue
+                fn = file.function(fid)
+                builder = fn.name if fn is not None else ""
+                if _trains(file.path, builder):
+                    return dotted, file.where(call.line), builder
+        return None
 
     def _runs(self, file: ModelFile, fn: Function | None) -> int:
         """How many of the repository's classes run the method ``fn`` (its class and the
@@ -3107,6 +3172,11 @@ class _Builders:
                         where = file.where(call.line)
                         out[owner] = TopModel(owner, where, fn.name if fn else "", parts)
                     continue
+                if self._dataset(dotted):
+                    # a dataset's constructor builds its feature extractor (glow-tts-like
+                    # ``TextMelLoader`` building a ``TacotronSTFT``): a data-pipeline module
+                    # run in the data workers, not the model the script trains
+                    continue
                 target = self._def(dotted)
                 if target is None and dotted.partition(".")[0] in self.local:
                     # a trainer class of the repository's, no module (XMem's ``XMemTrainer(
@@ -3232,6 +3302,12 @@ class _Builders:
             parts = (("selected by", how), *self.parts_of(cls))
             out[cls] = TopModel(cls, file.where(file.exprs[ref].line), fn.name if fn else "", parts)
             return
+
+    def _dataset(self, dotted: str) -> bool:
+        """Whether ``dotted`` is a repository class deriving from a torch dataset."""
+        return self.hierarchy is not None and bool(
+            DATASETS & self.hierarchy.torch_ancestors(dotted)
+        )
 
     def _never_top(self, cls: str, out: dict[str, TopModel]) -> bool:
         """``cls`` is no (further) top model: already found, a role that is never one (a
@@ -3646,7 +3722,7 @@ class _Builders:
                 continue
             for ref, fid in file.facts.calls:
                 call = file.exprs[ref]
-                dotted = self.callee(file, call)
+                dotted = self.constructed(file, call, fid)
                 node = self.classes.get(dotted or "")
                 fn = file.function(fid)
                 if (
@@ -4025,10 +4101,12 @@ def with_top_roles(
         # each class a builder may pick for the part (``MobileNetV2Dilated or Resnet``)
         for piece in part.partition(" (")[0].split(" or ")
     }
+    # the network class a top model extends (a training subclass of it) is the model too
+    extended = {part for m in tops for name, part in m.parts if name == "extends"}
     out = []
     for m in modules:
         short = m.cls.rpartition(".")[2]
-        if m.cls in chosen and m.role in ("other", "block"):
+        if (m.cls in chosen or short in extended) and m.role in ("other", "block"):
             m = replace(m, role="model")
         elif short in named_roles and m.role in ("other", "block"):
             m = replace(m, role=named_roles[short])

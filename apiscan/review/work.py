@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import re
 import sys
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
@@ -58,7 +59,10 @@ from apiscan.review.oplibs import (
 )
 from apiscan.review.roles import (
     BACKWARD_APIS,
+    DATASETS,
     DEMO_DIRS,
+    GUI_DIRS,
+    GUI_TOOLKITS,
     HOST_READS,
     RANDOM_DRAW,
     STEP_COMPUTATION,
@@ -88,7 +92,7 @@ ANCILLARY_DIRS: dict[str, str] = {
     "tools": "tools",
     "tool": "tools",
     "scripts": "scripts",
-    **dict.fromkeys(sorted(DEMO_DIRS), "demo"),
+    **dict.fromkeys(sorted(DEMO_DIRS | GUI_DIRS), "demo"),
     "examples": "examples",
     "example": "examples",
     # walkthroughs written for readers (litgpt's tutorials/full_finetune_example.py)
@@ -168,8 +172,6 @@ FOREIGN_FRAMEWORKS = frozenset(
 ADAPTER = "adapter for"
 PRETRAINED_KEYWORDS = frozenset({"pretrained", "weights", "pretrained_backbone"})
 #: Torch APIs that load a checkpoint.
-#: The bases of a dataset class: what its methods load with torch.load is data.
-DATASETS = frozenset({"torch.utils.data.Dataset", "torch.utils.data.IterableDataset"})
 CHECKPOINT_APIS = frozenset(
     {
         "torch.load",
@@ -330,7 +332,8 @@ class Ancillary:
             # what only those tools reach (stylegan2's inception.py, lpips/) goes with them
             tools.update(self._tool_reach(analyses))
             self._why.update(tools)
-            # what the training reaches in a tools folder is part of the port
+            # what the training reaches in a tools folder or an application's folder
+            # (``gui/``) is part of the port
             for path in self._trained_tools(analyses):
                 del self._why[path]
             self._why.update(self._hub_reach(analyses))
@@ -708,7 +711,9 @@ class Ancillary:
         return {
             p
             for p in reached
-            if _tool_folder(p) and self._why.get(p) == _folder_reason(p) and p not in entries
+            if (_tool_folder(p) or _gui_folder(p))
+            and self._why.get(p) == _folder_reason(p)
+            and p not in entries
         }
 
     def _hub_reach(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
@@ -937,7 +942,10 @@ class Ancillary:
                 if why == "notebook" and folder:  # demo/visualize.ipynb: a demo
                     return folder
                 return why
-        return _dirs_reason(parts[:-1])
+        folder = _dirs_reason(parts[:-1])
+        if not folder and path not in self.keep and _gui_script(facts):
+            return ANCILLARY_DIRS["demo"]
+        return folder
 
     def _notebook_apart(self, path: str) -> bool:
         """A notebook is counted apart even when it trains (SimCLR's
@@ -1002,6 +1010,22 @@ _TOOL_REASONS = frozenset({"tools", "scripts"})
 def _folder_reason(path: str) -> str:
     """Why ``path`` is counted apart by its folders alone (:data:`ANCILLARY_DIRS`), or ""."""
     return _dirs_reason(PurePosixPath(path).parts[:-1])
+
+
+def _gui_script(facts: SyntaxFacts) -> bool:
+    """Whether a file is a script (a ``__main__`` block) that imports a GUI or web-demo
+    toolkit (:data:`~apiscan.review.roles.GUI_TOOLKITS`): it drives an interactive
+    application around the trained model, which trains nothing; what only it reaches goes
+    with the demos."""
+    return facts.main_guard and any(
+        name.partition(".")[0] in GUI_TOOLKITS for _, name in facts.imports
+    )
+
+
+def _gui_folder(path: str) -> bool:
+    """Whether ``path`` lies in an interactive application's folder
+    (:data:`~apiscan.review.roles.GUI_DIRS`: ``gui/``, ``interactive/``)."""
+    return any(part.lower() in GUI_DIRS for part in PurePosixPath(path).parts[:-1])
 
 
 def _tool_folder(path: str) -> bool:
@@ -2700,6 +2724,143 @@ def _decorated(facts: SyntaxFacts) -> set[str]:
     """The defs and classes of a file that carry a decorator (:func:`decorators_of`): a
     registry builds them by name, so no call names them and they are never dead code."""
     return set(decorators_of(facts))
+
+
+def uncalled_methods(
+    analyses: Sequence[FileAnalysis],
+    dead: Collection[tuple[str, str]],
+    apart: Callable[[str], str],
+) -> dict[tuple[str, str], tuple[int, int]]:
+    """(path, ``Class.method``) -> (first, last line) of the methods of ported module-level
+    classes that only code not reached calls: glow-tts-like ``STFT.inverse``, called by an
+    unreached ``griffin_lim`` and by the class's own ``forward``, which nothing runs (the
+    module is built as ``self.stft_fn`` and only its ``transform`` is called). Their dynamic
+    shapes and gaps are not priced. ``dead`` are the (path, top-level def) nothing reaches
+    (:func:`uncalled_functions`, :func:`apart_only`); ``apart(path)`` is non-empty for a file
+    counted apart.
+
+    Methods are reached by default (why :func:`uncalled_functions` looks only at module-level
+    defs): a base class, a framework or a hook may call any of them by name. A method is
+    dead only on positive evidence: some call names it (by its last name, a torch or other
+    package's call of the same name aside) and every such call is in dead code. Only the
+    public methods of network classes (deriving from a ``torch.nn`` class) count: a
+    ``_``-prefixed hook (``_load_from_state_dict``), an autograd ``backward`` or a method of
+    a logger or a meter may be called by the framework around it. A class's
+    ``forward`` is dead only where every construction of the class assigns it to a
+    ``self.<attribute>`` that is never called nor passed whole, no call resolves to that
+    ``forward`` and no class derives from it."""
+    local = _local_packages(analyses)
+    #: last name called -> the (path, caller qualname) of each call
+    callers: dict[str, list[tuple[str, str]]] = {}
+    #: class name -> how many calls name it; the (path, attribute) of its ``self.x = C(...)``
+    built: Counter[str] = Counter()
+    parts: dict[str, list[tuple[str, str]]] = {}
+    used_whole: set[tuple[str, str]] = set()  # (path, attribute): ``self.x(...)``, passed
+    resolved_forward: set[str] = set()  # ``Class`` of every call resolved to its forward
+    bases: set[str] = set()
+    methods: list[tuple[str, str, str, tuple[int, int]]] = []  # path, class, method, span
+    #: class name -> its bases, to tell the network classes (a ``torch.nn`` base, directly
+    #: or through the repository's classes)
+    class_bases: dict[str, set[str]] = {}
+    for fa, facts in with_facts(analyses):
+        bases.update(b.rpartition(".")[2] for c in fa.classes for b in c.bases)
+        for c in fa.classes:
+            class_bases.setdefault(c.qualname.rpartition(".")[2], set()).update(c.bases)
+        resolved_forward.update(
+            c.callee.rpartition(".")[0].rpartition(".")[2]
+            for c in fa.calls
+            if c.callee.endswith(".forward")
+        )
+        values = facts.values
+        if values is None:
+            continue
+        foreign = {b for b, n in facts.imports if n.partition(".")[0] not in local}
+        defs = values.defs
+        for call in values.calls:
+            chain = call.expr.func.chain()
+            name = call.expr.callee()
+            caller = defs[call.function].qual if 0 <= call.function < len(defs) else ""
+            if name and not (chain and len(chain) > 1 and chain[0] in foreign):
+                callers.setdefault(name, []).append((fa.path, caller))
+                built[name] += 1
+            if chain and len(chain) == 2 and chain[0] == "self":
+                used_whole.add((fa.path, chain[1]))
+            for arg in (*call.expr.args, *(k.target for k in call.expr.keywords)):
+                whole = arg.chain()
+                if whole and len(whole) == 2 and whole[0] == "self":
+                    used_whole.add((fa.path, whole[1]))
+        for d in defs:
+            for a in d.assigns:
+                target = a.target.chain()
+                built_by = a.value.func.chain() if a.value.kind == "Call" else None
+                if (
+                    built_by
+                    and not (len(built_by) > 1 and built_by[0] in foreign)  # nn.Embedding
+                    and target
+                    and len(target) == 2
+                    and target[0] == "self"
+                ):
+                    parts.setdefault(built_by[-1], []).append((fa.path, target[1]))
+            owner = defs[d.owner] if 0 <= d.owner < len(defs) else None
+            if (
+                owner is None
+                or d.is_class
+                or not owner.is_class
+                or owner.owner >= 0
+                or "." in owner.qual
+                or d.name.startswith("__")
+                or apart(fa.path)
+                or (fa.path, owner.qual) in dead
+            ):
+                continue
+            methods.append((fa.path, owner.qual, d.name, (d.line, d.end_line)))
+
+    network = {c for c, bs in class_bases.items() if any(b.startswith("torch.nn.") for b in bs)}
+    grew = True
+    while grew:  # through the repository's own bases
+        grew = False
+        for c, bs in class_bases.items():
+            if c not in network and any(b.rpartition(".")[2] in network for b in bs):
+                network.add(c)
+                grew = True
+    methods = [
+        m for m in methods if m[1] in network and not m[2].startswith("_") and m[2] != "backward"
+    ]
+
+    def forward_dead(cls: str) -> bool:
+        found = parts.get(cls, [])
+        return (
+            cls not in bases
+            and cls not in resolved_forward
+            and bool(found)
+            and len(found) == built[cls]
+            and not any(p in used_whole for p in found)
+        )
+
+    out: dict[tuple[str, str], tuple[int, int]] = {}
+    changed = True
+    while changed:  # a method only dead methods call is dead too
+        changed = False
+        for path, cls, name, span in methods:
+            key = (path, f"{cls}.{name}")
+            if key in out:
+                continue
+            if name == "forward":
+                if forward_dead(cls):
+                    out[key] = span
+                    changed = True
+                continue
+            calls = callers.get(name, [])
+            if calls and all(
+                bool(apart(p))
+                or (p, q.partition(".")[0]) in dead
+                or (p, q) == key
+                or (p, ".".join(q.split(".")[:2])) in out
+                for p, q in calls
+            ):
+                out[key] = span
+                changed = True
+    return out
 
 
 def uncalled_functions(
