@@ -1932,10 +1932,13 @@ def unpassed_flags(
     a call's keyword, a dict's string key, any string constant, since a config may spread
     it in with ``**``), or positionally (a call of the function's name, of its class for
     ``__init__``, or a subclass's ``super().__init__``, with as many positional arguments,
-    or spreading ``*args``). Such a parameter always holds its default, so a branch its
-    default does not take never runs."""
+    or spreading ``*args``; a call spreading ``**mapping`` may pass any). Such a parameter
+    always holds its default, so a branch its default does not take never runs."""
     named: set[str] = set()  # keywords and strings written anywhere
     most: dict[str, int] = {}  # a callee's last name -> most positional arguments passed
+    # callees' last names a call spreads a mapping into (``Generator(**hps.model)``): the
+    # mapping may hold any keyword, a config file's key included
+    spread: set[str] = set()
     # a base class's name -> most positional arguments a subclass's ``__init__`` passes up
     most_up: dict[str, int] = {}
     files = [(fa, facts.values) for fa, facts in with_facts(analyses) if facts.values is not None]
@@ -1956,6 +1959,8 @@ def unpassed_flags(
             count = 1 << 16 if any(a.kind == "Starred" for a in args) else len(args)
             name = c.expr.callee()
             most[name] = max(most.get(name, 0), count)
+            if any(k.kind == "keyword" and not k.name for k in c.expr.parts[1:]):
+                spread.add(name)
             if name == "__init__" and c.function >= 0 and values.defs[c.function].owner >= 0:
                 holder = values.defs[values.defs[c.function].owner].qual
                 for base in bases.get(holder, ()):
@@ -1974,6 +1979,8 @@ def unpassed_flags(
                 most_up.get(owner.name, 0) if init and owner is not None else 0,
             )
             bound = 1 if owner is not None and not d.static else 0  # self or cls
+            if (owner.name if init and owner is not None else d.name) in spread:
+                continue
             for name, default in d.params:
                 if default is None or default.kind != "Constant" or name in named:
                     continue

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import libcst as cst
@@ -394,6 +395,11 @@ class ScopesMixin:
                     v = fresh(v[0], v[1])
                     self.nones[id(v)] = v
                 elif f is not None and not (v[0] == LAYER and not pv.is_informative(f)):
+                    if forward and module_kind is not False and type(f) is pv.Tensor and f.code:
+                        # a network's input is the data it is trained on, whatever a warm-up,
+                        # summary or export call passes (``net(torch.zeros(1, 3, 8, 8))``):
+                        # the code's own values do not travel into a ``forward``
+                        f = replace(f, code=False)
                     v = self._supplied(f, f"`{name}`", qn, f'`{name}["{{1}}"]`')
                     if hint is PLAIN and v[0] == "tensor":
                         v = NONTORCH  # a join over callers that one of them got wrong
