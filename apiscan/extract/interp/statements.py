@@ -120,7 +120,7 @@ class StatementsMixin:
         if func.name.value == "__init__":
             return  # built once with the object, not grown call after call
         kept = _kept_between_calls(func)
-        reads = _reads_of_kept(func, kept)
+        reads = self._kept_reads(func, kept) if any(type(p) is cst.Name for p in parts) else {}
         for p in parts:
             place = _code(p) if _is_kept(p, kept) else reads.get(_code(p))
             if place is None:
@@ -135,6 +135,18 @@ class StatementsMixin:
                 )
                 self.shapes.hit("DS122", value, api="torch.cat", detail=detail)
                 return
+
+    def _kept_reads(self, func: cst.FunctionDef, kept: frozenset[str]) -> dict[str, str]:
+        """:func:`_reads_of_kept` of ``func``, read once per walk of it: a function of many
+        joins (a detector's head) would otherwise be visited again for each."""
+        cache: dict[int, tuple[cst.FunctionDef, dict[str, str]]] = self.__dict__.setdefault(
+            "_kept_reads_cache", {}
+        )
+        hit = cache.get(id(func))
+        if hit is None or hit[0] is not func:
+            hit = (func, _reads_of_kept(func, kept))
+            cache[id(func)] = hit
+        return hit[1]
 
     def _annassign(self, node: cst.AnnAssign) -> None:
         binder = self.target(node.target)
@@ -669,17 +681,19 @@ def _is_kept(node: cst.BaseExpression, kept: frozenset[str]) -> bool:
 
 
 def _simple_assigns(func: cst.FunctionDef) -> list[cst.Assign]:
-    """Every plain assignment of ``func``'s own body (nested functions left out)."""
+    """Every plain assignment of ``func``'s own body (nested functions left out). Read by
+    statements: an assignment is never inside an expression, so expressions are not entered
+    (a visitor entering every name and call of a long function cost more than its walk)."""
     out: list[cst.Assign] = []
 
-    class Visitor(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is func
+    def statements(node: cst.CSTNode) -> None:
+        for child in node.children:
+            if type(child) is cst.Assign:
+                out.append(child)
+            elif not isinstance(child, (cst.BaseExpression, cst.FunctionDef)):
+                statements(child)
 
-        def visit_Assign(self, node: cst.Assign) -> None:
-            out.append(node)
-
-    func.visit(Visitor())
+    statements(func.body)
     return out
 
 
