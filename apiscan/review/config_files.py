@@ -1298,51 +1298,48 @@ def _number(text: str) -> bool:
     return True
 
 
-def _darknet_net(path: Path) -> dict[str, tuple[str, int]] | None:
-    """The ``[net]`` (or ``[network]``) section: key -> (value, line); None if absent."""
+def _cfg_sections(path: Path) -> list[tuple[str, list[tuple[str, str, int]]]] | None:
+    """A sectioned config file (Darknet's ``.cfg``: ``[net]``, ``[convolutional]`` headers,
+    then ``key=value`` lines) read once as data: (header, [(key, value, line)]) in file
+    order; None when it is unreadable or too large. The one reading of the format, for the
+    training settings of its ``[net]`` section and the layers its sections select."""
     try:
         if path.stat().st_size > _SIZE_LIMIT:
             return None
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return None
-    found: dict[str, tuple[str, int]] | None = None
+    sections: list[tuple[str, list[tuple[str, str, int]]]] = []
     for n, line in enumerate(lines, 1):
         text = line.split("#", 1)[0].strip()
-        if text.startswith("["):
-            if found is not None:
-                break
-            if text in ("[net]", "[network]"):
-                found = {}
-            continue
-        if found is not None and "=" in text:
+        if text.startswith("[") and text.endswith("]"):
+            sections.append((text[1:-1].strip(), []))
+        elif sections and "=" in text:
             key, _, value = text.partition("=")
-            found[key.strip()] = (value.strip(), n)
-    return found
+            sections[-1][1].append((key.strip(), value.strip(), n))
+    return sections
+
+
+def _darknet_net(path: Path) -> dict[str, tuple[str, int]] | None:
+    """The ``[net]`` (or ``[network]``) section: key -> (value, line); None if absent."""
+    for header, entries in _cfg_sections(path) or ():
+        if header in ("net", "network"):
+            return {key: (value, n) for key, value, n in entries}
+    return None
 
 
 def section_values(path: Path) -> dict[str, set[str]] | None:
-    """A sectioned config file (Darknet's ``.cfg``: ``[convolutional]`` headers, then
-    ``key=value`` lines) read as data: key -> every value the file gives it, the section
-    headers under the key "". None when the file is unreadable, too large, or has fewer
-    than two sections (no such file)."""
-    try:
-        if path.stat().st_size > _SIZE_LIMIT:
-            return None
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
+    """A sectioned config file read as data (:func:`_cfg_sections`): key -> every value the
+    file gives it, the section headers under the key "". None when the file is unreadable,
+    too large, or has fewer than two sections (no such file)."""
+    sections = _cfg_sections(path)
+    if sections is None or len(sections) < 2:
         return None
-    out: dict[str, set[str]] = {"": set()}
-    sections = 0
-    for line in lines:
-        text = line.split("#", 1)[0].strip()
-        if text.startswith("[") and text.endswith("]"):
-            out[""].add(text[1:-1].strip())
-            sections += 1
-        elif sections and "=" in text:
-            key, _, value = text.partition("=")
-            out.setdefault(key.strip(), set()).add(value.strip())
-    return out if sections >= 2 else None
+    out: dict[str, set[str]] = {"": {header for header, _ in sections}}
+    for _, entries in sections:
+        for key, value, _n in entries:
+            out.setdefault(key, set()).add(value)
+    return out
 
 
 def _constants(files: Sequence[FileAnalysis]) -> set[str]:
