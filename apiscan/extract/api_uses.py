@@ -261,6 +261,8 @@ class Extractor(
         #: its own previous value is kept (see ``StatementsMixin._growth``)
         self.walked_defs: list[cst.FunctionDef] = []
         self.walked_loops: list[tuple[int, cst.For | cst.While]] = []
+        #: id of a walked function -> (it, the names it binds from a kept cache), read once
+        self.kept_reads: dict[int, tuple[cst.FunctionDef, dict[str, str]]] = {}
         self.func_returns: dict[str, Val] = {}
         #: functions of this file whose every ``return`` gives a truth (a comparison, ``not``,
         #: ``and``/``or`` of them, ``True``/``False``): ``is_batch_tensor(t, b)`` answers a

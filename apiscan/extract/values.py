@@ -128,6 +128,11 @@ class Expr(NamedTuple):
         """A dict's values (one per :attr:`keys`)."""
         return self.parts[len(self.parts) - len(self.keys) :] if self.keys else ()
 
+    def unpacks(self) -> bool:
+        """A call passes ``*args`` or ``**kwargs``: any parameter it does not name may be in
+        it (the one reading of an unpacking call, for every binder of calls to defs)."""
+        return any(a.kind == "Starred" for a in self.args) or any(not k.name for k in self.keywords)
+
     def callee(self) -> str:
         """The last name of what a call calls (``f`` of ``a.b.f(...)``), "" for anything else."""
         func = self.parts[0] if self.parts else None

@@ -143,10 +143,10 @@ def binds(call: Expr, d: DefValues, skip: int = 0) -> bool:
     ``self``, left out): no more positional arguments than it takes (without ``*args``), no
     keyword it lacks (without ``**kwargs``), and every parameter without a default given. A
     call unpacking ``*a`` or ``**k`` binds to anything."""
+    if call.unpacks():
+        return True
     args = call.args
     keywords = [k.name for k in call.keywords]
-    if any(a.kind == "Starred" for a in args) or "" in keywords:
-        return True
     positional = list(d.positional[skip:])
     named = [name for name, _ in d.params[skip:]]
     if len(args) > len(positional) and not d.vararg:

@@ -2552,7 +2552,7 @@ class _Values:
                     step = f"parameter {name} of {d.qual}(), passed at {place}"
                     value = self.resolve(caller, call.function, passed, depth + 1)
                     found.append((value.then(step), place))
-                elif default is not None and not _unpacks(call.expr):
+                elif default is not None and not call.expr.unpacks():
                     value = self.resolve(f, fn, default, depth + 1)._replace(omitted=True)
                     found.append((value.then(defaulted), place))
                 elif (unpacked := self._unpacked_setting(caller, call, name)) is not None:
@@ -3454,11 +3454,6 @@ def _kept_attr(expr: Expr) -> bool:
 #: A call that loads a config file into a dict (``json.loads``, ``json.load``,
 #: ``yaml.safe_load``, ``OmegaConf.load``).
 _LOADER_CALL = re.compile(r"(^|\.)(safe_)?loads?$")
-
-
-def _unpacks(call: Expr) -> bool:
-    """The call passes ``*args`` or ``**kwargs``: any parameter it does not name may be in it."""
-    return any(a.kind == "Starred" for a in call.args) or any(not k.name for k in call.keywords)
 
 
 def _numbers_in(expr: Expr) -> bool:
@@ -5370,7 +5365,7 @@ class _Recipe:
             ):
                 # spread from config sections that do not set it: the default
                 values.append(self._holds(file, fn, default, depth + 1))
-            elif passed is None and (default is None or _unpacks(call.expr)):
+            elif passed is None and (default is None or call.expr.unpacks()):
                 values.append(_UNKNOWN)  # maybe in ``*args``/``**kwargs``
             elif passed is None:
                 values.append(self._holds(file, fn, default, depth + 1))  # type: ignore[arg-type]
@@ -5715,7 +5710,7 @@ class _Recipe:
             passed = _bind_def(d, site.expr).get(name)
             if passed is not None:
                 texts[self.values.resolve(caller, site.function, passed, 0).text] = None
-            elif default is not None and not _unpacks(site.expr):
+            elif default is not None and not site.expr.unpacks():
                 texts[f"{default.text} (default)"] = None
             else:
                 return []  # maybe in ``*args``/``**kwargs``: not told
@@ -6570,7 +6565,7 @@ class _Recipe:
                     values += self._unpassed_defaults(file, node, values, call.expr)
                 if row in ("loss", "augmentation") and node.is_class:
                     index = file.first.get(node.qual)
-                    if index is not None and not _unpacks(call.expr):
+                    if index is not None and not call.expr.unpacks():
                         values += self._class_constants(file, index, call.expr)
                     if handed and index is not None:
                         values += self._call_steps(file, index)
@@ -7094,7 +7089,7 @@ class _Recipe:
         ``self.get_random_data(line, input_shape)``, its colour jitter in ``hue=.1, sat=0.7,
         val=0.4``): the amounts its draws are made with; "" when it takes none so."""
         found = self.values.repo_function(file, call)
-        if found is None or not self._draws_inside(file, call) or _unpacks(call):
+        if found is None or not self._draws_inside(file, call) or call.unpacks():
             return ""
         owner, at = found
         bound = _bind_def(owner.defs[at], call)
@@ -7299,7 +7294,7 @@ class _Recipe:
         with ``momentum=0.9, eta=0.001``): torch's own optimizers document theirs, a custom
         one's are only in its code. None where the call unpacks ``**kwargs``."""
         init = file.first.get(f"{node.qual}.__init__")
-        if init is None or _unpacks(call):
+        if init is None or call.unpacks():
             return []
         passed = {name for name, _ in values}
         where = file.loc(file.defs[init].line)
@@ -8647,7 +8642,7 @@ class _Recipe:
         """The literal defaults a repository transform class keeps for what a step leaves
         out (pytorch-retinanet's ``Resizer()`` resizes to ``min_side=608, max_side=1024``):
         the values the composition really runs with."""
-        if _unpacks(expr):
+        if expr.unpacks():
             return []
         found = self._step_class(file, expr)
         if found is None:

@@ -1959,7 +1959,7 @@ def unpassed_flags(
             count = 1 << 16 if any(a.kind == "Starred" for a in args) else len(args)
             name = c.expr.callee()
             most[name] = max(most.get(name, 0), count)
-            if any(k.kind == "keyword" and not k.name for k in c.expr.parts[1:]):
+            if any(not k.name for k in c.expr.keywords):
                 spread.add(name)
             if name == "__init__" and c.function >= 0 and values.defs[c.function].owner >= 0:
                 holder = values.defs[values.defs[c.function].owner].qual
@@ -2255,7 +2255,7 @@ def _call_arguments(call: Expr, d: object) -> dict[str, Expr | None] | None:
     there); None when a ``*args``/``**kwargs`` the call spreads hides which."""
     from apiscan.review.recipe import _bind_def  # the recipe imports this module
 
-    if any(p.kind == "Starred" or (p.kind == "keyword" and not p.name) for p in call.parts[1:]):
+    if call.unpacks():
         return None
     out: dict[str, Expr | None] = dict(d.params)  # type: ignore[attr-defined]
     out.update(_bind_def(d, call))  # type: ignore[arg-type]

@@ -139,9 +139,7 @@ class StatementsMixin:
     def _kept_reads(self, func: cst.FunctionDef, kept: frozenset[str]) -> dict[str, str]:
         """:func:`_reads_of_kept` of ``func``, read once per walk of it: a function of many
         joins (a detector's head) would otherwise be visited again for each."""
-        cache: dict[int, tuple[cst.FunctionDef, dict[str, str]]] = self.__dict__.setdefault(
-            "_kept_reads_cache", {}
-        )
+        cache = self.kept_reads
         hit = cache.get(id(func))
         if hit is None or hit[0] is not func:
             hit = (func, _reads_of_kept(func, kept))
