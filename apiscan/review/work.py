@@ -1476,6 +1476,32 @@ def _local_references(analyses: Sequence[FileAnalysis]) -> Iterator[tuple[str, s
                 yield fa.path, target
 
 
+def _skipping_import(
+    path: str, dropped: dict[tuple[str, str], Where], graph: dict[str, set[str]]
+) -> Where:
+    """The skipped import that leaves ``path`` out: the one importing it, else the first
+    (in file order) whose target reaches it through imports, else the one whose target
+    shares the most folders with it (the rest of an alternative's own package, which
+    nothing imports by name). Where is no ordered type: sorted by its fields."""
+    ordered = sorted(dropped.items(), key=lambda item: (item[1].path, item[1].cell, item[1].line))
+    for (_, target), at in ordered:
+        if target == path:
+            return at
+    for (_, target), at in ordered:
+        if path in _closure({target}, graph, packages=True):
+            return at
+    parts = PurePosixPath(path).parts
+
+    def shared(item: tuple[tuple[str, str], Where]) -> int:
+        target_parts = PurePosixPath(item[0][1]).parts
+        return next(
+            (i for i, (a, b) in enumerate(zip(parts, target_parts, strict=False)) if a != b),
+            min(len(parts), len(target_parts)),
+        )
+
+    return max(ordered, key=shared)[1]
+
+
 def _reached_only_from(
     starts: set[str],
     core: set[str],
@@ -9769,7 +9795,7 @@ def unpicked_imports(
     from apiscan.review.registry import model_files  # no cycle: registry is a leaf here
 
     by_module = {m: fa.path for fa in analyses if not fa.errors for m in fa.modules}
-    skipped: dict[tuple[str, str], str] = {}  # (file, the file it imports) -> the import
+    skipped: dict[tuple[str, str], Where] = {}  # (file, the file it imports) -> the import
     kept: set[tuple[str, str]] = set()
     for file in model_files(analyses):
         if ancillary.why(file.path) or is_test_path(file.path):
@@ -9832,10 +9858,9 @@ def unpicked_imports(
             for path in inside - apart
             if importers.get(path, set()) <= inside | only | apart | {skipping}
         }
-    why = {target: at for (_, target), at in dropped.items()}
     out: dict[str, str] = {}
     for path in sorted(only):
-        at = why.get(path) or next(iter(sorted(why.values())))
+        at = _skipping_import(path, dropped, graph)
         out[path] = (
             "an alternative the run's values do not pick (imported only in a branch they "
             f"skip, at {at})"

@@ -50,3 +50,44 @@ def test_a_value_no_code_tells_picks_nothing(tmp_path: Path) -> None:
     cli = root / "ocrlib" / "cli.py"
     cli.write_text(cli.read_text().replace("Reader([args.lang])", "Reader([args.lang], input())"))
     assert _apart(root) == {}
+
+
+def test_two_skipped_alternatives_each_name_their_own_import(tmp_path: Path) -> None:
+    # Two imports in skipped branches, and files reached only through one of them without
+    # being its target: each is told by the import that reaches it (Where has no order, so
+    # a sort of the places must not compare them).
+    root = tmp_path / "detectpick"
+    shutil.copytree(FIXTURE, root)
+    reader = root / "ocrlib" / "reader.py"
+    reader.write_text(
+        reader.read_text().replace(
+            "        else:\n",
+            '        elif self.detect_network == "tiny":\n'
+            "            from .tiny_det import get_detector\n"
+            "        else:\n",
+        )
+    )
+    (root / "ocrlib" / "tiny_det.py").write_text(
+        "from .tinynet.net import TinyNet\n\n\ndef get_detector():\n    return TinyNet().eval()\n"
+    )
+    (root / "ocrlib" / "tinynet").mkdir()
+    (root / "ocrlib" / "tinynet" / "__init__.py").write_text("")
+    (root / "ocrlib" / "tinynet" / "net.py").write_text(
+        "import torch\n\n\nclass TinyNet(torch.nn.Module):\n"
+        "    def __init__(self):\n        super().__init__()\n"
+        "        self.conv = torch.nn.Conv2d(3, 8, 3)\n\n"
+        "    def forward(self, x):\n        return self.conv(x)\n"
+    )
+    apart = _apart(root)
+    assert sorted(apart) == [
+        "ocrlib/slow_det.py",
+        "ocrlib/slownet/__init__.py",
+        "ocrlib/slownet/losses.py",
+        "ocrlib/slownet/net.py",
+        "ocrlib/tiny_det.py",
+        "ocrlib/tinynet/__init__.py",
+        "ocrlib/tinynet/net.py",
+    ]
+    assert apart["ocrlib/slownet/net.py"] == WHY + "ocrlib/reader.py:11)"
+    assert apart["ocrlib/tiny_det.py"] == WHY + "ocrlib/reader.py:13)"
+    assert apart["ocrlib/tinynet/net.py"] == WHY + "ocrlib/reader.py:13)"
