@@ -73,12 +73,14 @@ def _count(n: int, noun: str, plural: str = "") -> str:
 #: Idiom patterns applied mechanically, a rename or a deletion at each site: walking the
 #: cells (``named_parameters`` → ``parameters_and_names``), the train/eval switch, ``no_grad``,
 #: device placement, seeds, dtype constants, buffers, initialisers, tensor creation,
-#: ``detach``, TorchScript markers. Minutes a site, not the day a train step or a data
+#: ``detach``, TorchScript markers, a hand-written ``layer.forward(x)`` call (the cell is
+#: called). Minutes a site, not the day a train step or a data
 #: pipeline takes (rated apart, so a small repository is not priced by its renames).
 MECHANICAL_IDIOMS = frozenset(
     {
         "module-walk",
         "module-mode",
+        "module-call",
         "no-grad",
         "device",
         "seed",

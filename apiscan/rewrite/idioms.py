@@ -241,6 +241,15 @@ IDIOMS: tuple[Idiom, ...] = (
         usages=("base_class",),
     ),
     Idiom(
+        "module-call",
+        ("torch.nn.Module.forward",),
+        "idiom",
+        "net(*inputs): a Cell is called, its construct is the forward (net.construct(*inputs) "
+        "skips the hooks, as forward does)",
+        CELL,
+        usages=("call",),
+    ),
+    Idiom(
         "module-base",
         ("torch.nn.Module.forward",),
         "idiom",
@@ -878,6 +887,10 @@ DELETE_STATEMENT = frozenset(
 
 #: A member of a torch optimizer class (``torch.optim.Adadelta.step``): the base class's.
 _OPTIMIZER_MEMBER = re.compile(r"^torch\.optim\.[A-Z]\w*\.(\w+)$")
+#: ``forward`` of a torch layer class (``torch.nn.Sequential.forward``,
+#: ``torch.nn.Conv2d.forward``): each class defines its own, so the name resolves to the
+#: class, not to ``torch.nn.Module``; calling it by hand is calling the module.
+_LAYER_FORWARD = re.compile(r"^torch\.nn\.(?:[a-z_]+\.)*[A-Z]\w*\.forward$")
 
 
 def idiom_for(api: str, usage: str) -> Idiom | None:
@@ -888,6 +901,8 @@ def idiom_for(api: str, usage: str) -> Idiom | None:
     member = _OPTIMIZER_MEMBER.match(api)
     if not found and member is not None:
         found = _BY_API.get(f"torch.optim.Optimizer.{member.group(1)}", ())
+    if not found and _LAYER_FORWARD.match(api):
+        found = _BY_API.get("torch.nn.Module.forward", ())
     for idiom in found:
         if idiom.usages and usage in idiom.usages:
             return idiom

@@ -300,3 +300,41 @@ def test_forward_through_a_data_parallel_wrapper_is_the_wrapped_networks_call(
     }
     assert not [g for g in network_gaps(result) if g.api.endswith(".forward")]
     assert gap_rewrite("torch.nn.parallel.DistributedDataParallel.no_sync") is None
+
+
+def test_a_hand_written_forward_call_calls_the_cell(tmp_path: Path) -> None:
+    """``self.model.forward(x)`` on a torch layer: each layer class defines its own
+    ``forward``, so the name resolves to ``torch.nn.Sequential.forward``, which no table
+    lists; it is the Cell called (a mechanical idiom), never a gap API priced in days."""
+    write_repo(
+        tmp_path,
+        {
+            "model.py": """
+                import torch.nn as nn
+
+
+                class Net(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.body = nn.Sequential(nn.Conv2d(3, 8, 3), nn.ReLU())
+                        self.head = nn.Conv2d(8, 8, 1)
+
+                    def forward(self, x):
+                        return self.head.forward(self.body.forward(x))
+            """
+        },
+    )
+    result, _ = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    known = {f.api: f.disposition for f in result.api_findings}
+    # VALID: both explicit forward calls are the module-call idiom
+    assert known["torch.nn.Sequential.forward"] == "idiom"
+    assert known["torch.nn.Conv2d.forward"] == "idiom"
+    effort = estimate(result, network_gaps(result))
+    assert "gap" not in effort.formula, effort.formula
+    assert "mechanical-idiom" in effort.formula
+    # INVALID: a forward of a class outside torch.nn keeps no idiom
+    from apiscan.rewrite.idioms import idiom_for
+
+    assert idiom_for("torch.nn.Sequential.forward", "call").key == "module-call"
+    assert idiom_for("torchvision.ops.FeaturePyramidNetwork.forward", "call") is None
+    assert idiom_for("torch.nn.Module.forward", "reference").key == "module-base"
