@@ -103,7 +103,6 @@ def context_key(local_roots: frozenset[str], torch_version: str, max_file_size: 
 
 
 @cache
-@cache
 def code_fingerprint() -> str:
     """A fingerprint of apiscan's own code and shipped data as installed (each file's path,
     size and modification time): results computed by another build (an upgrade that kept the
