@@ -433,6 +433,12 @@ PER_API: dict[str, dict[str, str | None]] = {
     "torch.Tensor.index_put": {"indices": "(i1,)", "values": "v"},
     "torch.nn.ConvTranspose2d": {"padding_mode": "'zeros'"},  # the one mode it accepts
     "torch.nn.functional.unfold": {"input": "img"},
+    # resampling (what nn.Upsample calls): a batch of images, as the layer's forms take; on a
+    # matrix PyTorch rejects every form ("Only 3D, 4D and 5D input Tensors supported")
+    "torch.nn.functional.interpolate": {"input": "img"},
+    "torch.nn.functional.upsample": {"input": "img"},
+    "torch.nn.functional.upsample_nearest": {"input": "img"},
+    "torch.nn.functional.upsample_bilinear": {"input": "img"},
     "torch.nn.functional.binary_cross_entropy": {"input": "p", "target": "s01", "weight": "g4"},
     "torch.Tensor.expand": {"size": "(2, 3, 4)"},
     "torch.nn.functional.binary_cross_entropy_with_logits": {"pos_weight": "pw", "weight": "g4"},
@@ -619,7 +625,19 @@ OVERLOADS: dict[str, tuple[tuple[str, str, bool], ...]] = {
     "torch.var": (("correction", "kw_only", True),),
     "torch.std": (("correction", "kw_only", True),),
 }
-FIELDS = ("api", "target", "status", "param", "form", "call", "inputs", "probe", "layer", "via")
+FIELDS = (
+    "api",
+    "target",
+    "status",
+    "param",
+    "form",
+    "call",
+    "inputs",
+    "probe",
+    "layer",
+    "via",
+    "rename",
+)
 #: Layers (``torch.nn`` classes): what fills a required constructor parameter.
 CLASS_REQUIRED: dict[str, str] = {
     "output_size": "2",
@@ -686,6 +704,9 @@ class Form:
     #: ``1`` for a form of a consistent row whose target is not the one the scan picks
     #: (``torch.optim.SGD`` ↔ ``mindspore.nn.SGD`` beside ``experimental.optim.SGD``).
     via: str = ""
+    #: ``torch_name:ms_name`` for a form passing a parameter the row documents as renamed
+    #: (``data:default_input``): the MindSpore side passes that keyword under its name.
+    rename: str = ""
 
 
 @dataclass(frozen=True)
@@ -847,9 +868,17 @@ def _merge_inputs(groups: Iterable[tuple[str, ...]]) -> str:
 
 
 def forms_for(
-    api: str, target: str, status: str, entry: dict, unsupported: frozenset[str] = frozenset()
+    api: str,
+    target: str,
+    status: str,
+    entry: dict,
+    unsupported: frozenset[str] = frozenset(),
+    renamed: dict[str, str] | None = None,
 ) -> tuple[list[Form], str]:
-    """The forms of one row (``entry``: the torch index's record of ``api``), or a reason."""
+    """The forms of one row (``entry``: the torch index's record of ``api``), or a reason.
+    ``renamed`` (PyTorch name → MindSpore name) are documented renames: those parameters
+    get a keyword form whose MindSpore side passes MindSpore's name (``rename``)."""
+    renamed = renamed or {}
     kind = entry.get("k")
     if api in SKIPPED:
         return [], SKIPPED[api]
@@ -862,7 +891,7 @@ def forms_for(
     if api == "torch.nn.Parameter":
         kind = "function"  # wraps a tensor: the value is what a call compares
     elif kind == "class" and api.startswith("torch.nn.") and api.count(".") == 2:
-        return _layer_forms(api, target, status, entry, unsupported)
+        return _layer_forms(api, target, status, entry, unsupported, renamed)
     if kind not in ("function", "method"):
         return [], f"a {kind} outside torch.nn: its forms are hand-written"
     params = [p for p in _params(api, entry) if p[0] not in IGNORED]
@@ -905,7 +934,8 @@ def forms_for(
     can_position = True
     for pname, pkind, _ in optional:
         value = PER_API.get(api, {}).get(pname, NON_DEFAULT.get(pname))
-        if value is None or pname in unsupported:
+        rename = f"{pname}:{renamed[pname]}" if pname in renamed else ""
+        if value is None or (pname in unsupported and not rename):
             can_position = False
             continue
         extra = (_NAMED_INPUTS[value],) if value in _NAMED_INPUTS else ()
@@ -923,11 +953,13 @@ def forms_for(
                 call,
                 _sized(call, joined),
                 PROBES.get(f"{api}:{pname}", PROBES.get(pname, probe)) if probe == "{}" else probe,
+                rename=rename,
             )
         )
         if (
             pkind in ("pos_or_kw", "pos_only")
             and can_position
+            and not rename
             and not companion
             and pname not in PROBES
             and _positional_ok(api, entry, positional_names, pname)
@@ -1165,7 +1197,12 @@ def _layer_input(name: str) -> str:
 
 
 def _layer_forms(
-    api: str, target: str, status: str, entry: dict, unsupported: frozenset[str]
+    api: str,
+    target: str,
+    status: str,
+    entry: dict,
+    unsupported: frozenset[str],
+    renamed: dict[str, str] | None = None,
 ) -> tuple[list[Form], str]:
     """``torch.nn.X(<required>, p=v)`` forms of a layer, run as layer cases (eval mode, the
     same weights on both sides when it has any)."""
@@ -1208,11 +1245,12 @@ def _layer_forms(
         value = PER_API.get(api, {}).get(
             pname, LAYER_NON_DEFAULT.get(pname, NON_DEFAULT.get(pname))
         )
-        if value is None or pname in unsupported or value in _NAMED_INPUTS:
+        rename = f"{pname}:{renamed[pname]}" if renamed and pname in renamed else ""
+        if value is None or (pname in unsupported and not rename) or value in _NAMED_INPUTS:
             can_position = False
             continue
-        if pname in _NO_VALUE_FOR_LAYERS or _companion(api, pname) or pname == "weights":
-            can_position = False  # a flag or a tensor: by keyword only
+        if pname in _NO_VALUE_FOR_LAYERS or _companion(api, pname) or pname == "weights" or rename:
+            can_position = False  # a flag, a tensor or a renamed parameter: by keyword only
         sep = ", " if base else ""
         companion = _companion(api, pname)
         call = f"{api}({base}{sep}{companion}{pname}={value})"
@@ -1227,6 +1265,7 @@ def _layer_forms(
                 _sized(call, inputs),
                 "{}",
                 layer,
+                rename=rename,
             )
         )
         if (
@@ -1302,26 +1341,41 @@ def torch_index(data_dir: Path) -> dict[str, dict]:
 
 def generate(ms_version: str | None = None) -> tuple[list[Form], list[Skip]]:
     """Every consistent or different row's forms, against the target the scan picks."""
+    from apiscan.mapping.findings import Matcher
     from apiscan.mapping.match import match_api
     from apiscan.mapping.store import load_table, mapping_data_dir
+    from apiscan.resolve.torch_api import load_torch_api
 
     table = load_table(ms_version)
     index = torch_index(mapping_data_dir())
+    matcher = Matcher(table, load_torch_api())
     with (mapping_data_dir() / "ms_targets.csv").open(encoding="utf-8") as handle:
         kinds = {row["target"]: row["kind"] for row in csv.DictReader(handle)}
     forms: list[Form] = []
     skips: list[Skip] = []
     for api in sorted({row.torch_api for row in table}):
-        primary = table.lookup(api)
-        if primary is None:
-            continue
         entry = row_entry(api, index)
         # the target the scan picks for a call passing these keywords (SGD(params, lr=...)
         # → mindspore.experimental.optim.SGD rather than mindspore.nn.SGD), then every
-        # other consistent row's target: each row promises its parameters
+        # other consistent row's target: each row promises its parameters. The rows are
+        # those the scan reads for this torch object: where the tables list it under
+        # several names, the newest described one (r1.10's undescribed
+        # ``torch.nn.Parameter`` gives way to r2.4.0's ``torch.nn.parameter.Parameter``
+        # and its diff page).
         named = [p[0] for p in _params(api, entry or {}) if p[2] and p[0] not in IGNORED]
-        picked = match_api(api, table, passed_params=named, keywords=named).mindspore_api
-        rows = {r.ms_apis[0]: r for r in reversed(table.rows_for(api)) if r.ms_apis}
+        found = match_api(
+            api,
+            table,
+            passed_params=named,
+            keywords=named,
+            same_object=matcher.same_object(api),
+        )
+        listed = found.matched or api
+        primary = table.lookup(listed)
+        if primary is None:
+            continue
+        picked = found.mindspore_api
+        rows = {r.ms_apis[0]: r for r in reversed(table.rows_for(listed)) if r.ms_apis}
         targets = [picked] if primary.status in ("consistent", "different") else []
         targets += [t for t, r in rows.items() if r.status == "consistent" and t != picked]
         for target in dict.fromkeys(targets):
@@ -1355,7 +1409,54 @@ def _row_forms(
         for p in row.params
         if p.torch_param and (p.note or p.ms_param != p.torch_param or row.status != "different")
     )
-    return forms_for(api, target, row.status, entry, unsupported)
+    if row.status != "different":
+        return forms_for(api, target, row.status, entry, unsupported)
+    optional = {name for name, _, has_default in _params(api, entry) if has_default}
+    differing = sorted(
+        p.torch_param
+        for p in row.params
+        if p.torch_param in optional and DEFAULT_DIFFERS.search(p.note)
+    )
+    if differing:
+        # every form leaves it at PyTorch's default, which the row says MindSpore's is not
+        # (nn.Conv1d's bias, nn.MaxPool2d's stride): the two calls compute different
+        # functions by the table's own account, no claim to test
+        return [], (
+            f"a different row whose default of {', '.join(differing)} differs: a form run"
+            " alike on both sides is no claim of the table"
+        )
+    # a parameter the row renames and calls the same (Parameter's data → default_input)
+    # is passed by keyword under MindSpore's name: the documented mapping, tested
+    renamed = {
+        p.torch_param: p.ms_param
+        for p in row.params
+        if p.torch_param
+        and p.ms_param
+        and p.ms_param != p.torch_param
+        and SAME_FUNCTION.match(p.note.strip())
+        and p.torch_param.isidentifier()
+        and p.ms_param.isidentifier()
+    }
+    return forms_for(api, target, row.status, entry, unsupported, renamed)
+
+
+#: A documented parameter note saying its default differs between the frameworks
+#: ("different default value", "PyTorch defaults to True, and MindSpore defaults to
+#: False", "the default values are different").
+DEFAULT_DIFFERS = re.compile(
+    r"different [\w ]*default values?"
+    r"|default values?(?: of (?:the )?parameters?)? (?:is |are )?different"
+    r"|defaults to \w+.*defaults to"
+    r"|default value (?:for|of) pytorch.*default value (?:for|of) mindspore",
+    re.IGNORECASE,
+)
+#: A documented parameter note saying only the name differs ("Same function, different
+#: parameter names", "Consistent").
+SAME_FUNCTION = re.compile(
+    r"^(?:-|(?:consistent|same)(?: functions?)?(?:,? (?:but )?(?:with )?different parameter"
+    r" names?)?)\.?$",
+    re.IGNORECASE,
+)
 
 
 def to_csv(forms: Iterable[Form]) -> str:

@@ -298,6 +298,11 @@ def _run_variant(
             "mindspore",
             lambda: _ms_grads(m_fn, arrays, grad_positions, cotangents, weights),
         )
+        # a parameter stored with extra unit axes (see _fit_weight) has its gradient so too
+        m_grads = [
+            g.reshape(t.shape) if k >= len(grad_positions) and _unit_axes_apart(t, g) else g
+            for k, (t, g) in enumerate(zip(t_grads, m_grads, strict=False))
+        ] + m_grads[len(t_grads) :]
         diffs.extend(_compare(f"{label} grad", t_grads, m_grads, threshold))
     return diffs
 
@@ -492,9 +497,29 @@ def _ms_callable(
                 f"(it has {', '.join(sorted(cell_params)) or 'none'})"
             )
         target = cell_params[ms_name]
+        value = _fit_weight(value, tuple(target.shape), torch_name)
         target.set_dtype(getattr(mindspore, dtype))
         target.set_data(mindspore.Tensor(value))
     return cell  # type: ignore[no-any-return]
+
+
+def _fit_weight(value: np.ndarray, shape: tuple[int, ...], name: str) -> np.ndarray:
+    """``value`` in the cell parameter's ``shape`` where the two differ only by unit axes:
+    MindSpore's ``nn.Conv1d`` stores its weight ``(out, in, 1, k)`` where torch's is
+    ``(out, in, k)`` (r2.4.0 pytorch_diff/Conv1d.md, "Weight Transfer Difference": the
+    weight is upgraded on that axis). Any other difference is an error of the case."""
+    if value.shape == shape:
+        return value
+    if not _unit_axes_apart(value, np.empty(shape, dtype=value.dtype)):
+        raise HarnessError(
+            f"cannot copy {name!r}: shape {value.shape} (torch) vs {shape} (MindSpore)"
+        )
+    return value.reshape(shape)
+
+
+def _unit_axes_apart(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two arrays' shapes differ, and only by axes of length 1."""
+    return a.shape != b.shape and [d for d in a.shape if d != 1] == [d for d in b.shape if d != 1]
 
 
 def _lambda(case: Case, expr: str, namespace: dict[str, Any]) -> Callable[..., Any]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import functools
+import re
 from dataclasses import replace
 from importlib import resources
 
@@ -63,6 +64,11 @@ def _case(row: dict[str, str]) -> Case:
     ms_expr = case.ms_expr
     for torch_text, ms_text in _MS_VALUES:
         ms_expr = ms_expr.replace(torch_text, ms_text)
+    if row.get("rename"):
+        # the row documents this parameter under another MindSpore name: the claim is the
+        # call with that name (``Parameter(data=x)`` ↔ ``Parameter(default_input=x)``)
+        torch_name, _, ms_name = row["rename"].partition(":")
+        ms_expr = re.sub(rf"(?<=[(,\s]){torch_name}=", f"{ms_name}=", ms_expr, count=1)
     if row.get("via"):
         # another consistent row's target than the scan's pick: its own case id and tag
         target = row["target"]

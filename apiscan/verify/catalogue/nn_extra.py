@@ -104,6 +104,21 @@ _LAYERS: tuple[Case, ...] = (
         grad=True,
         note="The table names mindspore.nn.Conv1d, whose weight is stored (out, in, 1, k): "
         "torch's (out, in, k) weight does not load into it, mint.nn.Conv1d takes it as is.",
+        tags=("no-kernel=CPU:Conv1DExt",),
+    ),
+    Case(
+        "torch.nn.Conv1d",
+        "torch.nn.Conv1d(3, 4, 3, padding=1)",
+        "msnn.Conv1d(3, 4, 3, pad_mode='pad', padding=1, has_bias=True)",
+        "mapped",
+        (floats("x", 2, 3, 8),),
+        pattern="cpu",
+        param_map=_WEIGHT_BIAS,
+        grad=True,
+        note="The table's mindspore.nn.Conv1d with its documented differences written out "
+        "(r2.4.0 pytorch_diff/Conv1d.md): has_bias defaults to False, padding applies only "
+        "with pad_mode='pad', and the weight gains a unit axis, (out, in, 1, k). "
+        "mint.nn.Conv1d has no CPU kernel in MindSpore 2.10; this route has one.",
     ),
     Case(
         "torch.nn.ConvTranspose2d",
