@@ -1374,6 +1374,7 @@ def _import_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
     training script taking its whole model file so): the import table leaves star imports
     out, the value records keep them."""
     by_module = {m: fa.path for fa in analyses if not fa.errors for m in fa.modules}
+    files = set(by_module.values())
     graph: dict[str, set[str]] = {}
     for fa in analyses:
         if fa.errors or fa.syntax is None:
@@ -1386,7 +1387,24 @@ def _import_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
             target = _module_file(name, by_module) if name else ""
             if target and target != fa.path:
                 out.add(target)
+                # importing a module runs the ``__init__.py`` of each package above it first
+                # (ResNeSt's ``resnest.torch.models.build`` runs ``resnest/torch/__init__.py``,
+                # whose star import registers the models the training builds by name)
+                out.update(p for p in _parent_packages(target, files) if p != fa.path)
     return graph
+
+
+def _parent_packages(path: str, files: Collection[str]) -> list[str]:
+    """The ``__init__.py`` of each package above ``path`` among ``files`` (the repository's
+    files), nearest first, up to the first folder that is no package."""
+    found: list[str] = []
+    for folder in PurePosixPath(path).parents:
+        init = str(folder / "__init__.py")
+        if folder == PurePosixPath(".") or init not in files:
+            break
+        if init != path:
+            found.append(init)
+    return found
 
 
 def _star_module(fa: FileAnalysis, level: int, module: str) -> str:
@@ -9828,10 +9846,12 @@ def unpicked_imports(
     dropped = {edge: at for edge, at in skipped.items() if edge not in kept}
     if not dropped:
         return {}
-    graph: dict[str, set[str]] = {}
-    for source, target in _local_references(analyses):
-        if (source, target) not in dropped:
-            graph.setdefault(source, set()).add(target)
+    # every import and reference but the dropped ones: a file the training imports by an
+    # absolute name (and the packages above it, which that import runs) is no alternative's
+    graph = {
+        source: {target for target in targets if (source, target) not in dropped}
+        for source, targets in _reference_graph(analyses, _import_graph(analyses)).items()
+    }
     files = {fa.path for fa in analyses if not fa.errors}
     apart = {path for path in files if ancillary.why(path) or is_test_path(path)}
     # the skipped imports as one importer counted apart, so that the files they import are
