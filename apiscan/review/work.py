@@ -149,6 +149,10 @@ FOREIGN_FRAMEWORKS = frozenset(
         "openvino",
         "coremltools",
         "paddle",
+        # MXNet's Gluon twin of the model and its training (ResNeSt's resnest/gluon/ and
+        # scripts/gluon/train.py beside the torch ones), MegEngine's demo port
+        "mxnet",
+        "megengine",
         "mmdet",
         "mmcv",
         # the OpenMMLab task frameworks beside mmdet (ConvNeXt's semantic_segmentation/
