@@ -346,6 +346,7 @@ class Ancillary:
             self._recipes.update(dict.fromkeys(evaluation, "tool"))
             self._why.update(self._adapter_projects(analyses))
             self._why.update(self._unimported(analyses))
+            self._why.update(self._unrun_scripts(analyses))
             self._recipes.update(dict.fromkeys(tasks, "task"))
             self._recipes.update({p: "tool" for p, why in tools.items() if why == "tools"})
             # a script of a tools folder that the training does not reach (a sweep's set-up
@@ -374,6 +375,10 @@ class Ancillary:
             entries = (entry, *self.stages) if entry else ()
             for path, whose in _side_recipes(analyses, entries, steps).items():
                 self._recipes.setdefault(path, whose)
+            if entry is not None:
+                others = self._undocumented_trainings(analyses, entry, scripts)
+                self._why.update(others)
+                self._recipes.update(dict.fromkeys(others, "task"))
         self._why.update(self._copies(analyses))
 
     def _scripts(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
@@ -880,6 +885,61 @@ class Ancillary:
                 changed = True
         return found
 
+    def _unrun_scripts(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """Scripts the training never runs: a file run as ``python x.py`` (a ``__main__``
+        block, options parsed at its top level) outside a tools folder, that trains nothing
+        (no training entry), that no file imports and the training entries do not reach,
+        and that defines no torch Module (a model file's self-test is the model's). A
+        dataset's download and tokenizing script, or one evaluating a reference model on a
+        benchmark (llm.c's ``dev/data/hellaswag.py``: HellaSwag rendered to tensors and scored
+        with a Hugging Face GPT-2) runs beside the training, on the host or on the original
+        framework: counted apart, with its work items. Never where the repository loads its
+        modules by name (``importlib``: an experiment file the launcher imports)."""
+        files = [fa for fa in analyses if not fa.errors and fa.syntax is not None]
+        if any(n.partition(".")[0] in _LOADS_BY_NAME for fa in files for _, n in fa.syntax.imports):
+            return {}
+        graph = _reference_graph(analyses, self._imports)
+        entries = self._ported_entries()
+        core = entries | _closure(entries, graph, packages=True)
+        imported = {t for source, targets in graph.items() for t in targets if t != source}
+        return {
+            fa.path: UNRUN_SCRIPT
+            for fa in files
+            if "/" in fa.path
+            and fa.path not in self._why
+            and fa.path not in self.keep
+            and fa.path not in self._declared
+            and fa.path not in core
+            and fa.path not in imported
+            and not _defines_modules(fa)
+            and _runs_as_script(fa)
+        }
+
+    def _undocumented_trainings(
+        self, analyses: Sequence[FileAnalysis], entry: str, scripts: Mapping[str, str]
+    ) -> dict[str, str]:
+        """Training scripts beside the documented entry (:func:`documented_entry`) that no
+        documentation launches and that share none of the repository's modules with it,
+        neither importing the other: another model's training kept in the repository
+        (llm.c's ``train_llama3.py`` beside ``train_gpt2.py``, the one its README runs, each
+        self-contained). Counted apart as another task; a training sharing the entry's
+        modules (a fine-tuning, a linear probe) stays ported, as does any the documentation
+        launches (:func:`documented_scripts`)."""
+        if self._root is None:
+            return {}
+        documented = documented_scripts(self._root, scripts) | {entry}
+        graph = _reference_graph(analyses, self._imports)
+        reach = {entry} | _closure({entry}, graph, packages=True)
+        found: dict[str, str] = {}
+        for path in sorted(set(scripts.values()) - documented):
+            if path in self._why or path not in self._ported_entries():
+                continue
+            theirs = {path} | _closure({path}, graph, packages=True)
+            if theirs & reach:
+                continue
+            found[path] = f"other task ({path}: its own model, not launched by the documentation)"
+        return found
+
     def _copies(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """Ported files that are copies of another ported file (Depth-Anything-V2's
         ``metric_depth/depth_anything_v2/`` repeats ``depth_anything_v2/`` file for file):
@@ -1171,6 +1231,9 @@ def _defines_modules(fa: FileAnalysis) -> bool:
     """Whether the file defines a class derived from a torch.nn class (a model module)."""
     return any(base.startswith("torch.nn.") for c in fa.classes for base in c.bases)
 
+
+#: Why a script the training never runs is counted apart (:meth:`Ancillary._unrun_scripts`).
+UNRUN_SCRIPT = "script the training does not run (data preparation, evaluation...)"
 
 #: Why a module that only root-level tools import is counted apart (with the tools).
 TOOLS_ONLY = "used only by tools"
