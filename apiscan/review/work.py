@@ -616,7 +616,9 @@ class Ancillary:
                 continue
             if evaluation_folder(fa.path, root_only=True):
                 found[fa.path] = "evaluation"
-            elif len(parts) == 1 and fa.syntax is not None and fa.syntax.main_guard:
+            # a script runs from a ``__main__`` block or from options parsed at its top
+            # level (LPIPS's ``lpips_2imgs.py``: two images' distance, no guard)
+            elif len(parts) == 1 and _runs_as_script(fa):
                 candidates[fa.path] = fa.modules
         # a projector optimising a latent is a tool only beside the model's own training
         if not candidates or not self.keep - candidates.keys():
