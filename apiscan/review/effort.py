@@ -519,6 +519,10 @@ def estimate(
     def kept(path: str) -> bool:
         return ancillary is None or not ancillary.why(path)
 
+    # a work item whose every place lies in files counted apart (a checkpoint only an
+    # evaluation script or another model's training loads, a launch script's option in a
+    # scripts folder) is theirs: listed under Porting work, not priced with the port
+    work = tuple(i for i in work if not i.where or any(kept(w.path) for w in i.where))
     covered = _compiled_op_sites(work)
     # a data transform's torch layers are rewritten by its work item, not as network sites
     in_data = data_pipeline_sites(work)
