@@ -60,8 +60,26 @@ def idiom_pattern(f: ApiFinding) -> str:
     ``backward``, ``optimizer.step`` and ``zero_grad`` alike, ``checkpoint`` for ``save``,
     ``load`` and every ``state_dict``), else the API. A pattern is rewritten once and applied
     at each of its sites, so the effort counts patterns, not the APIs that spell them."""
+    if f.api.partition("(")[0] in DATA_PARALLEL:
+        return DATA_PARALLEL_PATTERN
     idiom = idiom_for(f.api, f.usage)
     return idiom.key if idiom is not None else f.api
+
+
+#: The single-process multi-device wrapper (``nn.DataParallel``, either spelling, and the
+#: call through it): the network used unwrapped, a deletion at each site, where the
+#: distributed pattern (``DistributedDataParallel``, process groups, samplers) is a port of
+#: its own.
+DATA_PARALLEL = frozenset(
+    {
+        "torch.nn.DataParallel",
+        "torch.nn.DataParallel.forward",
+        "torch.nn.parallel.DataParallel",
+        "torch.nn.parallel.DataParallel.forward",
+        "torch.nn.parallel.data_parallel.DataParallel",
+    }
+)
+DATA_PARALLEL_PATTERN = "data-parallel"
 
 
 def _count(n: int, noun: str, plural: str = "") -> str:
@@ -90,6 +108,7 @@ MECHANICAL_IDIOMS = frozenset(
         "creation",
         "stop-gradient",
         "jit",
+        DATA_PARALLEL_PATTERN,
     }
 )
 #: Dispositions in the order the work is listed (the cheapest first).
