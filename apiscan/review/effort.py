@@ -9,6 +9,7 @@ code is counted beside them, since it can usually stay Python or NumPy.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import PurePosixPath
@@ -177,6 +178,10 @@ RATES: dict[str, tuple[float, float]] = {
     # maximum length, read under a mask, written with a scatter) and checked token by token
     "growing-cache": (1.5, 3.0),
     "checkpoint": (1.0, 2.0),
+    # ... converted by the script written for a pretrained backbone's weights (LPIPS's linear
+    # layers beside its torchvision backbones, a detector's released weights over its
+    # ImageNet ResNet): its own names added to the map and the loading checked
+    "converted-checkpoint": (0.5, 1.0),
     "unsupported-param": (0.5, 1.0),
     # a memory-only parameter (``inplace=True``) dropped at each call: a check, not a port
     "memory-param": (0.02, 0.04),
@@ -262,7 +267,15 @@ PLATEAU = 0.5
 #: fifth: six op kinds of MinkowskiEngine cost what 2.5 custom ops would, where a lead
 #: reading a masked-autoencoder's sparse encoder by hand priced its port (six kinds) at
 #: about 7 person-days, not the 21.5 that six custom ops made of it.
-CURVES: dict[str, tuple[float, float]] = {"library-op": (0.5, 0.2)}
+#: The pretrained backbones of one model zoo (torchvision's AlexNet, VGG-16 and SqueezeNet
+#: behind LPIPS's ``net`` switch) share their job too: one script converts the zoo's weights
+#: (its parameter names follow one convention) and one comparison harness checks them, so
+#: the i-th backbone costs 1/i of the first (its architecture swapped in and compared), down
+#: to a third; another zoo starts a group of its own.
+CURVES: dict[str, tuple[float, float]] = {
+    "library-op": (0.5, 0.2),
+    "pretrained-backbone": (0.5, 1 / 3),
+}
 #: Group sizes of each kind's units (:func:`price`): like units are one group, on one curve.
 Units = dict[str, tuple[int, ...]]
 
@@ -323,6 +336,14 @@ def price(
         if i < DRIVERS or math.isclose(v, floor)
     )
     return low, high, formula, driven
+
+
+def _per_zoo(items: list[WorkItem]) -> tuple[int, ...]:
+    """The pretrained backbones of each model zoo, by the package their builder is called
+    from (``torchvision.models.vgg16`` and ``torchvision.models.alexnet`` are one zoo's;
+    the weights a URL downloads are one group): like conversions on one curve."""
+    zoos = Counter(re.split(r"[.(:\s]", i.what, maxsplit=1)[0] for i in items)
+    return tuple(sorted(zoos.values(), reverse=True))
 
 
 def _per_api(findings: list[ApiFinding]) -> tuple[int, ...]:
@@ -665,6 +686,11 @@ def estimate(
         for item in work
     )
     variants = ancillary.variants() if ancillary is not None else ()
+    backbones = [
+        i
+        for i in work
+        if priced_kind(i) == "pretrained-backbone" and work_label(i) != BACKBONE_ARCHITECTURE
+    ]
     rewrites = [f for f in apis if disposition(f) == "rewrite"]
     rendered = [f for f in rewrites if f.rewrite]
     # sites are grouped by API, an idiom pattern is work unlike any other, and the units of
@@ -689,6 +715,11 @@ def estimate(
         },
         # a library's op kinds: one group (one learning curve) per library
         "library-op": tuple(i.uses for i in libraries),
+        # a zoo's pretrained backbones: one group per zoo
+        "pretrained-backbone": _per_zoo(backbones),
+        # the repository's checkpoint beside them goes through their conversion script
+        "checkpoint": (0 if backbones else work_counts.get(CHECKPOINT_PATTERN, 0),),
+        "converted-checkpoint": (work_counts.get(CHECKPOINT_PATTERN, 0) if backbones else 0,),
         # a tensor library's distinct patterns: one group per library
         "network-library": tuple(i.uses for i in work if i.kind == "network-library"),
         "variant": (len(variants),),
