@@ -462,7 +462,7 @@ class Ancillary:
             parts = PurePosixPath(fa.path).parts
             task = next((d for d in parts[:-1] if d in tasks), None)
             if task and fa.path not in direct and fa.path not in self._why:
-                found[fa.path] = f"other task ({task}/)"
+                found[fa.path] = f"{OTHER_TASK} ({task}/)"
         return found
 
     def _variants(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
@@ -939,7 +939,7 @@ class Ancillary:
             theirs = {path} | _closure({path}, graph, packages=True)
             if theirs & reach:
                 continue
-            found[path] = f"other task ({path}: its own model, not launched by the documentation)"
+            found[path] = f"{OTHER_TASK} ({path}: its own model, not launched by the documentation)"
         return found
 
     def _copies(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
@@ -1233,6 +1233,10 @@ def _defines_modules(fa: FileAnalysis) -> bool:
     """Whether the file defines a class derived from a torch.nn class (a model module)."""
     return any(base.startswith("torch.nn.") for c in fa.classes for base in c.bases)
 
+
+#: Why the files of another product of the repository are counted apart (:meth:`Ancillary.
+#: _other_tasks`, :meth:`Ancillary._undocumented_trainings`).
+OTHER_TASK = "other task"
 
 #: Why a script the training never runs is counted apart (:meth:`Ancillary._unrun_scripts`).
 UNRUN_SCRIPT = "script the training does not run (data preparation, evaluation...)"
@@ -6042,8 +6046,10 @@ def _fallback_loaders(
 def _experiment(why: str) -> bool:
     """Whether a file counted apart for ``why`` is an experiment beside the model whose
     checkpoint loading is no port's (a notebook probing features, a metric network only tools
-    use), unlike a demo or an export script that runs the released weights."""
-    return why == ANCILLARY_FILES["*.ipynb"] or why.startswith(TOOLS_ONLY)
+    use), unlike a demo or an export script that runs the released weights. Another task's
+    training (its own model, llm.c's ``train_llama3.py``) loads no weights of the ported
+    model either."""
+    return why == ANCILLARY_FILES["*.ipynb"] or why.startswith((TOOLS_ONLY, OTHER_TASK))
 
 
 #: The argument of a load that resumes a run from its own checkpoint (``args.resume``).

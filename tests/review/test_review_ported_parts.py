@@ -232,6 +232,7 @@ OTHER_MODEL = {
                 return torch.nonzero(self.fc(x))
         def main():
             model = Other()
+            model.load_state_dict(torch.load("other.pt"))
             opt = torch.optim.SGD(model.parameters(), lr=0.1)
             model(torch.zeros(1, 3)).sum().backward()
             opt.step()
@@ -246,8 +247,9 @@ def test_an_undocumented_training_of_another_model_is_another_task(tmp_path: Pat
     apart = dict(review.ancillary)
     assert apart["train_b.py"].startswith("other task (train_b.py")
     assert "train_a.py" not in apart
-    # its shape rewrite is not the port's
+    # its shape rewrite is not the port's, nor the checkpoint it loads into its own model
     assert review.effort.dynamic_shape_rewrites == 0
+    assert not [i for i in review.work if i.kind == "checkpoint"]
 
 
 def test_a_training_sharing_the_entrys_modules_stays_ported(tmp_path: Path) -> None:
