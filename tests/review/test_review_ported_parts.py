@@ -154,7 +154,7 @@ DATA_SCRIPTS = {
     "train.py": TRAIN.format(module="net"),
     # a benchmark rendered to tensors and scored with a reference model from another
     # library: data preparation and evaluation beside the training
-    "dev/data/bench.py": """
+    "dev/data/scores.py": """
         import torch
         from transformers import GPT2LMHeadModel
         def render(example):
@@ -189,7 +189,7 @@ DATA_SCRIPTS = {
 def test_scripts_the_training_never_runs_are_counted_apart(tmp_path: Path) -> None:
     review = build_review(str(write_repo(tmp_path / "dev", DATA_SCRIPTS)))
     apart = dict(review.ancillary)
-    assert apart["dev/data/bench.py"] == UNRUN_SCRIPT
+    assert apart["dev/data/scores.py"] == UNRUN_SCRIPT
     assert apart["dev/data/shards.py"] == UNRUN_SCRIPT
     assert apart.get("dev/blocks.py", "") != UNRUN_SCRIPT
     assert "train.py" not in apart and "net.py" not in apart
@@ -200,10 +200,10 @@ def test_scripts_the_training_never_runs_are_counted_apart(tmp_path: Path) -> No
 def test_a_script_the_training_imports_stays_ported(tmp_path: Path) -> None:
     files = dict(DATA_SCRIPTS)
     files["train.py"] = TRAIN.format(module="net").replace(
-        "import torch\n", "import torch\nimport dev.data.bench\n", 1
+        "import torch\n", "import torch\nimport dev.data.scores\n", 1
     )
     apart = dict(build_review(str(write_repo(tmp_path / "dev", files))).ancillary)
-    assert "dev/data/bench.py" not in apart
+    assert "dev/data/scores.py" not in apart
 
 
 # --------------------------------------------------------------- another model's training
