@@ -9,6 +9,7 @@ code is counted beside them, since it can usually stay Python or NumPy.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import PurePosixPath
@@ -60,8 +61,26 @@ def idiom_pattern(f: ApiFinding) -> str:
     ``backward``, ``optimizer.step`` and ``zero_grad`` alike, ``checkpoint`` for ``save``,
     ``load`` and every ``state_dict``), else the API. A pattern is rewritten once and applied
     at each of its sites, so the effort counts patterns, not the APIs that spell them."""
+    if f.api.partition("(")[0] in DATA_PARALLEL:
+        return DATA_PARALLEL_PATTERN
     idiom = idiom_for(f.api, f.usage)
     return idiom.key if idiom is not None else f.api
+
+
+#: The single-process multi-device wrapper (``nn.DataParallel``, either spelling, and the
+#: call through it): the network used unwrapped, a deletion at each site, where the
+#: distributed pattern (``DistributedDataParallel``, process groups, samplers) is a port of
+#: its own.
+DATA_PARALLEL = frozenset(
+    {
+        "torch.nn.DataParallel",
+        "torch.nn.DataParallel.forward",
+        "torch.nn.parallel.DataParallel",
+        "torch.nn.parallel.DataParallel.forward",
+        "torch.nn.parallel.data_parallel.DataParallel",
+    }
+)
+DATA_PARALLEL_PATTERN = "data-parallel"
 
 
 def _count(n: int, noun: str, plural: str = "") -> str:
@@ -90,6 +109,7 @@ MECHANICAL_IDIOMS = frozenset(
         "creation",
         "stop-gradient",
         "jit",
+        DATA_PARALLEL_PATTERN,
     }
 )
 #: Dispositions in the order the work is listed (the cheapest first).
@@ -158,6 +178,10 @@ RATES: dict[str, tuple[float, float]] = {
     # maximum length, read under a mask, written with a scatter) and checked token by token
     "growing-cache": (1.5, 3.0),
     "checkpoint": (1.0, 2.0),
+    # ... converted by the script written for a pretrained backbone's weights (LPIPS's linear
+    # layers beside its torchvision backbones, a detector's released weights over its
+    # ImageNet ResNet): its own names added to the map and the loading checked
+    "converted-checkpoint": (0.5, 1.0),
     "unsupported-param": (0.5, 1.0),
     # a memory-only parameter (``inplace=True``) dropped at each call: a check, not a port
     "memory-param": (0.02, 0.04),
@@ -243,7 +267,15 @@ PLATEAU = 0.5
 #: fifth: six op kinds of MinkowskiEngine cost what 2.5 custom ops would, where a lead
 #: reading a masked-autoencoder's sparse encoder by hand priced its port (six kinds) at
 #: about 7 person-days, not the 21.5 that six custom ops made of it.
-CURVES: dict[str, tuple[float, float]] = {"library-op": (0.5, 0.2)}
+#: The pretrained backbones of one model zoo (torchvision's AlexNet, VGG-16 and SqueezeNet
+#: behind LPIPS's ``net`` switch) share their job too: one script converts the zoo's weights
+#: (its parameter names follow one convention) and one comparison harness checks them, so
+#: the i-th backbone costs 1/i of the first (its architecture swapped in and compared), down
+#: to a third; another zoo starts a group of its own.
+CURVES: dict[str, tuple[float, float]] = {
+    "library-op": (0.5, 0.2),
+    "pretrained-backbone": (0.5, 1 / 3),
+}
 #: Group sizes of each kind's units (:func:`price`): like units are one group, on one curve.
 Units = dict[str, tuple[int, ...]]
 
@@ -304,6 +336,14 @@ def price(
         if i < DRIVERS or math.isclose(v, floor)
     )
     return low, high, formula, driven
+
+
+def _per_zoo(items: list[WorkItem]) -> tuple[int, ...]:
+    """The pretrained backbones of each model zoo, by the package their builder is called
+    from (``torchvision.models.vgg16`` and ``torchvision.models.alexnet`` are one zoo's;
+    the weights a URL downloads are one group): like conversions on one curve."""
+    zoos = Counter(re.split(r"[.(:\s]", i.what, maxsplit=1)[0] for i in items)
+    return tuple(sorted(zoos.values(), reverse=True))
 
 
 def _per_api(findings: list[ApiFinding]) -> tuple[int, ...]:
@@ -519,6 +559,10 @@ def estimate(
     def kept(path: str) -> bool:
         return ancillary is None or not ancillary.why(path)
 
+    # a work item whose every place lies in files counted apart (a checkpoint only an
+    # evaluation script or another model's training loads, a launch script's option in a
+    # scripts folder) is theirs: listed under Porting work, not priced with the port
+    work = tuple(i for i in work if not i.where or any(kept(w.path) for w in i.where))
     covered = _compiled_op_sites(work)
     # a data transform's torch layers are rewritten by its work item, not as network sites
     in_data = data_pipeline_sites(work)
@@ -642,6 +686,11 @@ def estimate(
         for item in work
     )
     variants = ancillary.variants() if ancillary is not None else ()
+    backbones = [
+        i
+        for i in work
+        if priced_kind(i) == "pretrained-backbone" and work_label(i) != BACKBONE_ARCHITECTURE
+    ]
     rewrites = [f for f in apis if disposition(f) == "rewrite"]
     rendered = [f for f in rewrites if f.rewrite]
     # sites are grouped by API, an idiom pattern is work unlike any other, and the units of
@@ -666,6 +715,11 @@ def estimate(
         },
         # a library's op kinds: one group (one learning curve) per library
         "library-op": tuple(i.uses for i in libraries),
+        # a zoo's pretrained backbones: one group per zoo
+        "pretrained-backbone": _per_zoo(backbones),
+        # the repository's checkpoint beside them goes through their conversion script
+        "checkpoint": (0 if backbones else work_counts.get(CHECKPOINT_PATTERN, 0),),
+        "converted-checkpoint": (work_counts.get(CHECKPOINT_PATTERN, 0) if backbones else 0,),
         # a tensor library's distinct patterns: one group per library
         "network-library": tuple(i.uses for i in work if i.kind == "network-library"),
         "variant": (len(variants),),

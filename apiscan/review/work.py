@@ -149,6 +149,10 @@ FOREIGN_FRAMEWORKS = frozenset(
         "openvino",
         "coremltools",
         "paddle",
+        # MXNet's Gluon twin of the model and its training (ResNeSt's resnest/gluon/ and
+        # scripts/gluon/train.py beside the torch ones), MegEngine's demo port
+        "mxnet",
+        "megengine",
         "mmdet",
         "mmcv",
         # the OpenMMLab task frameworks beside mmdet (ConvNeXt's semantic_segmentation/
@@ -342,6 +346,7 @@ class Ancillary:
             self._recipes.update(dict.fromkeys(evaluation, "tool"))
             self._why.update(self._adapter_projects(analyses))
             self._why.update(self._unimported(analyses))
+            self._why.update(self._unrun_scripts(analyses))
             self._recipes.update(dict.fromkeys(tasks, "task"))
             self._recipes.update({p: "tool" for p, why in tools.items() if why == "tools"})
             # a script of a tools folder that the training does not reach (a sweep's set-up
@@ -370,6 +375,10 @@ class Ancillary:
             entries = (entry, *self.stages) if entry else ()
             for path, whose in _side_recipes(analyses, entries, steps).items():
                 self._recipes.setdefault(path, whose)
+            if entry is not None:
+                others = self._undocumented_trainings(analyses, entry, scripts)
+                self._why.update(others)
+                self._recipes.update(dict.fromkeys(others, "task"))
         self._why.update(self._copies(analyses))
 
     def _scripts(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
@@ -453,7 +462,7 @@ class Ancillary:
             parts = PurePosixPath(fa.path).parts
             task = next((d for d in parts[:-1] if d in tasks), None)
             if task and fa.path not in direct and fa.path not in self._why:
-                found[fa.path] = f"other task ({task}/)"
+                found[fa.path] = f"{OTHER_TASK} ({task}/)"
         return found
 
     def _variants(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
@@ -607,7 +616,9 @@ class Ancillary:
                 continue
             if evaluation_folder(fa.path, root_only=True):
                 found[fa.path] = "evaluation"
-            elif len(parts) == 1 and fa.syntax is not None and fa.syntax.main_guard:
+            # a script runs from a ``__main__`` block or from options parsed at its top
+            # level (LPIPS's ``lpips_2imgs.py``: two images' distance, no guard)
+            elif len(parts) == 1 and _runs_as_script(fa):
                 candidates[fa.path] = fa.modules
         # a projector optimising a latent is a tool only beside the model's own training
         if not candidates or not self.keep - candidates.keys():
@@ -874,6 +885,61 @@ class Ancillary:
                     continue
                 found[path] = f"unused (imported only from {sorted(users)[0]})"
                 changed = True
+        return found
+
+    def _unrun_scripts(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """Scripts the training never runs: a file run as ``python x.py`` (a ``__main__``
+        block, options parsed at its top level) outside a tools folder, that trains nothing
+        (no training entry), that no file imports and the training entries do not reach,
+        and that defines no torch Module (a model file's self-test is the model's). A
+        dataset's download and tokenizing script, or one evaluating a reference model on a
+        benchmark (llm.c's ``dev/data/hellaswag.py``: HellaSwag rendered to tensors and scored
+        with a Hugging Face GPT-2) runs beside the training, on the host or on the original
+        framework: counted apart, with its work items. Never where the repository loads its
+        modules by name (``importlib``: an experiment file the launcher imports)."""
+        files = [fa for fa in analyses if not fa.errors and fa.syntax is not None]
+        if any(n.partition(".")[0] in _LOADS_BY_NAME for fa in files for _, n in fa.syntax.imports):
+            return {}
+        graph = _reference_graph(analyses, self._imports)
+        entries = self._ported_entries()
+        core = entries | _closure(entries, graph, packages=True)
+        imported = {t for source, targets in graph.items() for t in targets if t != source}
+        return {
+            fa.path: UNRUN_SCRIPT
+            for fa in files
+            if "/" in fa.path
+            and fa.path not in self._why
+            and fa.path not in self.keep
+            and fa.path not in self._declared
+            and fa.path not in core
+            and fa.path not in imported
+            and not _defines_modules(fa)
+            and _runs_as_script(fa)
+        }
+
+    def _undocumented_trainings(
+        self, analyses: Sequence[FileAnalysis], entry: str, scripts: Mapping[str, str]
+    ) -> dict[str, str]:
+        """Training scripts beside the documented entry (:func:`documented_entry`) that no
+        documentation launches and that share none of the repository's modules with it,
+        neither importing the other: another model's training kept in the repository
+        (llm.c's ``train_llama3.py`` beside ``train_gpt2.py``, the one its README runs, each
+        self-contained). Counted apart as another task; a training sharing the entry's
+        modules (a fine-tuning, a linear probe) stays ported, as does any the documentation
+        launches (:func:`documented_scripts`)."""
+        if self._root is None:
+            return {}
+        documented = documented_scripts(self._root, scripts) | {entry}
+        graph = _reference_graph(analyses, self._imports)
+        reach = {entry} | _closure({entry}, graph, packages=True)
+        found: dict[str, str] = {}
+        for path in sorted(set(scripts.values()) - documented):
+            if path in self._why or path not in self._ported_entries():
+                continue
+            theirs = {path} | _closure({path}, graph, packages=True)
+            if theirs & reach:
+                continue
+            found[path] = f"{OTHER_TASK} ({path}: its own model, not launched by the documentation)"
         return found
 
     def _copies(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
@@ -1168,6 +1234,13 @@ def _defines_modules(fa: FileAnalysis) -> bool:
     return any(base.startswith("torch.nn.") for c in fa.classes for base in c.bases)
 
 
+#: Why the files of another product of the repository are counted apart (:meth:`Ancillary.
+#: _other_tasks`, :meth:`Ancillary._undocumented_trainings`).
+OTHER_TASK = "other task"
+
+#: Why a script the training never runs is counted apart (:meth:`Ancillary._unrun_scripts`).
+UNRUN_SCRIPT = "script the training does not run (data preparation, evaluation...)"
+
 #: Why a module that only root-level tools import is counted apart (with the tools).
 TOOLS_ONLY = "used only by tools"
 #: ... and one that only demos import (an interactive GUI's networks): counted with them.
@@ -1374,6 +1447,7 @@ def _import_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
     training script taking its whole model file so): the import table leaves star imports
     out, the value records keep them."""
     by_module = {m: fa.path for fa in analyses if not fa.errors for m in fa.modules}
+    files = set(by_module.values())
     graph: dict[str, set[str]] = {}
     for fa in analyses:
         if fa.errors or fa.syntax is None:
@@ -1386,7 +1460,24 @@ def _import_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
             target = _module_file(name, by_module) if name else ""
             if target and target != fa.path:
                 out.add(target)
+                # importing a module runs the ``__init__.py`` of each package above it first
+                # (ResNeSt's ``resnest.torch.models.build`` runs ``resnest/torch/__init__.py``,
+                # whose star import registers the models the training builds by name)
+                out.update(p for p in _parent_packages(target, files) if p != fa.path)
     return graph
+
+
+def _parent_packages(path: str, files: Collection[str]) -> list[str]:
+    """The ``__init__.py`` of each package above ``path`` among ``files`` (the repository's
+    files), nearest first, up to the first folder that is no package."""
+    found: list[str] = []
+    for folder in PurePosixPath(path).parents:
+        init = str(folder / "__init__.py")
+        if folder == PurePosixPath(".") or init not in files:
+            break
+        if init != path:
+            found.append(init)
+    return found
 
 
 def _star_module(fa: FileAnalysis, level: int, module: str) -> str:
@@ -5955,8 +6046,10 @@ def _fallback_loaders(
 def _experiment(why: str) -> bool:
     """Whether a file counted apart for ``why`` is an experiment beside the model whose
     checkpoint loading is no port's (a notebook probing features, a metric network only tools
-    use), unlike a demo or an export script that runs the released weights."""
-    return why == ANCILLARY_FILES["*.ipynb"] or why.startswith(TOOLS_ONLY)
+    use), unlike a demo or an export script that runs the released weights. Another task's
+    training (its own model, llm.c's ``train_llama3.py``) loads no weights of the ported
+    model either."""
+    return why == ANCILLARY_FILES["*.ipynb"] or why.startswith((TOOLS_ONLY, OTHER_TASK))
 
 
 #: The argument of a load that resumes a run from its own checkpoint (``args.resume``).
@@ -9828,10 +9921,12 @@ def unpicked_imports(
     dropped = {edge: at for edge, at in skipped.items() if edge not in kept}
     if not dropped:
         return {}
-    graph: dict[str, set[str]] = {}
-    for source, target in _local_references(analyses):
-        if (source, target) not in dropped:
-            graph.setdefault(source, set()).add(target)
+    # every import and reference but the dropped ones: a file the training imports by an
+    # absolute name (and the packages above it, which that import runs) is no alternative's
+    graph = {
+        source: {target for target in targets if (source, target) not in dropped}
+        for source, targets in _reference_graph(analyses, _import_graph(analyses)).items()
+    }
     files = {fa.path for fa in analyses if not fa.errors}
     apart = {path for path in files if ancillary.why(path) or is_test_path(path)}
     # the skipped imports as one importer counted apart, so that the files they import are

@@ -82,16 +82,18 @@ def test_idioms_are_counted_once_per_pattern(review) -> None:
     # module-base, module-walk, module-mode, checkpoint, train-step, data: twelve APIs
     # (backward, step, state_dict, load_state_dict, save, load, train, parameters...); the
     # cell walk and the mode switch are renames applied mechanically, rated apart; the
-    # checkpoint pattern is the checkpoint item's work, priced once there
+    # checkpoint pattern is the checkpoint item's work, priced once there, and beside the
+    # pretrained backbones it goes through their weights' conversion script
     assert "3 idiom × 0.5–1 + 2 mechanical-idiom × 0.1–0.2" in review.effort.formula
-    assert "1 checkpoint × 1–2" in review.effort.formula
+    assert "1 converted-checkpoint × 0.5–1" in review.effort.formula
     low, high = review.effort.person_days
     assert high <= 2 * low
     # rewrites the template renders cost a check of the line, not a hand rewrite (torch.relu
-    # is a consistent row, F.relu's: no rewrite to check); the three backbones are one kind
-    # of work on the learning curve, priced as 2.5
-    assert "3 pretrained-backbone as 2.5 × 1.5–3" in review.effort.formula
-    assert (low, high) == (8.6, 17.2)  # 8.5–17.0 and the one step-sync item
+    # is a consistent row, F.relu's: no rewrite to check); the three backbones come from
+    # three sources (the repository's own URL weights, a torch.hub model, timm): three
+    # conversions, no zoo's script shared
+    assert "3 pretrained-backbone × 1.5–3" in review.effort.formula
+    assert (low, high) == (8.9, 17.7)
 
 
 def test_an_inference_only_repository_lists_its_preprocessing() -> None:
