@@ -120,3 +120,42 @@ def test_descendants_meets_what_a_visitor_meets(skip_functions: bool) -> None:
     enter = (lambda n: type(n) is not cst.FunctionDef) if skip_functions else None
     got = list(descendants(module, enter))
     assert len(got) == len(met) and all(a is b for a, b in zip(got, met, strict=True))
+
+
+def test_simple_assigns_finds_what_a_full_descent_finds() -> None:
+    """The plain assignments of a function, entering only what can hold statements, are
+    those a descent into everything but expressions and nested functions finds, in order."""
+    from apiscan.extract.interp.statements import _simple_assigns
+
+    def everything(func: cst.FunctionDef) -> list[cst.Assign]:
+        out: list[cst.Assign] = []
+
+        def down(node: cst.CSTNode) -> None:
+            for child in node.children:
+                if type(child) is cst.Assign:
+                    out.append(child)
+                elif not isinstance(child, (cst.BaseExpression, cst.FunctionDef)):
+                    down(child)
+
+        down(func.body)
+        return out
+
+    functions = 0
+    wrapped = ("every kind in a function", "def h():\n" + _indented(EVERY_KIND))
+    for name, text in [*_sources(), wrapped]:
+        try:
+            module = cst.parse_module(text)
+        except cst.ParserSyntaxError:
+            continue
+        for node in _all_nodes(module):
+            if type(node) is cst.FunctionDef:
+                want, got = everything(node), _simple_assigns(node)
+                assert len(got) == len(want) and all(
+                    a is b for a, b in zip(got, want, strict=True)
+                ), name
+                functions += 1
+    assert functions >= 100
+
+
+def _indented(text: str) -> str:
+    return "".join(f"    {line}\n" if line.strip() else "\n" for line in text.splitlines())

@@ -663,17 +663,33 @@ def _is_kept(node: cst.BaseExpression, kept: frozenset[str]) -> bool:
     return type(root) is cst.Name and root.value in kept
 
 
+#: The nodes an assignment statement can be found under: blocks, statement lines and the
+#: compound statements with their clauses. Anything else (an expression, a small statement,
+#: whitespace, a ``with`` item, a parameter) holds no statement.
+_HOLDS_STATEMENTS = (
+    cst.BaseSuite,
+    cst.SimpleStatementLine,
+    cst.BaseCompoundStatement,
+    cst.Else,
+    cst.Finally,
+    cst.ExceptHandler,
+    cst.ExceptStarHandler,
+    cst.MatchCase,
+)
+
+
 def _simple_assigns(func: cst.FunctionDef) -> list[cst.Assign]:
-    """Every plain assignment of ``func``'s own body (nested functions left out). Read by
-    statements: an assignment is never inside an expression, so expressions are not entered
-    (a visitor entering every name and call of a long function cost more than its walk)."""
+    """Every plain assignment of ``func``'s own body (nested functions left out), in the
+    order the code is written. Read by statements: an assignment is only ever a small
+    statement of a statement line or block, so nothing else is entered (a visitor entering
+    every name and call of a long function cost more than its walk)."""
     out: list[cst.Assign] = []
 
     def statements(node: cst.CSTNode) -> None:
         for child in children_of(node):
             if type(child) is cst.Assign:
                 out.append(child)
-            elif not isinstance(child, (cst.BaseExpression, cst.FunctionDef)):
+            elif isinstance(child, _HOLDS_STATEMENTS) and type(child) is not cst.FunctionDef:
                 statements(child)
 
     statements(func.body)
