@@ -731,7 +731,11 @@ def _anchor(ext: Extractor, node: cst.CSTNode, first: bool) -> cst.CSTNode:
     """``node`` itself if it has an ordinal, else its first (or last) descendant that has one."""
     if id(node) in ext.ords:
         return node
-    children = node.children if first else list(reversed(node.children))
+    from apiscan.extract.tree import children_of
+
+    children = children_of(node)
+    if not first:
+        children.reverse()
     for child in children:
         found = _anchor(ext, child, first)
         if id(found) in ext.ords:

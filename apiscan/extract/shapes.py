@@ -41,6 +41,7 @@ from typing import Any
 
 import libcst as cst
 
+from apiscan.extract.tree import children_of
 from apiscan.model import ChainStep
 from apiscan.resolve.values import ARRAY, NONTORCH, PTENSOR, TENSOR, Val
 
@@ -1851,7 +1852,7 @@ def _plain_names(node: cst.CSTNode) -> list[cst.Name]:
         elif type(n) is cst.Attribute:
             stack.append(n.value)
         else:
-            stack.extend(n.children)
+            stack.extend(children_of(n))
     return out
 
 
@@ -1864,7 +1865,7 @@ def names_read(node: cst.Call) -> list[str]:
         if type(n) is cst.Name:
             out.append(n.value)
         elif type(n) in (cst.Subscript, cst.BinaryOperation, cst.UnaryOperation, cst.Index):
-            stack.extend(n.children)
+            stack.extend(children_of(n))
         elif type(n) is cst.SubscriptElement:
             stack.append(n.slice)
     return out

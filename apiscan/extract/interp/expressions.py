@@ -41,6 +41,7 @@ from apiscan.extract.shapes import (
     is_host_dyn,
     merge_numbers,
 )
+from apiscan.extract.tree import children_of
 from apiscan.resolve.values import (
     ARG_TENSOR,
     ARRAY,
@@ -89,7 +90,7 @@ class ExpressionsMixin:
 
     def _generic(self, node: cst.CSTNode) -> Val:
         """Visit children of node types without a dedicated handler, in source order."""
-        for child in node.children:
+        for child in children_of(node):
             if isinstance(child, cst.BaseExpression):
                 self.value(child)
             elif isinstance(child, cst.BaseStatement | cst.BaseSmallStatement):

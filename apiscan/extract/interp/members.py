@@ -36,6 +36,7 @@ from apiscan.extract.shapes import (
     record_of_dynamic,
     sized_by_tensor,
 )
+from apiscan.extract.tree import descendants
 from apiscan.resolve.owners import MODULE_TENSOR_ATTRS, SELF_RETURNING
 from apiscan.resolve.values import (
     ARRAY,
@@ -781,21 +782,13 @@ def _batch_field(func: cst.FunctionDef, recv: cst.BaseExpression) -> bool:
     if type(recv) is not cst.Name:
         return False
     name = recv.value
-    found = False
-
-    class Visitor(cst.CSTVisitor):
-        def visit_CompFor(self, node: cst.CompFor) -> None:
-            nonlocal found
-            if type(node.target) is cst.Name and node.target.value == name:
-                found = found or field(node.iter)
-
-        def visit_For(self, node: cst.For) -> None:
-            nonlocal found
-            if type(node.target) is cst.Name and node.target.value == name:
-                found = found or field(node.iter)
-
-    func.visit(Visitor())
-    return found
+    return any(
+        type(node) in (cst.CompFor, cst.For)
+        and type(node.target) is cst.Name  # type: ignore[attr-defined]
+        and node.target.value == name  # type: ignore[attr-defined]
+        and field(node.iter)  # type: ignore[attr-defined]
+        for node in descendants(func)
+    )
 
 
 def _hint(node: cst.BaseExpression) -> str:

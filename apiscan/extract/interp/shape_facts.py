@@ -50,6 +50,7 @@ from apiscan.extract.shapes import (
     takes_tensor_only,
     tensor_derived,
 )
+from apiscan.extract.tree import children_of
 from apiscan.resolve.owners import Owners
 from apiscan.resolve.values import (
     ARG_TENSOR,
@@ -624,4 +625,4 @@ def _names_in(node: cst.CSTNode) -> list[cst.Name]:
         return _names_in(node.value)
     if type(node) is cst.Arg:
         return _names_in(node.value)
-    return [n for child in node.children for n in _names_in(child)]
+    return [n for child in children_of(node) for n in _names_in(child)]

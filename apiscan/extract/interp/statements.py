@@ -11,7 +11,6 @@ element by element.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,6 +18,7 @@ import libcst as cst
 
 from apiscan.extract.interp.base import ATTR, NAME, REFERENCES, _carries_data, _root_name
 from apiscan.extract.shapes import MAYBE_RAND, RAND, is_dyn_number, takes_tensor_only
+from apiscan.extract.tree import children_of, descendants
 from apiscan.resolve.values import NONTORCH, UNKNOWN, Val, element, seq
 
 #: Builtin types an ``isinstance`` test may narrow a name to (never a tensor).
@@ -618,28 +618,13 @@ def _steps_loop(loop: cst.For | cst.While) -> bool:
 def _bound_before(body: cst.BaseSuite, name: str, stop: cst.CSTNode) -> bool:
     """Is ``name`` bound in ``body`` by a statement before ``stop`` (in the order the code
     is written, nested blocks included, nested functions not)?"""
-    found = False
-
-    class Visitor(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return False
-
-        def visit_Assign(self, node: cst.Assign) -> bool:
-            nonlocal found
+    for node in descendants(body, lambda n: type(n) is not cst.FunctionDef):
+        if type(node) is cst.Assign:
             if node is stop:
-                raise _Stop
+                return False
             if any(name in _names_bound(t.target) for t in node.targets):
-                found = True
-                raise _Stop
-            return True
-
-    with contextlib.suppress(_Stop):
-        body.visit(Visitor())
-    return found
-
-
-class _Stop(Exception):
-    """Ends a visit early."""
+                return True
+    return False
 
 
 def _names_bound(target: cst.BaseExpression) -> set[str]:
@@ -678,17 +663,33 @@ def _is_kept(node: cst.BaseExpression, kept: frozenset[str]) -> bool:
     return type(root) is cst.Name and root.value in kept
 
 
+#: The nodes an assignment statement can be found under: blocks, statement lines and the
+#: compound statements with their clauses. Anything else (an expression, a small statement,
+#: whitespace, a ``with`` item, a parameter) holds no statement.
+_HOLDS_STATEMENTS = (
+    cst.BaseSuite,
+    cst.SimpleStatementLine,
+    cst.BaseCompoundStatement,
+    cst.Else,
+    cst.Finally,
+    cst.ExceptHandler,
+    cst.ExceptStarHandler,
+    cst.MatchCase,
+)
+
+
 def _simple_assigns(func: cst.FunctionDef) -> list[cst.Assign]:
-    """Every plain assignment of ``func``'s own body (nested functions left out). Read by
-    statements: an assignment is never inside an expression, so expressions are not entered
-    (a visitor entering every name and call of a long function cost more than its walk)."""
+    """Every plain assignment of ``func``'s own body (nested functions left out), in the
+    order the code is written. Read by statements: an assignment is only ever a small
+    statement of a statement line or block, so nothing else is entered (a visitor entering
+    every name and call of a long function cost more than its walk)."""
     out: list[cst.Assign] = []
 
     def statements(node: cst.CSTNode) -> None:
-        for child in node.children:
+        for child in children_of(node):
             if type(child) is cst.Assign:
                 out.append(child)
-            elif not isinstance(child, (cst.BaseExpression, cst.FunctionDef)):
+            elif isinstance(child, _HOLDS_STATEMENTS) and type(child) is not cst.FunctionDef:
                 statements(child)
 
     statements(func.body)
@@ -725,36 +726,33 @@ def _converted_once(func: cst.FunctionDef, stop: cst.CSTNode, place: str) -> boo
     fails for the grown tensor: the place grows at most once, a conversion rather than a
     cache of past steps."""
     shape_reads = (f"{place}.shape", f"{place}.size(")
-    found = False
 
-    class Visitor(cst.CSTVisitor):
-        def __init__(self) -> None:
-            self.guards: list[bool] = []
+    def guard(test: cst.BaseExpression) -> bool:
+        return (
+            type(test) is cst.Comparison
+            and any(type(c.operator) is cst.Equal for c in test.comparisons)
+            and any(r in _code(test) for r in shape_reads)
+        )
 
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is func
-
-        def visit_If_body(self, node: cst.If) -> None:
-            # the body only: an ``else`` runs when the shape is not the one asked for
-            test = node.test
-            self.guards.append(
-                type(test) is cst.Comparison
-                and any(type(c.operator) is cst.Equal for c in test.comparisons)
-                and any(r in _code(test) for r in shape_reads)
-            )
-
-        def leave_If_body(self, node: cst.If) -> None:
-            self.guards.pop()
-
-        def visit_Assign(self, node: cst.Assign) -> None:
-            nonlocal found
-            if node is stop:
-                found = any(self.guards)
-                raise _Stop
-
-    with contextlib.suppress(_Stop):
-        func.visit(Visitor())
-    return found
+    # (node, whether an ``if`` body on the way to it asks for the shape), in the order a
+    # visitor meets them; only an ``if``'s body is guarded: an ``else`` runs when the shape
+    # is not the one asked for. Nested functions are not entered.
+    stack: list[tuple[cst.CSTNode, bool]] = [(func, False)]
+    while stack:
+        node, guarded = stack.pop()
+        t = type(node)
+        if t is cst.Assign and node is stop:
+            return guarded
+        if t is cst.FunctionDef and node is not func:
+            continue
+        kids = children_of(node)
+        if t is cst.If:
+            body = node.body  # type: ignore[attr-defined]
+            inner = guarded or guard(node.test)  # type: ignore[attr-defined]
+            stack.extend((k, inner if k is body else guarded) for k in reversed(kids))
+        else:
+            stack.extend((k, guarded) for k in reversed(kids))
+    return False
 
 
 def _tagged_with_counter(node: cst.For) -> str | None:
