@@ -149,6 +149,15 @@ FOREIGN_FRAMEWORKS = frozenset(
         "openvino",
         "coremltools",
         "paddle",
+        # deep-learning frameworks a repository may ship a second implementation for
+        # (ResNeSt-like ``gluon/`` packages beside ``torch/``): another framework's model and
+        # training script, not port work
+        "mxnet",
+        "gluoncv",
+        "gluonnlp",
+        "chainer",
+        "oneflow",
+        "megengine",
         "mmdet",
         "mmcv",
         # the OpenMMLab task frameworks beside mmdet (ConvNeXt's semantic_segmentation/
@@ -341,6 +350,7 @@ class Ancillary:
             self._why.update(evaluation)
             self._recipes.update(dict.fromkeys(evaluation, "tool"))
             self._why.update(self._adapter_projects(analyses))
+            self._why.update(self._adapter_reach(analyses))
             self._why.update(self._unimported(analyses))
             self._recipes.update(dict.fromkeys(tasks, "task"))
             self._recipes.update({p: "tool" for p, why in tools.items() if why == "tools"})
@@ -734,6 +744,36 @@ class Ancillary:
         scripts = {fa.path for fa in analyses if fa.syntax is not None and fa.syntax.main_guard}
         only = _reached_only_from(hubs, core, self._why.keys(), graph, files, scripts | self.keep)
         return dict.fromkeys(sorted(only), HUB_ONLY)
+
+    def _adapter_reach(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """The modules that only adapters for another framework reach (a Gluon training
+        script's augmentation helpers beside the torch package, importing no framework
+        themselves): counted apart with the adapters, as what only tools reach goes with the
+        tools. A module any ported file reaches stays ported."""
+        entries = self._ported_entries()
+        adapters = {p: w for p, w in self._why.items() if w.startswith(ADAPTER)}
+        if not entries or not adapters:
+            return {}
+        graph = _reference_graph(analyses, self._imports)
+        core = entries | _closure(entries, graph, packages=True)
+        files = {fa.path for fa in analyses if not fa.errors and fa.syntax is not None}
+        scripts = {fa.path for fa in analyses if fa.syntax is not None and fa.syntax.main_guard}
+        only = _reached_only_from(
+            set(adapters), core, self._why.keys(), graph, files, scripts | self.keep
+        )
+        found: dict[str, str] = {}
+        for path in sorted(only):
+            reach = {a for a in adapters if path in _closure({a}, graph, packages=True)}
+            frameworks = sorted(
+                {
+                    f
+                    for a in reach
+                    for f in adapters[a].removeprefix(ADAPTER).split("(")[0].split(",")
+                    if f.strip()
+                }
+            )
+            found[path] = f"used only by adapters for {', '.join(f.strip() for f in frameworks)}"
+        return found
 
     def _evaluation_reach(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """The files of evaluation folders at any depth (DINOv2's ``dinov2/eval/``: linear
@@ -1374,6 +1414,7 @@ def _import_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
     training script taking its whole model file so): the import table leaves star imports
     out, the value records keep them."""
     by_module = {m: fa.path for fa in analyses if not fa.errors for m in fa.modules}
+    by_file = set(by_module.values())
     graph: dict[str, set[str]] = {}
     for fa in analyses:
         if fa.errors or fa.syntax is None:
@@ -1386,6 +1427,10 @@ def _import_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
             target = _module_file(name, by_module) if name else ""
             if target and target != fa.path:
                 out.add(target)
+                # importing ``pkg.models.build`` runs ``pkg/__init__.py`` and
+                # ``pkg/models/__init__.py`` first (a registry whose package ``__init__.py``
+                # imports the model files that register themselves)
+                out.update(p for p in _parent_packages(target, by_file) if p != fa.path)
     return graph
 
 
@@ -1555,6 +1600,18 @@ def _closure(start: Iterable[str], graph: dict[str, set[str]], packages: bool = 
             if packages or PurePosixPath(path).name != "__init__.py":
                 todo.extend(graph.get(path, ()))
     return seen
+
+
+def _parent_packages(path: str, files: Collection[str]) -> list[str]:
+    """The ``__init__.py`` of every package above ``path`` among ``files`` (those the scan
+    read): what Python runs before the module itself."""
+    return [
+        init
+        for folder in PurePosixPath(path).parents
+        if folder != PurePosixPath(".")
+        and (init := str(folder / "__init__.py")) != path
+        and init in files
+    ]
 
 
 #: What an optimizer's parameters are called when they are a network's (``model.parameters()``,
