@@ -1662,6 +1662,28 @@ def ported(findings: Iterable[ApiFinding], ancillary: Ancillary) -> list[ApiFind
     return [f for f in findings if not ancillary.why(f.path)]
 
 
+def _module_tails(analyses: Iterable[FileAnalysis]) -> set[str]:
+    """The trailing two or more parts of the repository's module names below their top
+    package (``data.datasets.cocodataset`` of ``yolox.data.datasets.cocodataset``)."""
+    out: set[str] = set()
+    for fa in analyses:
+        if fa.errors:
+            continue
+        for module in fa.modules:
+            parts = module.split(".")
+            out.update(".".join(parts[i:]) for i in range(1, len(parts) - 1))
+    return out
+
+
+def _repository_tail(name: str, tails: set[str]) -> bool:
+    """Whether the dotted ``name`` imports one of the repository's own modules by a path
+    below its top package (an experiment file's stale ``from data.datasets.cocodataset
+    import COCODataset`` for ``yolox/data/datasets/cocodataset.py``): the repository's code,
+    not a third-party package's; its module is two parts or more."""
+    parts = name.split(".")
+    return any(".".join(parts[:i]) in tails for i in range(2, len(parts) + 1))
+
+
 def _local_packages(analyses: Iterable[FileAnalysis]) -> set[str]:
     """The repository's own top-level packages (of the files analysed without error)."""
     return {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
@@ -7733,6 +7755,7 @@ def third_party_parts(
 
     order = list(THIRD_PARTY_USES)
     local = _local_packages(analyses)
+    tails = _module_tails(analyses)
     network = {f.path for f in result.api_findings if f.scope == "network"}
     computing = {(f.path, f.function) for f in result.api_findings if f.scope == "network"}
     spans = _spans_by_path(dead)
@@ -7770,6 +7793,8 @@ def third_party_parts(
             line = call.expr.line
             if top not in used or "." not in name or _priced_elsewhere(name):
                 continue
+            if _repository_tail(name, tails):
+                continue  # the repository's own module by a stale import path
             if any(a <= line <= z for a, z in spans.get(fa.path, ())):
                 continue
             qual = defs[call.function].qual if 0 <= call.function < len(defs) else ""
