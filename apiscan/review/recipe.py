@@ -2554,7 +2554,9 @@ class _Values:
                     step = f"parameter {name} of {d.qual}(), passed at {place}"
                     value = self.resolve(caller, call.function, passed, depth + 1)
                     found.append((value.then(step), place))
-                elif default is not None and not call.expr.unpacks():
+                elif default is not None and (
+                    not call.expr.unpacks() or self.local_spread_lacks(caller, call, name)
+                ):
                     value = self.resolve(f, fn, default, depth + 1)._replace(omitted=True)
                     found.append((value.then(defaulted), place))
                 elif (unpacked := self._unpacked_setting(caller, call, name)) is not None:
@@ -2604,6 +2606,66 @@ class _Values:
             if not sections or any(f"{p}.{name}" in flat for p in sections):
                 return False
         return bool(spread)
+
+    def local_spread_lacks(self, f: _File, call: CallValues, name: str) -> bool:
+        """Whether ``call`` spreads only dicts of its own function whose keys are all known
+        and none is ``name`` (``model_kwargs = {}``, then ``model_kwargs['final_drop'] =
+        ...`` under an ``if``, then ``Net(**model_kwargs)``): the parameter keeps its
+        default. False with ``*args``, anything else spread, a dict built otherwise or
+        changed by a method (``update``), or a key that is not a constant string."""
+        if call.function < 0 or any(a.kind == "Starred" for a in call.expr.args):
+            return False
+        spread = [k.target for k in call.expr.keywords if not k.name]
+        if not spread:
+            return False
+        d = f.defs[call.function]
+        for target in spread:
+            if target.kind != "Name":
+                return False
+            keys: set[str] = set()
+            bound = False
+            for a in d.assigns:
+                t, v = a.target, a.value
+                if t.kind == "Name" and t.name == target.name:
+                    if v.kind == "Dict" and len(v.keys) == len(v.parts) // 2 and all(v.keys):
+                        keys.update(k for k in v.keys if k)
+                    elif (
+                        v.kind == "Call"
+                        and v.func.kind == "Name"
+                        and v.func.name == "dict"
+                        and not v.args
+                        and all(k.name for k in v.keywords)
+                    ):
+                        keys.update(k.name for k in v.keywords)
+                    else:
+                        return False
+                    bound = True
+                elif (
+                    t.kind == "Subscript"
+                    and t.target.kind == "Name"
+                    and t.target.name == target.name
+                ):
+                    index = t.parts[1] if len(t.parts) > 1 else None
+                    if (
+                        index is None
+                        or index.kind != "Constant"
+                        or not isinstance(index.value, str)
+                    ):
+                        return False
+                    keys.add(index.value)
+            if not bound or name in keys:
+                return False
+            for c in f.values.calls:  # changed in place: its keys are not all known
+                func = c.expr.func
+                if (
+                    c.function == call.function
+                    and func.kind == "Attribute"
+                    and func.target.kind == "Name"
+                    and func.target.name == target.name
+                    and func.name in ("update", "setdefault", "__setitem__", "fromkeys")
+                ):
+                    return False
+        return True
 
     def _unpacked_setting(self, f: _File, call: CallValues, name: str) -> _Val | None:
         """What a config file gives the parameter ``name`` that a call passes in
@@ -5477,7 +5539,10 @@ class _Recipe:
             if (
                 passed is None
                 and default is not None
-                and self.values.unpacked_section_lacks(caller, call, name)
+                and (
+                    self.values.unpacked_section_lacks(caller, call, name)
+                    or self.values.local_spread_lacks(caller, call, name)
+                )
             ):
                 # spread from config sections that do not set it: the default
                 values.append(self._holds(file, fn, default, depth + 1))

@@ -120,3 +120,39 @@ def test_a_local_alias_of_a_class_is_its_call_site(tmp_path: Path) -> None:
     # VALID: Conv(3, 8, act="lrelu") builds BaseConv with act "lrelu" (not its default):
     # the initialisation under that branch runs
     assert "torch.nn.init.zeros_" in [r.name for r in review.recipe if r.category == "init"]
+
+
+SPREAD = """
+    import torch
+    from net import Net, Block
+
+    def main(final_drop=0.0):
+        model_kwargs = {{}}
+        if final_drop > 0.0:
+            model_kwargs["final_drop"] = final_drop
+        {more}
+        model = Net(Block, [2], **model_kwargs)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        loss = model(torch.zeros(1, 3, 8, 8)).sum()
+        loss.backward()
+        opt.step()
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def _spread_inits(root: Path, more: str) -> list[str]:
+    files = {"net.py": NET, "train.py": SPREAD.format(more=more)}
+    return [
+        r.name for r in build_review(str(write_repo(root, files))).recipe if r.category == "init"
+    ]
+
+
+def test_a_spread_local_dict_passes_only_its_keys(tmp_path: Path) -> None:
+    # VALID: model_kwargs holds final_drop at most: zero_init keeps its default, False
+    assert "torch.nn.init.zeros_" not in _spread_inits(tmp_path / "lacks", "pass")
+    # INVALID to drop: the dict sets zero_init
+    assert "torch.nn.init.zeros_" in _spread_inits(
+        tmp_path / "sets", 'model_kwargs["zero_init"] = True'
+    )
