@@ -298,6 +298,8 @@ def review(options: ScanOptions) -> Review:
     # loads included) take them: the tree follows the values the recipe reads
     for branch_taken in taken:
         tops = structure.configured_parts(tops, analyses, branch_taken)
+    if taken:
+        items = _taken_work(items, taken)
     recipe = staged(recipe, ancillary.stages)
     # a script that builds the repository's own optimizer class trains too (MAE's
     # main_linprobe.py: lars.LARS, its backward pass in another file)
@@ -1004,6 +1006,30 @@ def _external_training(losses: tuple[tuple[str, Where], ...]) -> RecipeItem:
 #: ``notebooks/dinotxt.ipynb`` runs ``torch.autocast`` and a loader to probe features): where
 #: only notebooks train, the training notebook is no file counted apart at all.
 _ENTRY_PLACES = frozenset({"", "tools", "scripts", "examples"})
+
+
+#: Work item kinds whose places are the calls that pass something MindSpore lacks: a call
+#: in a branch the run's values skip passes nothing. (The weights a run resumes from or an
+#: evaluation loads under ``if args.resume:`` are converted all the same; an extension's
+#: op is built whichever branch calls it.)
+_DROPPED_IN_SKIPPED_BRANCHES = frozenset({"unsupported-param", "memory-param", "bn-momentum"})
+
+
+def _taken_work(
+    items: tuple[WorkItem, ...], taken: Sequence[Callable[[str, int], bool | None]]
+) -> tuple[WorkItem, ...]:
+    """The work items less their places inside ``if`` branches the run's values skip (the
+    recipe's reading: argparse defaults, the config the entry loads, what the callers pass),
+    an item with none left dropped: ``nn.LeakyReLU(inplace=True)`` under ``elif act ==
+    "lrelu"`` when every build passes ``act="silu"`` is no unsupported-parameter gap of the
+    port. A place no value decides stays."""
+
+    def runs(path: str, line: int) -> bool:
+        return all(branch_taken(path, line) is not False for branch_taken in taken)
+
+    kept = [i for i in items if i.kind not in _DROPPED_IN_SKIPPED_BRANCHES]
+    other = reached_work([i for i in items if i.kind in _DROPPED_IN_SKIPPED_BRANCHES], runs)
+    return _sorted_work((*kept, *other))
 
 
 def _scripts(analyses: Sequence[FileAnalysis]) -> frozenset[str]:

@@ -8,6 +8,7 @@ pure function of the :class:`Review`.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from importlib import resources
 from typing import Any
 
@@ -23,6 +24,20 @@ def _where(where: Where) -> dict[str, object]:
     if where.cell:
         place["cell"] = where.cell
     return place
+
+
+def _distinct_keys(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """A row's (setting, value) pairs as an object whose keys stay distinct: a setting the
+    row holds twice (two parameter groups' ``lr``, ``m.weight.data`` set by ``normal_`` and
+    then ``fill_``) keeps each value, the later ones keyed ``lr (2)``, ``lr (3)``..., as the
+    Markdown shows them all, instead of the last one replacing the others."""
+    out: dict[str, str] = {}
+    for key, value in pairs:
+        distinct, n = key, 2
+        while distinct in out:
+            distinct, n = f"{key} ({n})", n + 1
+        out[distinct] = value
+    return out
 
 
 def document(review: Review) -> dict[str, object]:
@@ -55,7 +70,7 @@ def document(review: Review) -> dict[str, object]:
                 "category": item.category,
                 "name": item.name,
                 **_where(item.where),
-                "values": dict(item.values),
+                "values": _distinct_keys(item.values),
                 "note": item.note,
             }
             for item in review.recipe

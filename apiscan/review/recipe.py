@@ -1550,6 +1550,8 @@ class _Values:
         self._exporters: dict[tuple[str, str], set[str]] = {}
         #: module name -> its file (built on first use)
         self._by_module: dict[str, _File] | None = None
+        #: (path, class index) -> the calls of the class through names holding it
+        self._held_calls: dict[tuple[str, int], list[tuple[_File, CallValues]]] = {}
         #: path -> the names whose dict the file changes in place (built on first use)
         self._changed: dict[str, frozenset[str]] = {}
         #: (path, def, attribute chain) read as if the def wrote none (the value it holds
@@ -2552,7 +2554,9 @@ class _Values:
                     step = f"parameter {name} of {d.qual}(), passed at {place}"
                     value = self.resolve(caller, call.function, passed, depth + 1)
                     found.append((value.then(step), place))
-                elif default is not None and not call.expr.unpacks():
+                elif default is not None and (
+                    not call.expr.unpacks() or self.local_spread_lacks(caller, call, name)
+                ):
                     value = self.resolve(f, fn, default, depth + 1)._replace(omitted=True)
                     found.append((value.then(defaulted), place))
                 elif (unpacked := self._unpacked_setting(caller, call, name)) is not None:
@@ -2602,6 +2606,66 @@ class _Values:
             if not sections or any(f"{p}.{name}" in flat for p in sections):
                 return False
         return bool(spread)
+
+    def local_spread_lacks(self, f: _File, call: CallValues, name: str) -> bool:
+        """Whether ``call`` spreads only dicts of its own function whose keys are all known
+        and none is ``name`` (``model_kwargs = {}``, then ``model_kwargs['final_drop'] =
+        ...`` under an ``if``, then ``Net(**model_kwargs)``): the parameter keeps its
+        default. False with ``*args``, anything else spread, a dict built otherwise or
+        changed by a method (``update``), or a key that is not a constant string."""
+        if call.function < 0 or any(a.kind == "Starred" for a in call.expr.args):
+            return False
+        spread = [k.target for k in call.expr.keywords if not k.name]
+        if not spread:
+            return False
+        d = f.defs[call.function]
+        for target in spread:
+            if target.kind != "Name":
+                return False
+            keys: set[str] = set()
+            bound = False
+            for a in d.assigns:
+                t, v = a.target, a.value
+                if t.kind == "Name" and t.name == target.name:
+                    if v.kind == "Dict" and len(v.keys) == len(v.parts) // 2 and all(v.keys):
+                        keys.update(k for k in v.keys if k)
+                    elif (
+                        v.kind == "Call"
+                        and v.func.kind == "Name"
+                        and v.func.name == "dict"
+                        and not v.args
+                        and all(k.name for k in v.keywords)
+                    ):
+                        keys.update(k.name for k in v.keywords)
+                    else:
+                        return False
+                    bound = True
+                elif (
+                    t.kind == "Subscript"
+                    and t.target.kind == "Name"
+                    and t.target.name == target.name
+                ):
+                    index = t.parts[1] if len(t.parts) > 1 else None
+                    if (
+                        index is None
+                        or index.kind != "Constant"
+                        or not isinstance(index.value, str)
+                    ):
+                        return False
+                    keys.add(index.value)
+            if not bound or name in keys:
+                return False
+            for c in f.values.calls:  # changed in place: its keys are not all known
+                func = c.expr.func
+                if (
+                    c.function == call.function
+                    and func.kind == "Attribute"
+                    and func.target.kind == "Name"
+                    and func.target.name == target.name
+                    and func.name in ("update", "setdefault", "__setitem__", "fromkeys")
+                ):
+                    return False
+        return True
 
     def _unpacked_setting(self, f: _File, call: CallValues, name: str) -> _Val | None:
         """What a config file gives the parameter ``name`` that a call passes in
@@ -2757,9 +2821,123 @@ class _Values:
                     break
         if not d.is_class and d.name == "__call__" and d.owner >= 0:
             out += self.instance_calls(f, d.owner)
+        if d.is_class or (d.name == "__init__" and d.owner >= 0):
+            out += self.held_class_calls(f, index if d.is_class else d.owner)
         if not out and not d.is_class and d.owner < 0:
             out = self._enclosed_calls(f, index)
         return out or self.star_call_sites(f.module, name)
+
+    def held_class_calls(self, f: _File, cls: int) -> list[tuple[_File, CallValues]]:
+        """The calls that build class ``cls`` of ``f`` through a name holding it: a
+        parameter the class is passed to (``ResNet(Bottleneck, layers)``, whose
+        ``_make_layer(block, ...)`` calls ``block(inplanes, planes, ...)``), followed a few
+        defs deep, and a local name it is assigned to (``Conv = DWConv if depthwise else
+        BaseConv`` then ``Conv(...)``: either class may be built there). Each such call is a
+        constructor call site: the arguments it passes are what the class's parameters
+        hold."""
+        key = (f.path, cls)
+        if key in self._held_calls:
+            return self._held_calls[key]
+        self._held_calls[key] = []
+        name = f.defs[cls].name
+        todo: list[tuple[_File, int, str]] = []
+        for file in self.files.values():
+            if is_test_path(file.path):
+                continue
+            for n, d in enumerate(file.defs):
+                for a in d.assigns:
+                    if a.target.kind == "Name" and self._holds_class(file, a.value, f, cls, name):
+                        todo.append((file, n, a.target.name))
+            for call in file.values.calls:
+                args = [*call.expr.args, *(k.target for k in call.expr.keywords if k.name)]
+                if not any(self._holds_class(file, a, f, cls, name) for a in args):
+                    continue
+                for callee, index in self._bound_defs(file, call.expr):
+                    for param, arg in _bind_def(callee.defs[index], call.expr).items():
+                        if self._holds_class(file, arg, f, cls, name):
+                            todo.append((callee, index, param))
+        out: list[tuple[_File, CallValues]] = []
+        seen: set[tuple[str, int, str]] = set()
+        for _ in range(MAX_DEPTH):
+            more: list[tuple[_File, int, str]] = []
+            for file, fn, held in todo:
+                if (file.path, fn, held) in seen:
+                    continue
+                seen.add((file.path, fn, held))
+                out += [
+                    (file, c)
+                    for c in file.values.calls
+                    if c.function == fn and c.expr.func.kind == "Name" and c.expr.func.name == held
+                ]
+                more += self._handed_to(file, fn, held)
+                for c in file.values.calls:  # handed to a repository class's constructor
+                    if c.function != fn or not any(
+                        a.kind == "Name" and a.name == held
+                        for a in (*c.expr.args, *(k.target for k in c.expr.keywords if k.name))
+                    ):
+                        continue
+                    for callee, index in self._bound_defs(file, c.expr, classes_only=True):
+                        for param, arg in _bind_def(callee.defs[index], c.expr).items():
+                            if arg.kind == "Name" and arg.name == held:
+                                more.append((callee, index, param))
+            todo = more
+            if not todo:
+                break
+        found = list({_place_key(c.path, call.expr): (c, call) for c, call in out}.values())
+        self._held_calls[key] = found
+        return found
+
+    def _bound_defs(
+        self, file: _File, call: Expr, classes_only: bool = False
+    ) -> list[tuple[_File, int]]:
+        """The repository def a call binds its arguments to: the function it runs, or the
+        ``__init__`` of the repository class it builds (the class's own)."""
+        out: list[tuple[_File, int]] = []
+        if not classes_only:
+            found = self.repo_function(file, call)
+            if found is not None:
+                out.append(found)
+        built = self.repo_function(file, call, classes=True)
+        if built is not None:
+            owner, cls = built
+            init = next(
+                (
+                    n
+                    for n, d in enumerate(owner.defs)
+                    if d.owner == cls and d.name == "__init__" and not d.is_class
+                ),
+                None,
+            )
+            if init is not None:
+                out.append((owner, init))
+        return out
+
+    def _holds_class(self, file: _File, expr: Expr, owner: _File, cls: int, name: str) -> bool:
+        """Whether ``expr`` of ``file`` names class ``cls`` of ``owner`` (or is a
+        conditional expression one of whose values does): by the file's own def, its
+        imports (relative ones resolved) or a module attribute."""
+        if expr.kind == "IfExp" and len(expr.parts) == 3:
+            return any(self._holds_class(file, p, owner, cls, name) for p in expr.parts[1:])
+        if expr.kind not in ("Name", "Attribute") or expr.name != name:
+            return False
+        if expr.kind == "Name":
+            if file is owner and file.first.get(name) == cls:
+                return True
+            dotted = file.imports.get(name)
+            if dotted is None:
+                dotted = next(
+                    (
+                        f"{file.from_module(level, source)}.{bound_name}"
+                        for bound, level, source, bound_name in file.values.relative_imports
+                        if bound == name
+                    ),
+                    None,
+                )
+        else:
+            dotted = file.dotted(expr)
+        if dotted is None:
+            return False
+        return self.repo.defs.get(dotted) == (owner, cls)
 
     @staticmethod
     def _enclosed_calls(f: _File, index: int) -> list[tuple[_File, CallValues]]:
@@ -5361,7 +5539,10 @@ class _Recipe:
             if (
                 passed is None
                 and default is not None
-                and self.values.unpacked_section_lacks(caller, call, name)
+                and (
+                    self.values.unpacked_section_lacks(caller, call, name)
+                    or self.values.local_spread_lacks(caller, call, name)
+                )
             ):
                 # spread from config sections that do not set it: the default
                 values.append(self._holds(file, fn, default, depth + 1))

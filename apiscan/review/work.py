@@ -149,9 +149,14 @@ FOREIGN_FRAMEWORKS = frozenset(
         "openvino",
         "coremltools",
         "paddle",
-        # MXNet's Gluon twin of the model and its training (ResNeSt's resnest/gluon/ and
-        # scripts/gluon/train.py beside the torch ones), MegEngine's demo port
+        # deep-learning frameworks a repository may ship a second implementation for
+        # (ResNeSt-like ``gluon/`` packages beside ``torch/``): another framework's model and
+        # training script, not port work
         "mxnet",
+        "gluoncv",
+        "gluonnlp",
+        "chainer",
+        "oneflow",
         "megengine",
         "mmdet",
         "mmcv",
@@ -345,6 +350,7 @@ class Ancillary:
             self._why.update(evaluation)
             self._recipes.update(dict.fromkeys(evaluation, "tool"))
             self._why.update(self._adapter_projects(analyses))
+            self._why.update(self._adapter_reach(analyses))
             self._why.update(self._unimported(analyses))
             self._why.update(self._unrun_scripts(analyses))
             self._recipes.update(dict.fromkeys(tasks, "task"))
@@ -745,6 +751,36 @@ class Ancillary:
         scripts = {fa.path for fa in analyses if fa.syntax is not None and fa.syntax.main_guard}
         only = _reached_only_from(hubs, core, self._why.keys(), graph, files, scripts | self.keep)
         return dict.fromkeys(sorted(only), HUB_ONLY)
+
+    def _adapter_reach(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """The modules that only adapters for another framework reach (a Gluon training
+        script's augmentation helpers beside the torch package, importing no framework
+        themselves): counted apart with the adapters, as what only tools reach goes with the
+        tools. A module any ported file reaches stays ported."""
+        entries = self._ported_entries()
+        adapters = {p: w for p, w in self._why.items() if w.startswith(ADAPTER)}
+        if not entries or not adapters:
+            return {}
+        graph = _reference_graph(analyses, self._imports)
+        core = entries | _closure(entries, graph, packages=True)
+        files = {fa.path for fa in analyses if not fa.errors and fa.syntax is not None}
+        scripts = {fa.path for fa in analyses if fa.syntax is not None and fa.syntax.main_guard}
+        only = _reached_only_from(
+            set(adapters), core, self._why.keys(), graph, files, scripts | self.keep
+        )
+        found: dict[str, str] = {}
+        for path in sorted(only):
+            reach = {a for a in adapters if path in _closure({a}, graph, packages=True)}
+            frameworks = sorted(
+                {
+                    f
+                    for a in reach
+                    for f in adapters[a].removeprefix(ADAPTER).split("(")[0].split(",")
+                    if f.strip()
+                }
+            )
+            found[path] = f"used only by adapters for {', '.join(f.strip() for f in frameworks)}"
+        return found
 
     def _evaluation_reach(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """The files of evaluation folders at any depth (DINOv2's ``dinov2/eval/``: linear
@@ -1694,6 +1730,28 @@ def name_values(
 def ported(findings: Iterable[ApiFinding], ancillary: Ancillary) -> list[ApiFinding]:
     """The findings in files that are ported with the model."""
     return [f for f in findings if not ancillary.why(f.path)]
+
+
+def _module_tails(analyses: Iterable[FileAnalysis]) -> set[str]:
+    """The trailing two or more parts of the repository's module names below their top
+    package (``data.datasets.cocodataset`` of ``yolox.data.datasets.cocodataset``)."""
+    out: set[str] = set()
+    for fa in analyses:
+        if fa.errors:
+            continue
+        for module in fa.modules:
+            parts = module.split(".")
+            out.update(".".join(parts[i:]) for i in range(1, len(parts) - 1))
+    return out
+
+
+def _repository_tail(name: str, tails: set[str]) -> bool:
+    """Whether the dotted ``name`` imports one of the repository's own modules by a path
+    below its top package (an experiment file's stale ``from data.datasets.cocodataset
+    import COCODataset`` for ``yolox/data/datasets/cocodataset.py``): the repository's code,
+    not a third-party package's; its module is two parts or more."""
+    parts = name.split(".")
+    return any(".".join(parts[:i]) in tails for i in range(2, len(parts) + 1))
 
 
 def _local_packages(analyses: Iterable[FileAnalysis]) -> set[str]:
@@ -7769,6 +7827,7 @@ def third_party_parts(
 
     order = list(THIRD_PARTY_USES)
     local = _local_packages(analyses)
+    tails = _module_tails(analyses)
     network = {f.path for f in result.api_findings if f.scope == "network"}
     computing = {(f.path, f.function) for f in result.api_findings if f.scope == "network"}
     spans = _spans_by_path(dead)
@@ -7806,6 +7865,8 @@ def third_party_parts(
             line = call.expr.line
             if top not in used or "." not in name or _priced_elsewhere(name):
                 continue
+            if _repository_tail(name, tails):
+                continue  # the repository's own module by a stale import path
             if any(a <= line <= z for a, z in spans.get(fa.path, ())):
                 continue
             qual = defs[call.function].qual if 0 <= call.function < len(defs) else ""
