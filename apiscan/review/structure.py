@@ -3340,13 +3340,17 @@ class _Builders:
         script's order with its builder calls, so a later ``attempt_load(best)`` that
         evaluates the saved checkpoint does not come first."""
         node = self.classes[cls]
+        fn = file.function(fid)
         if (
             not _trains(file.path)
             or self._never_top(cls, out)
             or not (node.children or node.layers)
+            # a script that defines its network (llm.c's train_gpt2.py: ``Block.__init__``
+            # building ``CausalSelfAttention``): a part built in another module class's
+            # constructor or method is that class's part, not a model the script trains
+            or self._model_method(file, fn, cls)
         ):
             return
-        fn = file.function(fid)
         # no "selected by": the construction at ``where`` says it all (no builder, no name)
         parts = tuple(self.parts_of(cls))
         out[cls] = TopModel(cls, file.where(file.exprs[ref].line), fn.name if fn else "", parts)
