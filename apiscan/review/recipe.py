@@ -3847,6 +3847,10 @@ class _Recipe:
             and not _inference_script_row(i)
             and i.category not in _SEPARATE.get(whose := self._whose(i.where, side), ())
         ]
+        # a seed a layer sets in its own code (a reversible block re-seeding each sub-block's
+        # dropout for its recomputation, a constructor's generator for its initial weights)
+        # reproduces that layer's draws: no seed of the run
+        self.out = [i for i in self.out if not (i.category == "seed" and self._in_layer(i.where))]
         self.out = _generator_seeds(self._exclusive_twins(self.out), self._in_data_class)
         self.out = [self._unused_scaler(i) for i in self.out]
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
@@ -4052,6 +4056,24 @@ class _Recipe:
             "no loss scaling runs"
         )
         return replace(item, note="; ".join(n for n in (item.note, note) if n))
+
+    def _in_layer(self, where: Where) -> bool:
+        """Whether ``where`` is in a method of a network module class (an ``nn.Module``
+        subclass, not a training framework's module: a LightningModule's hooks run the
+        training)."""
+        file = self.files.get(where.path)
+        if file is None or not file.module:
+            return False
+        for d in file.defs:
+            if not (d.is_class and d.line <= where.line <= d.end_line):
+                continue
+            cls = f"{file.module}.{d.qual}"
+            if self.hierarchy.is_module(cls) and not any(
+                a.partition(".")[0] in TORCH_FRAMEWORKS
+                for a in self.hierarchy.foreign_ancestors(cls)
+            ):
+                return True
+        return False
 
     def _in_data_class(self, where: Where) -> bool:
         """Whether ``where`` is in a method of a sampler or a dataset (a class deriving from
