@@ -128,7 +128,6 @@ def test_parts_a_model_class_builds_are_no_top_models(review) -> None:  # type: 
     assert tops == ["Net"]
 
 
-
 def test_a_seed_a_layer_sets_in_its_own_code_is_no_run_seed(review) -> None:  # type: ignore[no-untyped-def]
     seeds = [(i.name, i.where.line) for i in _rows(review, "seed")]
     assert seeds == [("torch.manual_seed", SCRIPT_LINE("torch.manual_seed(42)"))]
