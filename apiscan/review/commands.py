@@ -547,10 +547,10 @@ def _files(root: Path, docs: bool = True, pages: bool = False) -> Iterator[str]:
     # the other Markdown pages at the root (SlowFast's GETTING_STARTED.md and INSTALL.md,
     # where the README sends its reader for the training command): documentation pages
     for name in sorted(names.values()) if pages else ():
-        if name != readme and PurePosixPath(name).suffix.lower() in _DOC_SUFFIXES:
-            if read < _MAX_DOCS:
-                read += 1
-                yield name
+        suffix = PurePosixPath(name).suffix.lower()
+        if name != readme and suffix in _DOC_SUFFIXES and read < _MAX_DOCS:
+            read += 1
+            yield name
     for folder in _DOCS if docs else ():
         base = root / folder
         if not base.is_dir():

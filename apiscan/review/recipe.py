@@ -363,8 +363,27 @@ _EVALUATION_SETTING = re.compile(r"(^|_)(test|eval|val|validation|inference)(_|$
 #: A repository function named for a schedule (``cosine_scheduler``): its category waits
 #: for what its result is stored as.
 _SCHEDULE_FUNCTION = "schedule function"
+
+
+class _Returned(NamedTuple):
+    """A ``return`` of a schedule function, read as one of its steps."""
+
+    value: Expr
+
+    @property
+    def line(self) -> int:
+        return self.value.line
+
+    @property
+    def order(self) -> int:
+        return 1 << 30  # after an assignment on the same line
+
+
 #: Names of such functions: ``cosine_scheduler``, MAE's ``adjust_learning_rate``.
-_SCHEDULE_NAME = re.compile(r"sched|(adjust|set|update)_(lr|learning_rate)", re.IGNORECASE)
+_SCHEDULE_NAME = re.compile(
+    r"sched|(adjust|set|update)_(lr|learning_rate)|^(get|compute|calc\w*)_(lr|learning_rate)$",
+    re.IGNORECASE,
+)
 #: What an LR or weight-decay schedule is stored as (``lr_schedule``, ``wd_schedule``,
 #: ``self.lr_scheduler``), never a momentum, noise or beta schedule.
 _LR_SCHEDULE = re.compile(r"(^|[._])(lr|wd|learning_rate|weight_decay)(_|$)", re.IGNORECASE)
@@ -6497,6 +6516,7 @@ class _Recipe:
             handed = category is None and self._callable_class(key, file, index)
             if category is None and not handed:
                 continue
+            body: list[tuple[str, str]] = []
             positional = self._repo_positional(key, file, node)
             calls_made: list[tuple[_File, CallValues]] = []
             for path, fact in self.repo.call_sites.get(key, ()):
@@ -6545,6 +6565,7 @@ class _Recipe:
                     stored = call.stored.text if call.stored is not None else ""
                     if _LR_SCHEDULE.search(stored):
                         note, row = f"stored as {stored}, {note}", "scheduler"
+                        body = self._schedule_body(file, index, returned=True)
                     elif call.statement and _LR_NAME.search(node.name):
                         # lr_sched.adjust_learning_rate(optimizer, step / len(loader) + epoch,
                         # args) in the training loop: it sets the LR at each call
@@ -6556,6 +6577,9 @@ class _Recipe:
                 ):
                     continue  # a transform built inside the transforms' own package
                 values = self._arguments(caller, call, positional)
+                if row == "scheduler" and note.startswith("stored as "):
+                    # llm.c's ``lr = get_lr(step)``: the value it hands back, computed by hand
+                    values += body
                 if row == "scheduler" and note.startswith("sets the LR"):
                     written = self._hand_schedule(caller, call)
                     if written:
@@ -7150,7 +7174,7 @@ class _Recipe:
             for _, value in i.values
         )
 
-    def _schedule_body(self, file: _File, fn: int) -> list[tuple[str, str]]:
+    def _schedule_body(self, file: _File, fn: int, returned: bool = False) -> list[tuple[str, str]]:
         """How a schedule function written by hand computes the LR it sets (barlowtwins'
         ``adjust_learning_rate``: ``if step < warmup_steps: lr = base_lr * step /
         warmup_steps`` else a cosine ``q = 0.5 * (1 + math.cos(math.pi * step /
@@ -7158,9 +7182,11 @@ class _Recipe:
         lr * args.learning_rate_weights``): its assignments in order, each with the side of
         the ``if`` it sits on, then each setting they read with its value. Only where the
         function computes the LR and writes it into a param group itself (a function
-        handing a value back is shown where its result is stored)."""
+        handing a value back is shown where its result is stored). ``returned``: the
+        function hands the LR back (llm.c's ``get_lr(it)``: a linear warm-up ``return`` under
+        ``if it < warmup_iters``, then a cosine decay): its ``return`` values are steps too."""
         d = file.defs[fn]
-        stmts = sorted(
+        stmts: list[AssignValues | _Returned] = sorted(
             (
                 a
                 for a in d.assigns
@@ -7168,7 +7194,13 @@ class _Recipe:
             ),
             key=lambda a: (a.line, a.order),
         )
-        if not any(_is_lr_slot(a.target) for a in stmts) or all(
+        if returned:
+            if not d.returns:
+                return []
+            stmts = sorted(
+                [*stmts, *(_Returned(r) for r in d.returns)], key=lambda a: (a.line, a.order)
+            )
+        elif not any(_is_lr_slot(a.target) for a in stmts) or all(
             _is_lr_slot(a.target) for a in stmts
         ):
             return []  # stargan's ``update_lr(g_lr)`` writes what its caller computed
@@ -7177,6 +7209,8 @@ class _Recipe:
             for i in self._file_ifs(file)
             if i.function == fn and i.body_end and d.line < i.line <= d.end_line
         ]
+        # the def's own branches, whatever they hold (``if it < warmup: return ...``)
+        ifs += [b for b in d.branches if b.body_end and all(b.line != i.line for i in ifs)]
         values: list[tuple[str, str]] = []
         settings: dict[str, str] = {}
         for n, stmt in enumerate(stmts, 1):
@@ -7188,7 +7222,11 @@ class _Recipe:
                 if near.body_end < stmt.line <= near.end_line:
                     side = f"else of if {near.test.shown()}: "
                     break
-            text = f"{stmt.target.text} = {stmt.value.text}"
+            text = (
+                f"return {stmt.value.text}"
+                if isinstance(stmt, _Returned)
+                else f"{stmt.target.text} = {stmt.value.text}"
+            )
             values.append((f"step {n}", side + shorten(text, _TERM_LIMIT * 2)))
             self._schedule_settings(file, fn, stmt.value, settings)
         # a helper of the same class or file the steps call computes the factor

@@ -5,8 +5,6 @@ the model a registry builds over the Python default."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from scan_helpers import write_repo
 

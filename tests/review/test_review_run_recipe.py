@@ -4,8 +4,6 @@ the network, its training loop and a hand-written schedule in one file)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from scan_helpers import write_repo
 
@@ -133,8 +131,19 @@ def test_a_seed_a_layer_sets_in_its_own_code_is_no_run_seed(review) -> None:  # 
     assert seeds == [("torch.manual_seed", SCRIPT_LINE("torch.manual_seed(42)"))]
 
 
-def SCRIPT_LINE(text: str) -> int:  # noqa: N802
+def SCRIPT_LINE(text: str) -> int:
     import textwrap
 
     lines = textwrap.dedent(SCRIPT).lstrip("\n").splitlines()
     return next(n for n, line in enumerate(lines, 1) if text in line)
+
+
+def test_a_schedule_function_handing_the_lr_back_is_the_schedule(review) -> None:  # type: ignore[no-untyped-def]
+    """``lr = get_lr(step)`` then ``param_group["lr"] = lr``: the function computes the LR
+    (a linear warm-up, then a cosine decay down to a floor), and returns it."""
+    (row,) = _rows(review, "scheduler")
+    values = dict(row.values)
+    assert row.name.endswith("get_lr") and row.note.startswith("stored as lr")
+    assert values["shape"] == "warm-up then cosine"
+    assert values["step 2"].startswith("if it < args.warmup_iters: return ")
+    assert values["args.warmup_iters"].startswith("10 ")
