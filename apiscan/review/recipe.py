@@ -10298,7 +10298,11 @@ class _Recipe:
             file = self.files.get(f.path)
             call = file.call_for(f) if file is not None else None
             fn = call.function if call is not None else -1
-            if file is None or call is None or fn < 0 or (f.path, file.defs[fn].line) in seen:
+            if file is None or call is None:
+                continue
+            if self._micro_batches(file, call, seen):
+                continue
+            if fn < 0 or (f.path, file.defs[fn].line) in seen:
                 continue
             seen.add((f.path, file.defs[fn].line))
             steps = sorted(
@@ -10330,6 +10334,63 @@ class _Recipe:
                 # PyTorch-YOLOv3's ``subdivisions=1``: written as accumulation, runs as none
                 note = "n is 1 with the defaults: an optimizer step every step, no accumulation"
             self.add("grad_accum", "gradient accumulation", file.where(guard[0].line), values, note)
+
+    def _micro_batches(self, file: _File, call: CallValues, seen: set[tuple[str, int]]) -> bool:
+        """Gradient accumulation written as a loop of micro-batches (llm.c's ``for
+        micro_step in range(grad_accum_steps): ... loss = loss / grad_accum_steps;
+        loss.backward()``, then ``optimizer.step()`` after it): the backward runs in an
+        inner loop no optimizer step is in, and the function steps the optimizer outside
+        it. A row with the loop's count, the loss's scaling and where the step is."""
+        fn = call.function
+        line = call.expr.line
+        holding = [loop for loop in file.values.loops if loop.function == fn]
+        inner = max(
+            (loop for loop in holding if any(u.line == line for u in loop.updates)),
+            key=lambda loop: loop.line,
+            default=None,
+        )
+        if inner is None or (file.path, -inner.line) in seen:
+            return False
+        span = {u.line for u in inner.updates}
+        steps = [
+            c
+            for c in file.values.calls
+            if c.function == fn
+            and c.expr.func.kind == "Attribute"
+            and c.expr.func.name == "step"
+            and re.search(r"optim|scaler", c.expr.func.target.text, re.IGNORECASE)
+        ]
+        outside = [c for c in steps if c.expr.line > line and c.expr.line not in span]
+        if not steps or any(c.expr.line in span for c in steps) or not outside:
+            return False
+        if not any(
+            loop.line < inner.line and any(u.line == outside[0].expr.line for u in loop.updates)
+            for loop in holding
+        ):
+            return False  # the step after every backward's loop: one step per pass, no loop
+        seen.add((file.path, -inner.line))
+        count = inner.iter
+        if count.kind == "Call" and count.func.text == "range" and len(count.args) == 1:
+            count = count.args[0]
+        values = [
+            ("micro-batches", self.values.describe(file, fn, count)),
+            ("backward", file.loc(line)),
+            ("step", file.loc(outside[0].expr.line)),
+        ]
+        # ``loss = loss / grad_accum_steps``: each micro-batch's share of the mean
+        scaled = [
+            a
+            for a, where in file.assigns
+            if where == fn
+            and inner.line < a.line < line
+            and a.value.kind == "BinOp"
+            and a.value.text.startswith(f"{a.target.text} /")
+        ]
+        if scaled:
+            values.append(("loss scaled", f"{scaled[-1].target.text} = {scaled[-1].value.text}"))
+        note = "an optimizer step every n micro-batches, their gradients summed"
+        self.add("grad_accum", "gradient accumulation", file.where(inner.line), values, note)
+        return True
 
 
 #: A layer's parameter tensor (``end.weight.data``, ``self.conv.bias``): what a constructor's

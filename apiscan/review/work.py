@@ -2007,6 +2007,10 @@ def unpassed_flags(
             bound = 1 if owner is not None and not d.static else 0  # self or cls
             if (owner.name if init and owner is not None else d.name) in spread:
                 continue
+            if owner is not None and d.name in _INSTANCE_CALLS:
+                # ``logits, loss = model(x, y)`` names no ``forward``: an instance's calls are
+                # told by the call facts that resolve to it (:func:`defaulted_flags`)
+                continue
             for name, default in d.params:
                 if default is None or default.kind != "Constant" or name in named:
                     continue

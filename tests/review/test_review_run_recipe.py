@@ -147,3 +147,19 @@ def test_a_schedule_function_handing_the_lr_back_is_the_schedule(review) -> None
     assert values["shape"] == "warm-up then cosine"
     assert values["step 2"].startswith("if it < args.warmup_iters: return ")
     assert values["args.warmup_iters"].startswith("10 ")
+
+
+def test_the_loss_forward_computes_for_the_wrapped_model_is_the_loss_row(review) -> None:  # type: ignore[no-untyped-def]
+    """``logits, loss = model(x, y)`` where ``model`` may be ``DDP(model)``: the call runs
+    ``Net.forward`` with ``targets`` given, so its ``F.cross_entropy`` is the run's loss."""
+    (row,) = _rows(review, "loss")
+    assert row.name == "torch.nn.functional.cross_entropy"
+    assert row.where.line == SCRIPT_LINE("loss = F.cross_entropy(")
+
+
+def test_micro_batches_before_one_step_are_gradient_accumulation(review) -> None:  # type: ignore[no-untyped-def]
+    (row,) = [i for i in _rows(review, "grad_accum") if i.name == "gradient accumulation"]
+    values = dict(row.values)
+    assert values["micro-batches"].startswith("4 (args.grad_accum")
+    assert values["loss scaled"] == "loss = loss / args.grad_accum"
+    assert row.where.line == SCRIPT_LINE("for micro_step in range(")
