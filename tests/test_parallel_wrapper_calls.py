@@ -1,5 +1,6 @@
 """A name holding a model or the data-parallel wrapper around it (``if ddp: model =
-DDP(model)``; ``raw_model = model.module if ddp else model``) still holds the model: a call
+DDP(model)``; ``raw_model = model.module if ddp else model``), or its compiled form
+(``model = torch.compile(model)``) still holds the model: a call
 through it runs the model's ``forward``, a method called on it is the model's."""
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ SRC = """
             return torch.optim.SGD(self.parameters(), lr=0.1)
 
 
-    def main(ddp=False):
+    def main(ddp=False, compile=False):
         model = Net()
+        if compile:
+            model = torch.compile(model)
         if ddp:
             model = DDP(model)
         raw_model = model.module if ddp else model
