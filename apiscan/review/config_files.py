@@ -1524,6 +1524,38 @@ class OptionFiles:
                     break
         return sorted(out)
 
+    def unchosen_networks(self) -> dict[str, tuple[str, int]]:
+        """Type name -> (the section naming it, how many files) of every network the other
+        option files build by name (``network_d: {type: UNetDiscriminatorSN}`` of a GAN
+        fine-tuning's file) that the chosen file does not: what another run would build,
+        an alternative of this one's. Empty with no file chosen."""
+        if self.chosen is None:
+            return {}
+        end = f".{self.type_key}"
+        chosen = {
+            _class_name(setting.text)
+            for key, setting in self.flat[self.chosen].items()
+            if key.endswith(end)
+        }
+        out: dict[str, tuple[str, int]] = {}
+        for path, flat in sorted(self.flat.items()):
+            if path == self.chosen:
+                continue
+            for key, setting in flat.items():
+                section = key.removesuffix(end)
+                if not key.endswith(end) or "." in section:
+                    continue
+                if not any(
+                    category == "backbone" and pattern.search(section)
+                    for category, pattern in _SECTIONS
+                ):
+                    continue
+                name = _class_name(setting.text)
+                if name not in chosen:
+                    found = out.get(name, (section, 0))
+                    out[name] = (found[0], found[1] + 1)
+        return out
+
     def types(self, category: str) -> dict[str, str]:
         """Type name -> the section key naming it, of every section of ``category`` in the
         files that count (what ``getattr(module, opt['type'])`` builds)."""

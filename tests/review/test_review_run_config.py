@@ -181,3 +181,13 @@ def test_the_documented_yaml_and_its_overrides_are_the_recipe(review) -> None:  
     assert batch["value"].startswith("8 (on the training command at GETTING_STARTED.md:4")
     seeds = [v["seed"] for (c, _), v in shown.items() if c == "seed"]
     assert seeds and all(s.startswith("0 (cfg.RNG_SEED: 0 in configs/K/ONE.yaml") for s in seeds)
+
+
+def test_the_registry_s_other_models_are_alternatives_not_work(review) -> None:  # type: ignore[no-untyped-def]
+    """``MODEL_REGISTRY.get(cfg.MODEL.MODEL_NAME)`` with the run's YAML naming ``OnePath``:
+    ``TwoPath`` is what another config builds, listed as an alternative and not priced."""
+    parts = dict(review.top_models[0].parts)
+    assert parts["alternatives"].startswith("TwoPath (nets.TwoPath; named by 1 of 2 YAML")
+    said = " ".join(review.effort.explanation)
+    assert "Alternatives the run's config does not pick: 1 class" in said
+    assert "vid/models/nets.py:TwoPath" in said
