@@ -9770,7 +9770,14 @@ def framework_item(found: OptionFiles | None, analyses: Sequence[FileAnalysis]) 
         picked = found.value(f"{section}.type")
         if picked is not None:
             places.append(Where(picked[1].path, picked[1].line))
-    classes = ", ".join(f"{name} ({section})" for name, section in parts.items())
+    # a part named as a torch layer or loss (basicsr's ``L1Loss``, ``MSELoss``) is that
+    # layer's counterpart in MindSpore, a rename: no part of its own to port
+    api = load_torch_api()
+    layers = {name for name in parts if api.kind(f"torch.nn.{name}") == "class"}
+    classes = ", ".join(
+        f"{name} ({section}; as torch.nn.{name})" if name in layers else f"{name} ({section})"
+        for name, section in parts.items()
+    )
     what = f"training loop, models and losses in {package}: port what the option file uses"
     what += f" ({classes})" if classes else ""
     why = (
@@ -9779,7 +9786,8 @@ def framework_item(found: OptionFiles | None, analyses: Sequence[FileAnalysis]) 
         f"so the scan counts none of its APIs; the {package} code the option file uses "
         "is ported (or replaced by a MindSpore counterpart) and checked against it"
     )
-    return WorkItem("framework-training", what, tuple(places), why, uses=1 + len(parts))
+    uses = 1 + len(parts) - len(layers)
+    return WorkItem("framework-training", what, tuple(places), why, uses=uses)
 
 
 def unpicked_imports(
