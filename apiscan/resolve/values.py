@@ -55,10 +55,36 @@ def is_tensor(v: Val) -> bool:
     return v[0] == "tensor"
 
 
+#: torch's data-parallel wrappers: an instance runs the module it wraps (its ``forward`` is
+#: the module's), so a name that holds either (``if ddp: model = DDP(model)``) is the model.
+_PARALLEL_WRAPPERS = frozenset(
+    {
+        "torch.nn.DataParallel",
+        "torch.nn.parallel.DataParallel",
+        "torch.nn.parallel.data_parallel.DataParallel",
+        "torch.nn.parallel.DistributedDataParallel",
+        "torch.nn.parallel.distributed.DistributedDataParallel",
+    }
+)
+
+
+def wrapped_model(a: Val, b: Val) -> Val | None:
+    """``b`` when ``a`` is a data-parallel wrapper's instance and ``b`` an instance of one of
+    the repository's classes (the model it wraps on the other branch), else None."""
+    repo_instance = b[0] == "inst" and isinstance(b[1], str) and not b[1].startswith("torch.")
+    if a[0] == "inst" and a[1] in _PARALLEL_WRAPPERS and repo_instance:
+        return b
+    return None
+
+
 def join(a: Val, b: Val) -> Val:
-    """The value of ``a if c else b``: what both branches agree on, else unknown."""
+    """The value of ``a if c else b``: what both branches agree on, else unknown. A model
+    on one branch and the data-parallel wrapper around it on the other is the model."""
     if a == b:
         return a
+    unwrapped = wrapped_model(a, b) or wrapped_model(b, a)
+    if unwrapped is not None:
+        return unwrapped
     if a[0] == "tensor" and b[0] == "tensor":
         # nonzero() on one path, a static tensor on the other: the result may be dynamic
         return ("tensor", "dyn") if "dyn" in (a[1], b[1]) else PTENSOR

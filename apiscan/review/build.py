@@ -236,6 +236,15 @@ def review(options: ScanOptions) -> Review:
     # an unreached vocoder helper runs): their dynamic shapes and gaps are not priced
     unbuilt |= frozenset(uncalled_methods(analyses, unbuilt, ancillary.apart))
     exporting = reach.exporting
+    # the module classes a pick by the run's config leaves out (a registry's other models,
+    # an option file's networks this run does not build): alternatives, not work
+    picked_out = frozenset(
+        (fa.path, d.qual)
+        for fa in analyses
+        if fa.syntax is not None and fa.syntax.values is not None
+        for d in fa.syntax.values.defs
+        if d.is_class and d.owner < 0 and any(f"{m}.{d.qual}" in not_picked for m in fa.modules)
+    )
     # work in code the training never reaches is no work: the places the effort leaves
     # unpriced (where nothing trains, what runs is a library's API, its demos and tools:
     # nothing to tell reached from not)
@@ -272,6 +281,7 @@ def review(options: ScanOptions) -> Review:
             or bool(ancillary.why(f.path))
             or (f.path, f.function.partition(".")[0]) in unbuilt
             or (f.path, ".".join(f.function.split(".")[:2])) in unbuilt
+            or (f.path, f.function.partition(".")[0]) in picked_out
             or (f.path, f.function.partition(".")[0]) in exporting
         ),
     )
@@ -506,6 +516,7 @@ def review(options: ScanOptions) -> Review:
                 },
                 runs,
             ),
+            alternatives=picked_out,
         ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")

@@ -5,7 +5,8 @@ A yacs repository whose training script declares ``--config-file`` with no defau
 training command (``python -m torch.distributed.launch ... tools/train_net.py --config-file
 configs/fcos/fcos_imprv_R_50_FPN_1x.yaml``) or a shell script that runs the training. Those
 commands are text, no worker records them: this module reads the README at the root (any
-case: NAFNet's ``readme.md``), the Markdown pages of a root ``docs/`` folder (NAFNet's
+case: NAFNet's ``readme.md``), the other Markdown pages at the root (SlowFast's
+``GETTING_STARTED.md``), the Markdown pages of a root ``docs/`` folder (NAFNet's
 ``docs/GoPro.md``, where each task's training command lives) and the shell scripts of the
 repository (a few small files), once per review, through
 :func:`apiscan.review.config_files.yaml_configs`.
@@ -166,6 +167,15 @@ def commanded_configs(
 
 #: The options that pick what a script run in several modes does (``--mode train``).
 _MODE_FLAG = re.compile(r"^--?(mode|phase|task|action|run[_-]?mode)$")
+#: Scripts named for running whatever their config or options enable (``run_net.py``,
+#: ``run.py``, ``main.py``): no name says training, a command runs one unless it says not.
+_RUNNER = re.compile(r"^(?:run(?:_\w+)?|main)$")
+#: A runner's command that trains nothing: a yacs override switching the training off
+#: (``TRAIN.ENABLE False``), or an option asking for evaluation, testing or a demo.
+_RUNNER_OFF = re.compile(
+    r"(?i)\btrain\w*\.enable\w*\s+(?:false|0)\b|(?:^|\s)--(?:eval|test|demo|inference|predict)"
+    r"(?:[_-]\w+)?(?:\s|=|$)"
+)
 #: Documentation pages that time configs rather than train one (their name says so).
 _TIMING_PAGE = re.compile(r"(?i)benchmark|profil")
 
@@ -182,6 +192,13 @@ def _trains(words: Sequence[str]) -> bool:
     after = words[index + 1 :]
     if after[:1] == ["train"]:
         return True
+    if _RUNNER.match(Path(words[index]).stem) and not any(
+        _MODE_FLAG.match(w.partition("=")[0]) for w in after
+    ):
+        # a script that runs whatever its config enables (SlowFast's ``tools/run_net.py
+        # --cfg x.yaml``: training, then testing): a training unless the command turns the
+        # training off (``TRAIN.ENABLE False``) or asks for another task (``--eval``)
+        return not _RUNNER_OFF.search(" ".join(after))
     return any(
         _MODE_FLAG.match(flag) and value == "train"
         for flag, value in itertools.zip_longest(after, after[1:], fillvalue="")
@@ -425,7 +442,7 @@ def _commands(
     launcher (barlowtwins' ``python main.py /path/to/imagenet/``: the pretraining run with
     every default, beside two linear-evaluation commands that set options) and, in a shell
     script, when it changes folder (``cd src``: :func:`_placed` reads it)."""
-    for path, text in _texts(root, docs):
+    for path, text in _texts(root, docs, pages=docs):
         start, pending = 0, ""
         page = not path.endswith(".sh")
         for number, line in enumerate(text.splitlines(), 1):
@@ -500,9 +517,9 @@ def split_commands(text: str, page: bool = False) -> list[list[str]]:
     return [words for words in commands if words]
 
 
-def _texts(root: Path, docs: bool = True) -> Iterator[tuple[str, str]]:
+def _texts(root: Path, docs: bool = True, pages: bool = False) -> Iterator[tuple[str, str]]:
     """(path, text) of each of :func:`_files` no larger than the size limit that reads."""
-    for path in _files(root, docs):
+    for path in _files(root, docs, pages):
         try:
             full = root / path
             if full.stat().st_size > _SIZE_LIMIT:
@@ -512,26 +529,36 @@ def _texts(root: Path, docs: bool = True) -> Iterator[tuple[str, str]]:
             continue
 
 
-def _files(root: Path, docs: bool = True) -> Iterator[str]:
-    """The root README (its name in any case), the pages of a root docs folder (with
-    ``docs``) and the shell scripts below the root, sorted, tests left out."""
+def _files(root: Path, docs: bool = True, pages: bool = False) -> Iterator[str]:
+    """The root README (its name in any case), the other Markdown pages at the root (with
+    ``pages``: where commands are read), the pages of a root docs folder (with ``docs``)
+    and the shell scripts below the root, sorted, tests left out."""
     try:
         names = {p.name.lower(): p.name for p in root.iterdir() if p.is_file()}
     except OSError:
         names = {}
+    readme = ""
     for name in _READMES:
         if name.lower() in names:
-            yield names[name.lower()]
+            readme = names[name.lower()]
+            yield readme
             break
-    pages = 0
+    read = 0
+    # the other Markdown pages at the root (SlowFast's GETTING_STARTED.md and INSTALL.md,
+    # where the README sends its reader for the training command): documentation pages
+    for name in sorted(names.values()) if pages else ():
+        suffix = PurePosixPath(name).suffix.lower()
+        if name != readme and suffix in _DOC_SUFFIXES and read < _MAX_DOCS:
+            read += 1
+            yield name
     for folder in _DOCS if docs else ():
         base = root / folder
         if not base.is_dir():
             continue
         for page in sorted(base.rglob("*")):
             rel = page.relative_to(root).as_posix()
-            if page.suffix.lower() in _DOC_SUFFIXES and page.is_file() and pages < _MAX_DOCS:
-                pages += 1
+            if page.suffix.lower() in _DOC_SUFFIXES and page.is_file() and read < _MAX_DOCS:
+                read += 1
                 yield rel
     yield from files_below(root, (".sh",), _SKIPPED_DIRS, _MAX_SCRIPTS)
 

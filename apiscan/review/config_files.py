@@ -81,6 +81,9 @@ _SIDE_SCRIPT = re.compile(
 )
 #: Keys naming the model a yacs config builds.
 MODEL_KEYS = ("MODEL.META_ARCHITECTURE", "MODEL.BACKBONE.CONV_BODY", "MODEL.TYPE", "MODEL.NAME")
+#: A YAML value that may name a registered class or function (``ResNet``, ``slowfast``,
+#: ``build_resnet_fpn_backbone``): an identifier, not a number, a switch or a path.
+_NAME_VALUE = re.compile(r"(?!(?:true|false|none|null)$)[A-Za-z_][\w-]*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -145,11 +148,16 @@ class YamlConfigs:
         Python defaults. Empty with no default YAML (no pick is invented)."""
         if self.chosen is None:
             return []
-        own = self.flat.get(self.chosen, {})
+        own = {**self.flat.get(self.chosen, {}), **self.overrides}
+        # the well-known model keys first, then every other name the run's YAML (or the
+        # command's ``KEY VALUE`` after it) gives a key: a registry looked up by any of them
+        # (SlowFast's ``MODEL_REGISTRY.get(cfg.MODEL.MODEL_NAME)`` with ``MODEL_NAME:
+        # ResNet``) builds what the run names, not the Python default
+        keys = [*(k for k in MODEL_KEYS if k in own), *(k for k in own if k not in MODEL_KEYS)]
         return [
             (".".join(k.split(".")[-2:]), own[k].text.strip("'\""), own[k])
-            for k in MODEL_KEYS
-            if k in own
+            for k in keys
+            if k in MODEL_KEYS or _NAME_VALUE.fullmatch(own[k].text.strip("'\""))
         ]
 
 
@@ -1515,6 +1523,38 @@ class OptionFiles:
                     out.add((category, section))
                     break
         return sorted(out)
+
+    def unchosen_networks(self) -> dict[str, tuple[str, int]]:
+        """Type name -> (the section naming it, how many files) of every network the other
+        option files build by name (``network_d: {type: UNetDiscriminatorSN}`` of a GAN
+        fine-tuning's file) that the chosen file does not: what another run would build,
+        an alternative of this one's. Empty with no file chosen."""
+        if self.chosen is None:
+            return {}
+        end = f".{self.type_key}"
+        chosen = {
+            _class_name(setting.text)
+            for key, setting in self.flat[self.chosen].items()
+            if key.endswith(end)
+        }
+        out: dict[str, tuple[str, int]] = {}
+        for path, flat in sorted(self.flat.items()):
+            if path == self.chosen:
+                continue
+            for key, setting in flat.items():
+                section = key.removesuffix(end)
+                if not key.endswith(end) or "." in section:
+                    continue
+                if not any(
+                    category == "backbone" and pattern.search(section)
+                    for category, pattern in _SECTIONS
+                ):
+                    continue
+                name = _class_name(setting.text)
+                if name not in chosen:
+                    found = out.get(name, (section, 0))
+                    out[name] = (found[0], found[1] + 1)
+        return out
 
     def types(self, category: str) -> dict[str, str]:
         """Type name -> the section key naming it, of every section of ``category`` in the

@@ -520,6 +520,7 @@ def estimate(
     exporting: Mapping[tuple[str, str], str] | None = None,
     callers: Mapping[Key, frozenset[Key]] | None = None,
     fixed: tuple[str, ...] = (),
+    alternatives: frozenset[tuple[str, str]] = frozenset(),
 ) -> Effort:
     """The counts by disposition (network graph first), the custom ops, the dynamic-shape
     rewrites, the work items and a person-day range with its formula, from the files that are
@@ -542,7 +543,10 @@ def estimate(
     paths never reach their code, so none of its call sites, dynamic shapes or input
     pipelines is priced; they are listed as not reached. ``exporting`` are the (path, name)
     -> users of those only files counted apart use (:func:`~apiscan.review.work.apart_only`:
-    yolov7's ``End2End``, built by ``export.py``): counted apart with their users."""
+    yolov7's ``End2End``, built by ``export.py``): counted apart with their users.
+    ``alternatives`` are the (path, class) the run's config leaves out of a pick (a
+    registry's other models, the networks only other option files build): not priced,
+    listed as alternatives."""
     del gaps
     exporting = exporting or {}
 
@@ -552,7 +556,12 @@ def estimate(
         top = (path, function.partition(".")[0])
         # a method only code not reached calls (:func:`~apiscan.review.work.uncalled_methods`)
         method = (path, ".".join(function.split(".")[:2]))
-        return top not in unbuilt and method not in unbuilt and top not in exporting
+        return (
+            top not in unbuilt
+            and method not in unbuilt
+            and top not in exporting
+            and top not in alternatives
+        )
 
     # the dispositions carry what the gap list used to decide
 
@@ -591,6 +600,14 @@ def estimate(
         f
         for f in result.api_findings
         if counted(f) and kept(f.path) and (f.path, f.function.partition(".")[0]) in unbuilt
+    ]
+    alternative_sites = [
+        f
+        for f in result.api_findings
+        if counted(f)
+        and kept(f.path)
+        and (f.path, f.function.partition(".")[0]) in alternatives
+        and (f.path, f.function.partition(".")[0]) not in unbuilt
     ]
     exported_sites = [
         f
@@ -858,6 +875,16 @@ def estimate(
             "or base class either) or that only such code uses, counted apart and not priced, "
             f"{_count(len(unreached_sites), 'API call site')}: "
             + _listing([f"{p}:{name}" for p, name in unreached])
+            + "."
+        )
+    shown = sorted({(f.path, f.function.partition(".")[0]) for f in alternative_sites})
+    if shown:
+        sentences.append(
+            "Alternatives the run's config does not pick: "
+            f"{_count(len(shown), 'class', 'classes')} another config would build instead "
+            "(a registry's other models, the networks only other option files name), not "
+            f"priced, {_count(len(alternative_sites), 'API call site')}: "
+            + _listing([f"{p}:{name}" for p, name in shown])
             + "."
         )
     if exporting:

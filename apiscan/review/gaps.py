@@ -245,6 +245,8 @@ def _default_only(sites: Sequence[ApiFinding], param: str) -> bool:
     """Whether every call of ``sites`` that differs in ``param`` gives it torch's default:
     passed as that default's text, or left out where the difference is the default's."""
     for f in sites:
+        if f.args is None:
+            continue  # a reference (``pool=nn.AvgPool3d``) passes nothing: no call to judge
         for c in f.param_changes:
             if c.param != param:
                 continue
@@ -319,7 +321,9 @@ def verify_first(findings: Iterable[ApiFinding], limit: int = 5) -> list[str]:
     for api, sites in by_api.items():
         if not has_verify_case(api):
             continue
-        changes = [c for f in sites for c in f.param_changes]
+        # a class passed as a value (``Head(pool=nn.AvgPool3d)``) passes no arguments: what
+        # its finding says about omitted defaults belongs to the call that builds it later
+        changes = [c for f in sites if f.args is not None for c in f.param_changes]
         params = sorted(
             {
                 c.param

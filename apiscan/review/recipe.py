@@ -363,8 +363,27 @@ _EVALUATION_SETTING = re.compile(r"(^|_)(test|eval|val|validation|inference)(_|$
 #: A repository function named for a schedule (``cosine_scheduler``): its category waits
 #: for what its result is stored as.
 _SCHEDULE_FUNCTION = "schedule function"
+
+
+class _Returned(NamedTuple):
+    """A ``return`` of a schedule function, read as one of its steps."""
+
+    value: Expr
+
+    @property
+    def line(self) -> int:
+        return self.value.line
+
+    @property
+    def order(self) -> int:
+        return 1 << 30  # after an assignment on the same line
+
+
 #: Names of such functions: ``cosine_scheduler``, MAE's ``adjust_learning_rate``.
-_SCHEDULE_NAME = re.compile(r"sched|(adjust|set|update)_(lr|learning_rate)", re.IGNORECASE)
+_SCHEDULE_NAME = re.compile(
+    r"sched|(adjust|set|update)_(lr|learning_rate)|^(get|compute|calc\w*)_(lr|learning_rate)$",
+    re.IGNORECASE,
+)
 #: What an LR or weight-decay schedule is stored as (``lr_schedule``, ``wd_schedule``,
 #: ``self.lr_scheduler``), never a momentum, noise or beta schedule.
 _LR_SCHEDULE = re.compile(r"(^|[._])(lr|wd|learning_rate|weight_decay)(_|$)", re.IGNORECASE)
@@ -4025,6 +4044,10 @@ class _Recipe:
             and not _inference_script_row(i)
             and i.category not in _SEPARATE.get(whose := self._whose(i.where, side), ())
         ]
+        # a seed a layer sets in its own code (a reversible block re-seeding each sub-block's
+        # dropout for its recomputation, a constructor's generator for its initial weights)
+        # reproduces that layer's draws: no seed of the run
+        self.out = [i for i in self.out if not (i.category == "seed" and self._in_layer(i.where))]
         self.out = _generator_seeds(self._exclusive_twins(self.out), self._in_data_class)
         self.out = [self._unused_scaler(i) for i in self.out]
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
@@ -4230,6 +4253,24 @@ class _Recipe:
             "no loss scaling runs"
         )
         return replace(item, note="; ".join(n for n in (item.note, note) if n))
+
+    def _in_layer(self, where: Where) -> bool:
+        """Whether ``where`` is in a method of a network module class (an ``nn.Module``
+        subclass, not a training framework's module: a LightningModule's hooks run the
+        training)."""
+        file = self.files.get(where.path)
+        if file is None or not file.module:
+            return False
+        for d in file.defs:
+            if not (d.is_class and d.line <= where.line <= d.end_line):
+                continue
+            cls = f"{file.module}.{d.qual}"
+            if self.hierarchy.is_module(cls) and not any(
+                a.partition(".")[0] in TORCH_FRAMEWORKS
+                for a in self.hierarchy.foreign_ancestors(cls)
+            ):
+                return True
+        return False
 
     def _in_data_class(self, where: Where) -> bool:
         """Whether ``where`` is in a method of a sampler or a dataset (a class deriving from
@@ -6656,6 +6697,7 @@ class _Recipe:
             handed = category is None and self._callable_class(key, file, index)
             if category is None and not handed:
                 continue
+            body: list[tuple[str, str]] = []
             positional = self._repo_positional(key, file, node)
             calls_made: list[tuple[_File, CallValues]] = []
             for path, fact in self.repo.call_sites.get(key, ()):
@@ -6704,6 +6746,7 @@ class _Recipe:
                     stored = call.stored.text if call.stored is not None else ""
                     if _LR_SCHEDULE.search(stored):
                         note, row = f"stored as {stored}, {note}", "scheduler"
+                        body = self._schedule_body(file, index, returned=True)
                     elif call.statement and _LR_NAME.search(node.name):
                         # lr_sched.adjust_learning_rate(optimizer, step / len(loader) + epoch,
                         # args) in the training loop: it sets the LR at each call
@@ -6715,6 +6758,9 @@ class _Recipe:
                 ):
                     continue  # a transform built inside the transforms' own package
                 values = self._arguments(caller, call, positional)
+                if row == "scheduler" and note.startswith("stored as "):
+                    # llm.c's ``lr = get_lr(step)``: the value it hands back, computed by hand
+                    values += body
                 if row == "scheduler" and note.startswith("sets the LR"):
                     written = self._hand_schedule(caller, call)
                     if written:
@@ -7309,7 +7355,7 @@ class _Recipe:
             for _, value in i.values
         )
 
-    def _schedule_body(self, file: _File, fn: int) -> list[tuple[str, str]]:
+    def _schedule_body(self, file: _File, fn: int, returned: bool = False) -> list[tuple[str, str]]:
         """How a schedule function written by hand computes the LR it sets (barlowtwins'
         ``adjust_learning_rate``: ``if step < warmup_steps: lr = base_lr * step /
         warmup_steps`` else a cosine ``q = 0.5 * (1 + math.cos(math.pi * step /
@@ -7317,9 +7363,11 @@ class _Recipe:
         lr * args.learning_rate_weights``): its assignments in order, each with the side of
         the ``if`` it sits on, then each setting they read with its value. Only where the
         function computes the LR and writes it into a param group itself (a function
-        handing a value back is shown where its result is stored)."""
+        handing a value back is shown where its result is stored). ``returned``: the
+        function hands the LR back (llm.c's ``get_lr(it)``: a linear warm-up ``return`` under
+        ``if it < warmup_iters``, then a cosine decay): its ``return`` values are steps too."""
         d = file.defs[fn]
-        stmts = sorted(
+        stmts: list[AssignValues | _Returned] = sorted(
             (
                 a
                 for a in d.assigns
@@ -7327,7 +7375,13 @@ class _Recipe:
             ),
             key=lambda a: (a.line, a.order),
         )
-        if not any(_is_lr_slot(a.target) for a in stmts) or all(
+        if returned:
+            if not d.returns:
+                return []
+            stmts = sorted(
+                [*stmts, *(_Returned(r) for r in d.returns)], key=lambda a: (a.line, a.order)
+            )
+        elif not any(_is_lr_slot(a.target) for a in stmts) or all(
             _is_lr_slot(a.target) for a in stmts
         ):
             return []  # stargan's ``update_lr(g_lr)`` writes what its caller computed
@@ -7336,6 +7390,8 @@ class _Recipe:
             for i in self._file_ifs(file)
             if i.function == fn and i.body_end and d.line < i.line <= d.end_line
         ]
+        # the def's own branches, whatever they hold (``if it < warmup: return ...``)
+        ifs += [b for b in d.branches if b.body_end and all(b.line != i.line for i in ifs)]
         values: list[tuple[str, str]] = []
         settings: dict[str, str] = {}
         for n, stmt in enumerate(stmts, 1):
@@ -7347,7 +7403,11 @@ class _Recipe:
                 if near.body_end < stmt.line <= near.end_line:
                     side = f"else of if {near.test.shown()}: "
                     break
-            text = f"{stmt.target.text} = {stmt.value.text}"
+            text = (
+                f"return {stmt.value.text}"
+                if isinstance(stmt, _Returned)
+                else f"{stmt.target.text} = {stmt.value.text}"
+            )
             values.append((f"step {n}", side + shorten(text, _TERM_LIMIT * 2)))
             self._schedule_settings(file, fn, stmt.value, settings)
         # a helper of the same class or file the steps call computes the factor
@@ -10419,7 +10479,11 @@ class _Recipe:
             file = self.files.get(f.path)
             call = file.call_for(f) if file is not None else None
             fn = call.function if call is not None else -1
-            if file is None or call is None or fn < 0 or (f.path, file.defs[fn].line) in seen:
+            if file is None or call is None:
+                continue
+            if self._micro_batches(file, call, seen):
+                continue
+            if fn < 0 or (f.path, file.defs[fn].line) in seen:
                 continue
             seen.add((f.path, file.defs[fn].line))
             steps = sorted(
@@ -10451,6 +10515,63 @@ class _Recipe:
                 # PyTorch-YOLOv3's ``subdivisions=1``: written as accumulation, runs as none
                 note = "n is 1 with the defaults: an optimizer step every step, no accumulation"
             self.add("grad_accum", "gradient accumulation", file.where(guard[0].line), values, note)
+
+    def _micro_batches(self, file: _File, call: CallValues, seen: set[tuple[str, int]]) -> bool:
+        """Gradient accumulation written as a loop of micro-batches (llm.c's ``for
+        micro_step in range(grad_accum_steps): ... loss = loss / grad_accum_steps;
+        loss.backward()``, then ``optimizer.step()`` after it): the backward runs in an
+        inner loop no optimizer step is in, and the function steps the optimizer outside
+        it. A row with the loop's count, the loss's scaling and where the step is."""
+        fn = call.function
+        line = call.expr.line
+        holding = [loop for loop in file.values.loops if loop.function == fn]
+        inner = max(
+            (loop for loop in holding if any(u.line == line for u in loop.updates)),
+            key=lambda loop: loop.line,
+            default=None,
+        )
+        if inner is None or (file.path, -inner.line) in seen:
+            return False
+        span = {u.line for u in inner.updates}
+        steps = [
+            c
+            for c in file.values.calls
+            if c.function == fn
+            and c.expr.func.kind == "Attribute"
+            and c.expr.func.name == "step"
+            and re.search(r"optim|scaler", c.expr.func.target.text, re.IGNORECASE)
+        ]
+        outside = [c for c in steps if c.expr.line > line and c.expr.line not in span]
+        if not steps or any(c.expr.line in span for c in steps) or not outside:
+            return False
+        if not any(
+            loop.line < inner.line and any(u.line == outside[0].expr.line for u in loop.updates)
+            for loop in holding
+        ):
+            return False  # the step after every backward's loop: one step per pass, no loop
+        seen.add((file.path, -inner.line))
+        count = inner.iter
+        if count.kind == "Call" and count.func.text == "range" and len(count.args) == 1:
+            count = count.args[0]
+        values = [
+            ("micro-batches", self.values.describe(file, fn, count)),
+            ("backward", file.loc(line)),
+            ("step", file.loc(outside[0].expr.line)),
+        ]
+        # ``loss = loss / grad_accum_steps``: each micro-batch's share of the mean
+        scaled = [
+            a
+            for a, where in file.assigns
+            if where == fn
+            and inner.line < a.line < line
+            and a.value.kind == "BinOp"
+            and a.value.text.startswith(f"{a.target.text} /")
+        ]
+        if scaled:
+            values.append(("loss scaled", f"{scaled[-1].target.text} = {scaled[-1].value.text}"))
+        note = "an optimizer step every n micro-batches, their gradients summed"
+        self.add("grad_accum", "gradient accumulation", file.where(inner.line), values, note)
+        return True
 
 
 #: A layer's parameter tensor (``end.weight.data``, ``self.conv.bias``): what a constructor's

@@ -341,7 +341,10 @@ class Registries:
             table = self.tables.get(registry or "")
             found = self.key(file, file.args(func)[0], fn)
             if table and found is not None and found[0] in table:
-                return Lookup(table[found[0]], f"{file.text(func_ref, 60)}: {found[1]}")
+                # the other names the registry holds: what another config would build
+                others = tuple((k, t) for k, t in sorted(table.items()) if k != found[0] and k)
+                how = f"{file.text(func_ref, 60)}: {found[1]}"
+                return Lookup(table[found[0]], how, others)
             return None
         if (
             func.node.kind == "Call"

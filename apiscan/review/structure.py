@@ -2980,7 +2980,48 @@ class _Builders:
                 third = f"{package} (third-party: port it with the framework)"
                 parts = (("selected by", why), built, ("defined in", third))
                 out.append(TopModel(cls, where, "", parts))
-        return out
+        return self._option_alternatives(out)
+
+    def _option_alternatives(self, out: list[TopModel]) -> list[TopModel]:
+        """The repository's networks the chosen option file does not build: those the other
+        option files name (HAT's ``network_d: UNetDiscriminatorSN`` of its GAN fine-tuning)
+        and those registered with the framework that no option file names (a compact
+        variant kept for another task). Each an alternative of the first picked model,
+        said so, none built by this run (:attr:`_unconfigured`: no recipe rows, no work)."""
+        options = self.options
+        if not out or options is None or options.chosen is None:
+            return out
+        picked = {m.cls for m in out}
+        by_short: dict[str, list[str]] = {}
+        for cls, node in self.classes.items():
+            if node.role not in _NOT_TOP:
+                by_short.setdefault(cls.rpartition(".")[2], []).append(cls)
+        shown: list[str] = []
+        named = options.unchosen_networks()
+        for name, (section, count) in sorted(named.items()):
+            found = [c for c in by_short.get(name, ()) if c not in picked]
+            if found:
+                self._unconfigured.update(found)
+                files = f"{count} other option file{'s' if count > 1 else ''}"
+                shown.append(f"{name} ({section} in {files})")
+        # a class registered with the framework by its decorator that no file names
+        every = {*named, *(c.rpartition(".")[2] for c in picked)}
+        for file in self.files:
+            for qual, _, decorators in file.facts.decorated:
+                cls = f"{file.module}.{qual}"
+                if (
+                    cls in self.classes
+                    and cls not in picked
+                    and qual not in every
+                    and self.classes[cls].role not in _NOT_TOP
+                    and any(chain and key in ("", qual) for _, chain, key in decorators)
+                ):
+                    self._unconfigured.add(cls)
+                    shown.append(f"{qual} (registered, named by no option file)")
+        if not shown:
+            return out
+        first = out[0]
+        return [replace(first, parts=(*first.parts, ("alternatives", ", ".join(shown)))), *out[1:]]
 
     def _target_networks(self) -> list[TopModel]:
         """The models OmegaConf configs build by their dotted ``target`` (latent-diffusion's
@@ -3340,13 +3381,17 @@ class _Builders:
         script's order with its builder calls, so a later ``attempt_load(best)`` that
         evaluates the saved checkpoint does not come first."""
         node = self.classes[cls]
+        fn = file.function(fid)
         if (
             not _trains(file.path)
             or self._never_top(cls, out)
             or not (node.children or node.layers)
+            # a script that defines its network (llm.c's train_gpt2.py: ``Block.__init__``
+            # building ``CausalSelfAttention``): a part built in another module class's
+            # constructor or method is that class's part, not a model the script trains
+            or self._model_method(file, fn, cls)
         ):
             return
-        fn = file.function(fid)
         # no "selected by": the construction at ``where`` says it all (no builder, no name)
         parts = tuple(self.parts_of(cls))
         out[cls] = TopModel(cls, file.where(file.exprs[ref].line), fn.name if fn else "", parts)
@@ -3567,6 +3612,12 @@ class _Builders:
         if lookup.target != cls:  # a registered function: the variant it builds
             how += f" → {lookup.target.rpartition('.')[2]}()"
         parts = (("selected by", how), *self.parts_of(cls), *self._alternatives(lookup))
+        if self.yacs is not None and self.yacs.chosen is not None:
+            # the run's YAML names the model: the registry's others are another config's
+            for _, target in lookup.alternatives:
+                other = self._returned(target, 0)
+                if other is not None and other != cls:
+                    self._unconfigured.add(other)
         fn = file.function(fid)
         model = TopModel(cls, file.where(file.exprs[ref].line), fn.name if fn else "", parts)
         self.trails[model] = tuple(trail)

@@ -2156,6 +2156,10 @@ def unpassed_flags(
             bound = 1 if owner is not None and not d.static else 0  # self or cls
             if (owner.name if init and owner is not None else d.name) in spread:
                 continue
+            if owner is not None and d.name in _INSTANCE_CALLS:
+                # ``logits, loss = model(x, y)`` names no ``forward``: an instance's calls are
+                # told by the call facts that resolve to it (:func:`defaulted_flags`)
+                continue
             for name, default in d.params:
                 if default is None or default.kind != "Constant" or name in named:
                     continue
@@ -9920,7 +9924,14 @@ def framework_item(found: OptionFiles | None, analyses: Sequence[FileAnalysis]) 
         picked = found.value(f"{section}.type")
         if picked is not None:
             places.append(Where(picked[1].path, picked[1].line))
-    classes = ", ".join(f"{name} ({section})" for name, section in parts.items())
+    # a part named as a torch layer or loss (basicsr's ``L1Loss``, ``MSELoss``) is that
+    # layer's counterpart in MindSpore, a rename: no part of its own to port
+    api = load_torch_api()
+    layers = {name for name in parts if api.kind(f"torch.nn.{name}") == "class"}
+    classes = ", ".join(
+        f"{name} ({section}; as torch.nn.{name})" if name in layers else f"{name} ({section})"
+        for name, section in parts.items()
+    )
     what = f"training loop, models and losses in {package}: port what the option file uses"
     what += f" ({classes})" if classes else ""
     why = (
@@ -9929,7 +9940,8 @@ def framework_item(found: OptionFiles | None, analyses: Sequence[FileAnalysis]) 
         f"so the scan counts none of its APIs; the {package} code the option file uses "
         "is ported (or replaced by a MindSpore counterpart) and checked against it"
     )
-    return WorkItem("framework-training", what, tuple(places), why, uses=1 + len(parts))
+    uses = 1 + len(parts) - len(layers)
+    return WorkItem("framework-training", what, tuple(places), why, uses=uses)
 
 
 def unpicked_imports(

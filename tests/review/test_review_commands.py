@@ -76,3 +76,25 @@ def test_a_lower_case_readme_and_the_docs_pages_hold_commands(tmp_path: Path) ->
     assert commanded_configs(tmp_path, _CONFIGS) == [
         ("configs/b/two.yaml", "docs/notes/bench.md:1", 1)
     ]
+
+
+def test_root_pages_hold_a_runner_s_training_command(tmp_path: Path) -> None:
+    """SlowFast-style: the README names no command; ``GETTING_STARTED.md`` and
+    ``INSTALL.md`` at the root run ``tools/run_net.py --cfg X KEY VALUE ...``, a script that
+    runs whatever its config enables: a training, unless the command switches it off."""
+    (tmp_path / "README.md").write_text("See GETTING_STARTED.md.\n", encoding="utf-8")
+    (tmp_path / "GETTING_STARTED.md").write_text(
+        "```\npython tools/run_net.py \\\n  --cfg configs/a/one.yaml \\\n  NUM_GPUS 2 \\\n```\n"
+        "Test only:\n```\npython tools/run_net.py --cfg configs/b/two.yaml"
+        " TRAIN.ENABLE False\n```\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "INSTALL.md").write_text(
+        "    python tools/run_net.py --cfg configs/a/one.yaml NUM_GPUS 1\n", encoding="utf-8"
+    )
+    assert commanded_config(tmp_path, _CONFIGS) == ("configs/a/one.yaml", "GETTING_STARTED.md:2")
+    # INVALID: a runner asked to evaluate trains nothing
+    (tmp_path / "INSTALL.md").write_text(
+        "    python main.py --eval --cfg configs/a/one.yaml\n", encoding="utf-8"
+    )
+    assert commanded_config(tmp_path, _CONFIGS) is None  # one page command left: none picked

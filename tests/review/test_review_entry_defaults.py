@@ -48,7 +48,10 @@ def test_each_entry_s_default_is_shown_beside_the_field_default(
 
 
 def test_reads_of_the_default_instance_follow_it(items: tuple[RecipeItem, ...]) -> None:
-    (accumulation,) = [i for i in items if i.name == "gradient accumulation"]
+    rows = {i.where.path: i for i in items if i.name == "gradient accumulation"}
+    accumulation = rows["pkg/pretrain.py"]
+    # the fine-tuning's loop of micro-batches before one step is accumulation too
+    assert dict(rows["pkg/finetune.py"].values)["micro-batches"].startswith("16 (accumulate")
     # the keyword the default passes, and the class default for the field it leaves out
     assert dict(accumulation.values)["every"] == (
         "128 (= train.global_batch_size // train.micro_batch_size with "

@@ -109,13 +109,14 @@ def test_the_framework_is_a_work_item_the_effort_prices() -> None:
     assert item.what == (
         "training loop, models and losses in srkit: port what the option file uses "
         "(RRDBNet (network_g), GANLoss (train.gan_opt), PerceptualLoss (train.perceptual_opt), "
-        "L1Loss (train.pixel_opt))"
+        "L1Loss (train.pixel_opt; as torch.nn.L1Loss))"
     )
-    assert item.uses == 5
+    # the framework's L1Loss is torch.nn.L1Loss's counterpart: no part of its own to port
+    assert item.uses == 4
     assert str(item.where[0]) == "tinysr/train.py:10"
-    assert "5 framework-training as 3.7 × 2–4" in review.effort.formula
+    assert "4 framework-training as 3.1 × 2–4" in review.effort.formula
     # at least the framework's own share (its checkpoint is priced once, by its item)
-    assert review.effort.person_days[0] >= 3.7 * 2
+    assert review.effort.person_days[0] >= 3.1 * 2
 
 
 def test_a_repository_running_its_own_training_has_none_of_it(tmp_path: Path) -> None:

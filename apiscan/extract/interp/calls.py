@@ -365,6 +365,9 @@ class CallsMixin:
             )
             if foreign is not None:
                 return foreign
+        if name in RUNS_ITS_MODULE and args.vals and args.vals[0][0] == "inst":
+            # ``model = torch.compile(model)``: the compiled module runs the model's forward
+            return args.vals[0]
         if name is not None:
             kind = self.api.kind(name)
             own = self._own_package_call(q, node, args, kind == "class" or _class_like(q))
@@ -707,6 +710,10 @@ class CallsMixin:
             # what calling a torch module gives, unless the children say more (data)
             return out if _carries_data(out) else None
         return None
+
+
+#: torch functions handing back a module that runs the module they are given.
+RUNS_ITS_MODULE = frozenset({"torch.compile"})
 
 
 #: Factories whose boolean tensor holds constants (all True, all False), not data.

@@ -362,6 +362,19 @@ class ExpressionsMixin:
         taken = self._tensor_test(node.test)
         if taken is not None:
             return body if taken else orelse  # ``x.clone() if isinstance(x, Tensor) else ...``
+        # ``raw_model = model.module if ddp else model``: the model a data-parallel wrapper
+        # holds, or the model itself: either way the model
+        for inner, outer, whole in (
+            (node.body, node.orelse, orelse),
+            (node.orelse, node.body, body),
+        ):
+            if (
+                type(inner) is cst.Attribute
+                and inner.attr.value == "module"
+                and whole[0] == "inst"
+                and inner.value.deep_equals(outer)
+            ):
+                return whole
         return join(body, orelse)
 
     def _await(self, node: cst.Await) -> Val:

@@ -19,7 +19,7 @@ import libcst as cst
 from apiscan.extract.interp.base import ATTR, NAME, REFERENCES, _carries_data, _root_name
 from apiscan.extract.shapes import MAYBE_RAND, RAND, is_dyn_number, takes_tensor_only
 from apiscan.extract.tree import children_of, descendants
-from apiscan.resolve.values import NONTORCH, UNKNOWN, Val, element, seq
+from apiscan.resolve.values import NONTORCH, UNKNOWN, Val, element, seq, wrapped_model
 
 #: Builtin types an ``isinstance`` test may narrow a name to (never a tensor).
 _BUILTIN_TYPES = frozenset({"dict", "list", "tuple", "str", "int", "float", "bool", "set"})
@@ -392,6 +392,10 @@ class StatementsMixin:
                 # other path gives: the join keeps "may depend on data")
                 names[name] = old
             elif new[0] == "unknown" and old[0] == "inst":
+                names[name] = old
+            elif wrapped_model(new, old) is not None:
+                # ``if ddp: model = DDP(model)``: the wrapper runs the model, which the name
+                # holds on either path (a call through it is the model's ``forward``)
                 names[name] = old
             elif old[0] == "unknown" and new[0] in ("tuple", "seq") and _wraps(new, old):
                 # ``if isinstance(tensors, torch.Tensor): tensors = [tensors]``: one item made
