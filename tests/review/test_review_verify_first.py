@@ -118,17 +118,17 @@ def test_a_parameter_passed_at_its_torch_default_is_covered_by_the_default_case(
 
 
 def test_a_class_passed_as_a_value_is_no_call() -> None:
-    """``Head(..., pool=nn.AvgPool3d)`` passes the class itself: no arguments, so nothing it
+    """``Head(..., pool=nn.AvgPool2d)`` passes the class itself: no arguments, so nothing it
     "omits" ranks the API or needs a case (and the finding has no call arguments to read)."""
     pad = ParamChange("count_include_pad", "default", torch_default="True", ms_default="False")
-    reference = replace(_site("torch.nn.AvgPool3d", "different", pad), args=None)
+    reference = replace(_site("torch.nn.AvgPool2d", "different", pad), args=None)
     assert verify_first([reference]) == [
-        "apiscan verify torch.nn.AvgPool3d (different, 1 call site)"
+        "apiscan verify torch.nn.AvgPool2d (different, 1 call site)"
     ]
     # beside a real call that passes it, the call alone decides
     call = replace(
-        _site("torch.nn.AvgPool3d", "different", pad, line=2),
+        _site("torch.nn.AvgPool2d", "different", pad, line=2),
         args=CallArgs(keywords=(("count_include_pad", "False"),)),
     )
     found = verify_first([reference, call])
-    assert found[0].startswith("apiscan verify torch.nn.AvgPool3d (different, passes ")
+    assert found[0].startswith("apiscan verify torch.nn.AvgPool2d (different, passes ")
