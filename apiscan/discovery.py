@@ -281,9 +281,32 @@ def discover(
         files[i] = SourceFile(f.abspath, safe_name(_clean(f.relpath)), f.modules, f.is_package)
     errors = [replace(e, path=safe_name(_clean(e.path))) for e in errors]
     files.sort(key=lambda f: f.relpath)
+    files = unique_canonical_names(files)
     if sys_path_names:
         files = with_sys_path_names(base, files, _read_sources(files))
     return base, files, errors
+
+
+def unique_canonical_names(files: list[SourceFile]) -> list[SourceFile]:
+    """Each file's first module name is the one the whole-program pass keys its functions and
+    classes by, so it must name one file. Two scripts' folders that are no packages can both
+    hold a ``convnext.py`` (``models/convnext.py`` and ``backbone/convnext.py``, each importable
+    as ``convnext`` from its own folder): keyed by the shared name, one file's functions took
+    the other's place, and the model file's layers lost their scope. Such files put their name
+    relative to the root first (unique, as paths are) and keep the shared one as an alias."""
+    firsts: dict[str, int] = {}
+    for f in files:
+        if f.modules:
+            firsts[f.modules[0]] = firsts.get(f.modules[0], 0) + 1
+    out: list[SourceFile] = []
+    for f in files:
+        if f.modules and firsts[f.modules[0]] > 1:
+            unique = [m for m in f.modules[1:] if m not in firsts]
+            if unique:
+                modules = (unique[-1], *(m for m in f.modules if m != unique[-1]))
+                f = replace(f, modules=modules)
+        out.append(f)
+    return out
 
 
 #: a def's parameter list (up to the first closing parenthesis)
