@@ -84,6 +84,7 @@ from apiscan.review.work import (
     unreached,
     unrun_draws,
     vendored_copies,
+    within,
     work_items,
 )
 from apiscan.rewrite.idioms import AMP_LOSS_SCALER
@@ -272,7 +273,7 @@ def review(options: ScanOptions) -> Review:
             or bool(ancillary.why(f.path))
             or (f.path, f.function.partition(".")[0]) in unbuilt
             or (f.path, ".".join(f.function.split(".")[:2])) in unbuilt
-            or (f.path, f.function.partition(".")[0]) in exporting
+            or within(exporting, f.path, f.function)
         ),
     )
     # the recipe reads the same reachability answer as the effort and the work items: a

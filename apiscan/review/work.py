@@ -1701,6 +1701,42 @@ def _local_packages(analyses: Iterable[FileAnalysis]) -> set[str]:
     return {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
 
 
+#: Bases that call none of a class's methods by name.
+_PLAIN_BASES = frozenset({"object", "abc.ABC", "ABC"})
+
+
+def plain_classes(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
+    """The names of the repository's classes that derive from nothing of another package
+    (no base, ``object``, ``abc.ABC``, or the repository's own such classes): an
+    evaluator, a tracker, a config. No framework calls their methods by name, so the calls
+    the code writes are all their uses; a torch Module's, a Dataset's or a Lightning
+    module's hooks run without one. A name two classes share is plain only if both are."""
+    local = _local_packages(analyses)
+    bases: dict[str, set[str]] = {}
+    for fa in analyses:
+        if fa.errors:
+            continue
+        for c in fa.classes:
+            bases.setdefault(c.qualname.rpartition(".")[2], set()).update(c.bases)
+    foreign = {
+        name
+        for name, found in bases.items()
+        if any(b not in _PLAIN_BASES and b.partition(".")[0] not in local for b in found)
+    }
+    grew = True
+    while grew:  # through the repository's own bases
+        grew = False
+        for name, found in bases.items():
+            if name not in foreign and any(
+                b.rpartition(".")[2] in foreign or b.rpartition(".")[2] not in bases
+                for b in found
+                if b not in _PLAIN_BASES
+            ):
+                foreign.add(name)
+                grew = True
+    return frozenset(bases.keys() - foreign)
+
+
 def work_items(
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
@@ -3289,6 +3325,7 @@ def apart_only(
     dead = dict(dead or {})
     files = {fa.path: fa for fa in analyses if not fa.errors and fa.syntax is not None}
     imported = imported_modules(fa for fa in analyses if not is_test_path(fa.path))
+    plain = plain_classes(analyses)
     defs: dict[tuple[str, str], tuple[int, int]] = {}
     classes: set[tuple[str, str]] = set()
     for path, fa in files.items():
@@ -3309,6 +3346,22 @@ def apart_only(
             defs[(path, name)] = (d.line, d.end_line)
             if d.is_class:
                 classes.add((path, name))
+        # the methods of its plain classes (:func:`plain_classes`): a method only files
+        # counted apart call is theirs, with what only it builds (an evaluator's method for
+        # another tracker, which only that tracker's script calls, and the tracker it builds)
+        for d in values.defs:
+            owner = values.defs[d.owner] if 0 <= d.owner < len(values.defs) else None
+            if (
+                owner is not None
+                and owner.is_class
+                and owner.owner < 0
+                and "." not in owner.qual
+                and owner.qual in plain
+                and not d.is_class
+                and not d.name.startswith("__")
+                and (path, owner.qual) in defs
+            ):
+                defs[(path, f"{owner.qual}.{d.name}")] = (d.line, d.end_line)
     # a class a string names may be built from it (a registry's ``type=``), as
     # :func:`uncalled_functions` keeps it: reached, whatever else uses it
     strings = {
@@ -3320,9 +3373,10 @@ def apart_only(
         if e.kind == "Constant" and isinstance(e.value, str)
     }
     by_name: dict[str, list[tuple[str, str]]] = {}
-    for key in defs:
-        by_name.setdefault(key[1], []).append(key)
-    # each use of a name: (path, line or 0 for a whole-file use, top-level def or "")
+    for key in defs:  # a method by its own name: what a call of it writes last
+        by_name.setdefault(key[1].rpartition(".")[2], []).append(key)
+    # each use of a name: (path, line or 0 for a whole-file use, the qualified name of the
+    # definition it is in or "")
     uses: dict[str, set[tuple[str, int, str]]] = {}
     for name, places in _written_names(analyses).items():
         if name.rpartition(".")[2] in by_name:
@@ -3332,7 +3386,7 @@ def apart_only(
         for c in fa.calls:
             for part in c.callee.split(".")[-2:]:
                 if part in by_name:
-                    uses.setdefault(part, set()).add((path, 0, c.caller.partition(".")[0]))
+                    uses.setdefault(part, set()).add((path, 0, c.caller))
         for ref in fa.local_refs:
             module, _, last = ref.rpartition(".")
             if last in by_name and module not in fa.modules:  # an import from another file
@@ -3364,7 +3418,8 @@ def apart_only(
 
     def inside(path: str, line: int, top: str, keys: Iterable[tuple[str, str]]) -> bool:
         return any(
-            k[0] == path and ((top and top == k[1]) or (line and a <= line <= z))
+            k[0] == path
+            and ((top and (top == k[1] or top.startswith(f"{k[1]}."))) or (line and a <= line <= z))
             for k in keys
             for a, z in (spans[k],)
         )
@@ -3372,7 +3427,7 @@ def apart_only(
     outer = {
         key: [
             (p, line, top)
-            for p, line, top in uses.get(key[1], ())
+            for p, line, top in uses.get(key[1].rpartition(".")[2], ())
             if not inside(p, line, top, (key,))
         ]
         for key in defs
@@ -3410,10 +3465,12 @@ def apart_only(
     # those code counted apart reaches: counted apart with it; those only dead code reaches:
     # not reached at all, less a class a string names, which a registry's ``type=`` may build
     # (:func:`uncalled_functions` keeps it so too)
-    exported = reached_from(largest(kept), lambda p, line, top: bool(apart(p)))
+    # a method whose name a string spells may be looked up by it (``getattr(self, name)``)
+    picked = {name for _, name in defs if "." in name and name.rpartition(".")[2] in strings}
+    exported = reached_from(largest({*kept, *picked}), lambda p, line, top: bool(apart(p)))
     unreached = (
         reached_from(
-            largest({*kept, *(name for _, name in classes if name in strings)}),
+            largest({*kept, *picked, *(name for _, name in classes if name in strings)}),
             lambda p, line, top: inside(p, line, top, dead),
         )
         - exported
@@ -3428,11 +3485,23 @@ def apart_only(
         )
         return ", ".join([*direct, *(f"via {name}" for name in via)])
 
+    def of_listed(key: tuple[str, str], listed: Collection[tuple[str, str]]) -> bool:
+        """A method of a class listed itself: the class's lines hold it."""
+        return "." in key[1] and (key[0], key[1].partition(".")[0]) in listed
+
     return Reach(
-        {key: users(key) for key in sorted(exported)},
-        frozenset(unreached),
+        {key: users(key) for key in sorted(exported) if not of_listed(key, exported)},
+        frozenset(k for k in unreached if not of_listed(k, unreached)),
         {k: spans[k] for k in (*exported, *unreached, *dead)},
     )
+
+
+def within(keys: Collection[tuple[str, str]], path: str, function: str) -> bool:
+    """Whether the code of ``function`` (a qualified name) in ``path`` lies in one of
+    ``keys``, the (path, name) of :class:`Reach`: its module-level def or class, or the
+    method of that class it is in."""
+    parts = function.split(".")
+    return (path, parts[0]) in keys or (len(parts) > 1 and (path, ".".join(parts[:2])) in keys)
 
 
 def _unused_imports(fa: FileAnalysis) -> set[str]:
