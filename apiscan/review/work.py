@@ -17,6 +17,7 @@ copy of another repository are counted apart (:class:`Ancillary`; ``review-ancil
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import sys
 from collections import Counter
@@ -35,7 +36,12 @@ from apiscan.mapping.match import memory_only
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.program.index import follow, module_aliases
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
-from apiscan.review.commands import documented_entry, documented_scripts, documented_stages
+from apiscan.review.commands import (
+    documented_entry,
+    documented_scripts,
+    documented_stages,
+    launches,
+)
 from apiscan.review.config_files import OptionFiles, config_names, config_words
 from apiscan.review.evaluate import choice_key, outcomes, values_of
 from apiscan.review.leftout import call_index, globals_picks
@@ -270,6 +276,8 @@ class Ancillary:
         #: the training scripts of the pipeline's earlier stages the documentation launches
         #: before the entry, each training its own model (their rows are the recipe's too)
         self.stages: tuple[str, ...] = ()
+        #: the Python config files the documented training commands name (``-f x.py``)
+        self.configs: frozenset[str] = frozenset()
         #: the files the scan analysed without error: their reasons are all in ``_why``
         self._read = frozenset(fa.path for fa in analyses if not fa.errors)
         #: the modules the packaging declares as commands (console scripts): entry points
@@ -379,6 +387,7 @@ class Ancillary:
                 others = self._undocumented_trainings(analyses, entry, scripts)
                 self._why.update(others)
                 self._recipes.update(dict.fromkeys(others, "task"))
+                self._configure(analyses, entry, scripts)
         self._why.update(self._copies(analyses))
 
     def _scripts(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
@@ -942,6 +951,63 @@ class Ancillary:
             found[path] = f"{OTHER_TASK} ({path}: its own model, not launched by the documentation)"
         return found
 
+    def _configure(
+        self, analyses: Sequence[FileAnalysis], entry: str, scripts: Mapping[str, str]
+    ) -> None:
+        """The Python config files the documented training commands name (``train.py -f
+        exps/example/mot/x.py``: an experiment module the launcher loads by path) are the
+        run's configuration, ported wherever they lie (an ``example`` folder); where every
+        such command names one, the files like them that none names, that nothing imports
+        and that define the same module-level class the named ones do (the launcher's
+        ``module.Exp()``: another experiment's ``exps/default/yolov3.py``) are configurations
+        the run never loads, counted apart with what only they build."""
+        if self._root is None:
+            return
+        modules = [m for m, p in scripts.items() if p == entry and not m.endswith(".py")]
+        named: set[str] = set()
+        every = True
+        for launch in launches(self._root, entry, modules):
+            words = [w.partition("=")[2] if "=" in w else w for w in launch.words]
+            given = {os.path.normpath(w.removeprefix("./")) for w in words if w.endswith(".py")}
+            every = every and bool(given)
+            named |= given & self._read
+        if not named:
+            return
+        for path in named:
+            why = self._why.get(path, "")
+            if (
+                why
+                and why != "tests"
+                and not why.startswith(ADAPTER)
+                and path not in self._vendored
+            ):
+                del self._why[path]
+                self._recipes.pop(path, None)
+        self.configs = frozenset(named)
+        if not every:
+            return
+        files = {fa.path: fa for fa in analyses if not fa.errors and fa.syntax is not None}
+
+        def tops(path: str) -> set[str]:
+            return {c.qualname for c in files[path].classes if "." not in c.qualname}
+
+        classes = set().union(*(tops(p) for p in named if p in files))
+        graph = _reference_graph(analyses, self._imports)
+        imported = {t for source, targets in graph.items() for t in targets if t != source}
+        # (a config subclassing the library's experiment reaches the training step through
+        # its base: kept as an entry, though no command loads it)
+        unloaded = {
+            path
+            for path, fa in files.items()
+            if path not in named
+            and path not in self._why
+            and path not in imported
+            and not fa.syntax.main_guard
+            and tops(path) & classes
+        }
+        self._why.update(dict.fromkeys(unloaded, UNLAUNCHED))
+        self.keep -= unloaded
+
     def _copies(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """Ported files that are copies of another ported file (Depth-Anything-V2's
         ``metric_depth/depth_anything_v2/`` repeats ``depth_anything_v2/`` file for file):
@@ -1028,7 +1094,7 @@ class Ancillary:
         who lists what is counted apart is not second-guessed."""
         if self.patterns is None:
             for path, why in found.items():
-                if path not in self.keep:
+                if path not in self.keep and path not in self.configs:
                     self._why.setdefault(path, why)
 
     def why(self, path: str) -> str:
@@ -1240,6 +1306,8 @@ OTHER_TASK = "other task"
 
 #: Why a script the training never runs is counted apart (:meth:`Ancillary._unrun_scripts`).
 UNRUN_SCRIPT = "script the training does not run (data preparation, evaluation...)"
+#: Why a config module no documented training command loads is counted apart.
+UNLAUNCHED = "configuration the documented training does not load"
 
 #: Why a module that only root-level tools import is counted apart (with the tools).
 TOOLS_ONLY = "used only by tools"
