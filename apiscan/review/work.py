@@ -9077,20 +9077,43 @@ def _step_loops(
         for d in facts.values.defs
         if d.loop_spans
     }
-    first: dict[tuple[str, str], int] = {}
+    # a script's module code loops over its batches too (llm.c's ``train_gpt2.py``: what it
+    # calls once before that loop, a debug state written at start-up, is no step)
+    spans.update(
+        ((fa.path, ""), facts.values.loop_spans)
+        for fa, facts in with_facts(analyses)
+        if facts.values is not None and facts.values.loop_spans
+    )
+    lines: dict[tuple[str, str], list[int]] = {}
+    # the optimizer's steps: with gradient accumulation the backward pass runs in a loop
+    # over micro-batches inside the loop over steps, which the optimizer's step closes
+    stepped: dict[tuple[str, str], list[int]] = {}
     # the backward pass where the function runs one (a ``zero_grad`` may run once before
     # its loops)
     backward = {(f.path, f.function) for f in runs if f.api in BACKWARD_APIS}
     for f in runs:
+        if f.api.endswith(".step"):
+            stepped.setdefault((f.path, f.function), []).append(f.span.line)
         if (f.path, f.function) in backward and f.api not in BACKWARD_APIS:
             continue
-        key = (f.path, f.function)
-        first[key] = min(first.get(key, f.span.line), f.span.line)
+        lines.setdefault((f.path, f.function), []).append(f.span.line)
     out = {}
-    for key, line in first.items():
-        around = [s for s in spans.get(key, ()) if s[0] <= line <= s[1]]
-        if around:
-            out[key] = min(around, key=lambda s: s[1] - s[0])
+    for key, found in lines.items():
+        loops = spans.get(key, ())
+
+        def looped(line: int, loops: Sequence[tuple[int, int]] = loops) -> bool:
+            return any(a <= line <= z for a, z in loops)
+
+        # the first one in a loop: a backward pass run once before the loop (a debug
+        # state's gradients written at start-up) is no step of it
+        first = next((line for line in sorted(found) if looped(line)), None)
+        if first is None:
+            continue
+        # ... and the first optimizer step after it in a loop, in the same loop
+        need = [first, *[s for s in sorted(stepped.get(key, ())) if s > first and looped(s)][:1]]
+        around = [s for s in loops if all(s[0] <= x <= s[1] for x in need)]
+        around = around or [s for s in loops if s[0] <= first <= s[1]]
+        out[key] = min(around, key=lambda s: s[1] - s[0])
     return out
 
 
