@@ -84,6 +84,7 @@ from apiscan.review.work import (
     unreached,
     unrun_draws,
     vendored_copies,
+    within,
     work_items,
 )
 from apiscan.rewrite.idioms import AMP_LOSS_SCALER
@@ -282,7 +283,7 @@ def review(options: ScanOptions) -> Review:
             or (f.path, f.function.partition(".")[0]) in unbuilt
             or (f.path, ".".join(f.function.split(".")[:2])) in unbuilt
             or (f.path, f.function.partition(".")[0]) in picked_out
-            or (f.path, f.function.partition(".")[0]) in exporting
+            or within(exporting, f.path, f.function)
         ),
     )
     # the recipe reads the same reachability answer as the effort and the work items: a

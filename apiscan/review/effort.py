@@ -35,6 +35,7 @@ from apiscan.review.work import (
     data_pipeline_sites,
     priced_kind,
     sharded_api,
+    within,
 )
 from apiscan.rewrite.idioms import idiom_for
 
@@ -559,7 +560,7 @@ def estimate(
         return (
             top not in unbuilt
             and method not in unbuilt
-            and top not in exporting
+            and not within(exporting, path, function)
             and top not in alternatives
         )
 
@@ -614,7 +615,7 @@ def estimate(
         for f in result.api_findings
         if counted(f)
         and kept(f.path)
-        and (f.path, f.function.partition(".")[0]) in exporting
+        and within(exporting, f.path, f.function)
         and (f.path, f.function.partition(".")[0]) not in unbuilt
     ]
     network = [f for f in apis if f.scope == "network"]
@@ -679,7 +680,7 @@ def estimate(
         (f.path, f.function or "<module>")
         for f in result.shape_findings
         if f.scope == "network"
-        and (not kept(f.path) or (f.path, f.function.partition(".")[0]) in exporting)
+        and (not kept(f.path) or within(exporting, f.path, f.function))
         and not inherited_shape(f)
     }
     helpers = _priced_with_callers(shapes, callers or {}, apart_sources)

@@ -17,6 +17,7 @@ copy of another repository are counted apart (:class:`Ancillary`; ``review-ancil
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import sys
 from collections import Counter
@@ -35,7 +36,12 @@ from apiscan.mapping.match import memory_only
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.program.index import follow, module_aliases
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
-from apiscan.review.commands import documented_entry, documented_scripts, documented_stages
+from apiscan.review.commands import (
+    documented_entry,
+    documented_scripts,
+    documented_stages,
+    launches,
+)
 from apiscan.review.config_files import OptionFiles, config_names, config_words
 from apiscan.review.evaluate import choice_key, outcomes, values_of
 from apiscan.review.leftout import call_index, globals_picks
@@ -275,6 +281,8 @@ class Ancillary:
         #: the training scripts of the pipeline's earlier stages the documentation launches
         #: before the entry, each training its own model (their rows are the recipe's too)
         self.stages: tuple[str, ...] = ()
+        #: the Python config files the documented training commands name (``-f x.py``)
+        self.configs: frozenset[str] = frozenset()
         #: the files the scan analysed without error: their reasons are all in ``_why``
         self._read = frozenset(fa.path for fa in analyses if not fa.errors)
         #: the modules the packaging declares as commands (console scripts): entry points
@@ -385,6 +393,7 @@ class Ancillary:
                 others = self._undocumented_trainings(analyses, entry, scripts)
                 self._why.update(others)
                 self._recipes.update(dict.fromkeys(others, "task"))
+                self._configure(analyses, entry, scripts)
         self._why.update(self._copies(analyses))
 
     def _scripts(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
@@ -978,6 +987,63 @@ class Ancillary:
             found[path] = f"{OTHER_TASK} ({path}: its own model, not launched by the documentation)"
         return found
 
+    def _configure(
+        self, analyses: Sequence[FileAnalysis], entry: str, scripts: Mapping[str, str]
+    ) -> None:
+        """The Python config files the documented training commands name (``train.py -f
+        exps/example/mot/x.py``: an experiment module the launcher loads by path) are the
+        run's configuration, ported wherever they lie (an ``example`` folder); where every
+        such command names one, the files like them that none names, that nothing imports
+        and that define the same module-level class the named ones do (the launcher's
+        ``module.Exp()``: another experiment's ``exps/default/yolov3.py``) are configurations
+        the run never loads, counted apart with what only they build."""
+        if self._root is None:
+            return
+        modules = [m for m, p in scripts.items() if p == entry and not m.endswith(".py")]
+        named: set[str] = set()
+        every = True
+        for launch in launches(self._root, entry, modules):
+            words = [w.partition("=")[2] if "=" in w else w for w in launch.words]
+            given = {os.path.normpath(w.removeprefix("./")) for w in words if w.endswith(".py")}
+            every = every and bool(given)
+            named |= given & self._read
+        if not named:
+            return
+        for path in named:
+            why = self._why.get(path, "")
+            if (
+                why
+                and why != "tests"
+                and not why.startswith(ADAPTER)
+                and path not in self._vendored
+            ):
+                del self._why[path]
+                self._recipes.pop(path, None)
+        self.configs = frozenset(named)
+        if not every:
+            return
+        files = {fa.path: fa for fa in analyses if not fa.errors and fa.syntax is not None}
+
+        def tops(path: str) -> set[str]:
+            return {c.qualname for c in files[path].classes if "." not in c.qualname}
+
+        classes = set().union(*(tops(p) for p in named if p in files))
+        graph = _reference_graph(analyses, self._imports)
+        imported = {t for source, targets in graph.items() for t in targets if t != source}
+        # (a config subclassing the library's experiment reaches the training step through
+        # its base: kept as an entry, though no command loads it)
+        unloaded = {
+            path
+            for path, fa in files.items()
+            if path not in named
+            and path not in self._why
+            and path not in imported
+            and not fa.syntax.main_guard
+            and tops(path) & classes
+        }
+        self._why.update(dict.fromkeys(unloaded, UNLAUNCHED))
+        self.keep -= unloaded
+
     def _copies(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """Ported files that are copies of another ported file (Depth-Anything-V2's
         ``metric_depth/depth_anything_v2/`` repeats ``depth_anything_v2/`` file for file):
@@ -1064,7 +1130,7 @@ class Ancillary:
         who lists what is counted apart is not second-guessed."""
         if self.patterns is None:
             for path, why in found.items():
-                if path not in self.keep:
+                if path not in self.keep and path not in self.configs:
                     self._why.setdefault(path, why)
 
     def why(self, path: str) -> str:
@@ -1276,6 +1342,8 @@ OTHER_TASK = "other task"
 
 #: Why a script the training never runs is counted apart (:meth:`Ancillary._unrun_scripts`).
 UNRUN_SCRIPT = "script the training does not run (data preparation, evaluation...)"
+#: Why a config module no documented training command loads is counted apart.
+UNLAUNCHED = "configuration the documented training does not load"
 
 #: Why a module that only root-level tools import is counted apart (with the tools).
 TOOLS_ONLY = "used only by tools"
@@ -1757,6 +1825,42 @@ def _repository_tail(name: str, tails: set[str]) -> bool:
 def _local_packages(analyses: Iterable[FileAnalysis]) -> set[str]:
     """The repository's own top-level packages (of the files analysed without error)."""
     return {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
+
+
+#: Bases that call none of a class's methods by name.
+_PLAIN_BASES = frozenset({"object", "abc.ABC", "ABC"})
+
+
+def plain_classes(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
+    """The names of the repository's classes that derive from nothing of another package
+    (no base, ``object``, ``abc.ABC``, or the repository's own such classes): an
+    evaluator, a tracker, a config. No framework calls their methods by name, so the calls
+    the code writes are all their uses; a torch Module's, a Dataset's or a Lightning
+    module's hooks run without one. A name two classes share is plain only if both are."""
+    local = _local_packages(analyses)
+    bases: dict[str, set[str]] = {}
+    for fa in analyses:
+        if fa.errors:
+            continue
+        for c in fa.classes:
+            bases.setdefault(c.qualname.rpartition(".")[2], set()).update(c.bases)
+    foreign = {
+        name
+        for name, found in bases.items()
+        if any(b not in _PLAIN_BASES and b.partition(".")[0] not in local for b in found)
+    }
+    grew = True
+    while grew:  # through the repository's own bases
+        grew = False
+        for name, found in bases.items():
+            if name not in foreign and any(
+                b.rpartition(".")[2] in foreign or b.rpartition(".")[2] not in bases
+                for b in found
+                if b not in _PLAIN_BASES
+            ):
+                foreign.add(name)
+                grew = True
+    return frozenset(bases.keys() - foreign)
 
 
 def work_items(
@@ -3351,6 +3455,7 @@ def apart_only(
     dead = dict(dead or {})
     files = {fa.path: fa for fa in analyses if not fa.errors and fa.syntax is not None}
     imported = imported_modules(fa for fa in analyses if not is_test_path(fa.path))
+    plain = plain_classes(analyses)
     defs: dict[tuple[str, str], tuple[int, int]] = {}
     classes: set[tuple[str, str]] = set()
     for path, fa in files.items():
@@ -3371,6 +3476,22 @@ def apart_only(
             defs[(path, name)] = (d.line, d.end_line)
             if d.is_class:
                 classes.add((path, name))
+        # the methods of its plain classes (:func:`plain_classes`): a method only files
+        # counted apart call is theirs, with what only it builds (an evaluator's method for
+        # another tracker, which only that tracker's script calls, and the tracker it builds)
+        for d in values.defs:
+            owner = values.defs[d.owner] if 0 <= d.owner < len(values.defs) else None
+            if (
+                owner is not None
+                and owner.is_class
+                and owner.owner < 0
+                and "." not in owner.qual
+                and owner.qual in plain
+                and not d.is_class
+                and not d.name.startswith("__")
+                and (path, owner.qual) in defs
+            ):
+                defs[(path, f"{owner.qual}.{d.name}")] = (d.line, d.end_line)
     # a class a string names may be built from it (a registry's ``type=``), as
     # :func:`uncalled_functions` keeps it: reached, whatever else uses it
     strings = {
@@ -3382,9 +3503,10 @@ def apart_only(
         if e.kind == "Constant" and isinstance(e.value, str)
     }
     by_name: dict[str, list[tuple[str, str]]] = {}
-    for key in defs:
-        by_name.setdefault(key[1], []).append(key)
-    # each use of a name: (path, line or 0 for a whole-file use, top-level def or "")
+    for key in defs:  # a method by its own name: what a call of it writes last
+        by_name.setdefault(key[1].rpartition(".")[2], []).append(key)
+    # each use of a name: (path, line or 0 for a whole-file use, the qualified name of the
+    # definition it is in or "")
     uses: dict[str, set[tuple[str, int, str]]] = {}
     for name, places in _written_names(analyses).items():
         if name.rpartition(".")[2] in by_name:
@@ -3394,7 +3516,7 @@ def apart_only(
         for c in fa.calls:
             for part in c.callee.split(".")[-2:]:
                 if part in by_name:
-                    uses.setdefault(part, set()).add((path, 0, c.caller.partition(".")[0]))
+                    uses.setdefault(part, set()).add((path, 0, c.caller))
         for ref in fa.local_refs:
             module, _, last = ref.rpartition(".")
             if last in by_name and module not in fa.modules:  # an import from another file
@@ -3426,7 +3548,8 @@ def apart_only(
 
     def inside(path: str, line: int, top: str, keys: Iterable[tuple[str, str]]) -> bool:
         return any(
-            k[0] == path and ((top and top == k[1]) or (line and a <= line <= z))
+            k[0] == path
+            and ((top and (top == k[1] or top.startswith(f"{k[1]}."))) or (line and a <= line <= z))
             for k in keys
             for a, z in (spans[k],)
         )
@@ -3434,7 +3557,7 @@ def apart_only(
     outer = {
         key: [
             (p, line, top)
-            for p, line, top in uses.get(key[1], ())
+            for p, line, top in uses.get(key[1].rpartition(".")[2], ())
             if not inside(p, line, top, (key,))
         ]
         for key in defs
@@ -3472,10 +3595,12 @@ def apart_only(
     # those code counted apart reaches: counted apart with it; those only dead code reaches:
     # not reached at all, less a class a string names, which a registry's ``type=`` may build
     # (:func:`uncalled_functions` keeps it so too)
-    exported = reached_from(largest(kept), lambda p, line, top: bool(apart(p)))
+    # a method whose name a string spells may be looked up by it (``getattr(self, name)``)
+    picked = {name for _, name in defs if "." in name and name.rpartition(".")[2] in strings}
+    exported = reached_from(largest({*kept, *picked}), lambda p, line, top: bool(apart(p)))
     unreached = (
         reached_from(
-            largest({*kept, *(name for _, name in classes if name in strings)}),
+            largest({*kept, *picked, *(name for _, name in classes if name in strings)}),
             lambda p, line, top: inside(p, line, top, dead),
         )
         - exported
@@ -3490,11 +3615,23 @@ def apart_only(
         )
         return ", ".join([*direct, *(f"via {name}" for name in via)])
 
+    def of_listed(key: tuple[str, str], listed: Collection[tuple[str, str]]) -> bool:
+        """A method of a class listed itself: the class's lines hold it."""
+        return "." in key[1] and (key[0], key[1].partition(".")[0]) in listed
+
     return Reach(
-        {key: users(key) for key in sorted(exported)},
-        frozenset(unreached),
+        {key: users(key) for key in sorted(exported) if not of_listed(key, exported)},
+        frozenset(k for k in unreached if not of_listed(k, unreached)),
         {k: spans[k] for k in (*exported, *unreached, *dead)},
     )
+
+
+def within(keys: Collection[tuple[str, str]], path: str, function: str) -> bool:
+    """Whether the code of ``function`` (a qualified name) in ``path`` lies in one of
+    ``keys``, the (path, name) of :class:`Reach`: its module-level def or class, or the
+    method of that class it is in."""
+    parts = function.split(".")
+    return (path, parts[0]) in keys or (len(parts) > 1 and (path, ".".join(parts[:2])) in keys)
 
 
 def _unused_imports(fa: FileAnalysis) -> set[str]:
@@ -9005,20 +9142,43 @@ def _step_loops(
         for d in facts.values.defs
         if d.loop_spans
     }
-    first: dict[tuple[str, str], int] = {}
+    # a script's module code loops over its batches too (llm.c's ``train_gpt2.py``: what it
+    # calls once before that loop, a debug state written at start-up, is no step)
+    spans.update(
+        ((fa.path, ""), facts.values.loop_spans)
+        for fa, facts in with_facts(analyses)
+        if facts.values is not None and facts.values.loop_spans
+    )
+    lines: dict[tuple[str, str], list[int]] = {}
+    # the optimizer's steps: with gradient accumulation the backward pass runs in a loop
+    # over micro-batches inside the loop over steps, which the optimizer's step closes
+    stepped: dict[tuple[str, str], list[int]] = {}
     # the backward pass where the function runs one (a ``zero_grad`` may run once before
     # its loops)
     backward = {(f.path, f.function) for f in runs if f.api in BACKWARD_APIS}
     for f in runs:
+        if f.api.endswith(".step"):
+            stepped.setdefault((f.path, f.function), []).append(f.span.line)
         if (f.path, f.function) in backward and f.api not in BACKWARD_APIS:
             continue
-        key = (f.path, f.function)
-        first[key] = min(first.get(key, f.span.line), f.span.line)
+        lines.setdefault((f.path, f.function), []).append(f.span.line)
     out = {}
-    for key, line in first.items():
-        around = [s for s in spans.get(key, ()) if s[0] <= line <= s[1]]
-        if around:
-            out[key] = min(around, key=lambda s: s[1] - s[0])
+    for key, found in lines.items():
+        loops = spans.get(key, ())
+
+        def looped(line: int, loops: Sequence[tuple[int, int]] = loops) -> bool:
+            return any(a <= line <= z for a, z in loops)
+
+        # the first one in a loop: a backward pass run once before the loop (a debug
+        # state's gradients written at start-up) is no step of it
+        first = next((line for line in sorted(found) if looped(line)), None)
+        if first is None:
+            continue
+        # ... and the first optimizer step after it in a loop, in the same loop
+        need = [first, *[s for s in sorted(stepped.get(key, ())) if s > first and looped(s)][:1]]
+        around = [s for s in loops if all(s[0] <= x <= s[1] for x in need)]
+        around = around or [s for s in loops if s[0] <= first <= s[1]]
+        out[key] = min(around, key=lambda s: s[1] - s[0])
     return out
 
 
