@@ -326,6 +326,12 @@ class CallsMixin:
         if type(func) is cst.Attribute:
             self._count(func, ATTR)
             recv = self.expr(func.value)
+            if (
+                type(func.value) is cst.Subscript
+                and func.attr.value in SCALAR_REDUCTIONS
+                and not node.args
+            ):
+                self.shapes.reduced(func.value)  # ``mask[t : t + h].sum()``: one number
             if recv[0] == "qual":
                 fv = self._extend(recv[1], func.attr.value)
                 args = self._args(node, fv)
@@ -723,6 +729,12 @@ CONST_LIKE = frozenset(f for f in CONST_FACTORIES if f.endswith("_like"))
 #: (progress bars).
 ITERATES_ITS_ARGUMENT = frozenset(
     {"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm", "tqdm.rich.tqdm"}
+)
+
+
+#: Methods that reduce an array or a tensor to one number when given no argument.
+SCALAR_REDUCTIONS = frozenset(
+    {"sum", "mean", "max", "min", "prod", "any", "all", "item", "numel", "std", "var", "norm"}
 )
 
 

@@ -64,6 +64,14 @@ class StatementsMixin:
             v = self.expr(value)  # an alias (Conv = nn.Conv2d): its later uses are reported
         else:
             v = self.value(value)
+        if type(value) in (cst.Subscript, cst.Call):
+            named = [t.target.value for t in node.targets if type(t.target) is cst.Name]
+            if type(value) is cst.Subscript:
+                # ``cropped = image[y : y + h, x : x + w]``: ``cropped`` holds the cut sample
+                self.shapes.bind_cut(value, named)
+            else:
+                # ``out = F.interpolate(out, size=(h0, w0))``: ``out`` is back to one size
+                self.shapes.restored(value, named)
         same = any(_same_mask_store(t.target, value) for t in node.targets)
         # ``w[mask] = cfg.WEIGHTS[0]``: one item read by a literal position of a value not
         # known to be a tensor is one value (or one row), never one row per selected position
