@@ -1678,6 +1678,14 @@ class ShapeTracker:
         data has rows of data-dependent lengths too (:func:`host_elem`)."""
         last = q.rpartition(".")[2]
         root = q.partition(".")[0]
+        if root == "numpy" and args and _element_sizes(args[0]):
+            # ``np.array([int(im.shape[0]) for im in imgs])``: still the sizes of the batch's
+            # elements; ``np.max`` of them (``.max()`` on the array, see
+            # :func:`sizes_maximum`) is the batch's largest
+            if last in ("array", "asarray"):
+                return args[0]
+            if last in ("max", "amax"):
+                return sizes_maximum(args[0], len(args) > 1 or "axis" in _keyword_names(node))
         tensor = any(tensor_derived(v) for v in [*args, *kwvals])
         if root == "numpy" and last in NUMPY_PREDICATES:
             return TENSOR_HOST_MASK if tensor else HOST_MASK
@@ -2055,6 +2063,19 @@ def _batch_sizes(
     if recv == BATCH_MAX_TENSOR and result[0] == "tensor" and name not in ("item", "tolist"):
         return BATCH_MAX_TENSOR  # ``(max_size + 31).div(32, rounding_mode="floor")``
     return None
+
+
+def sizes_maximum(sizes: Val, per_axis: bool) -> Val:
+    """The largest of the sizes of a batch's elements (``np.max(widths)``,
+    ``np.array(shapes).max(0)``): the batch maximum, one per axis with ``per_axis``."""
+    if per_axis and sizes[1] not in (ELEM_SIZE, SAMPLE_SIZE):
+        return ("seq", BATCH_MAX)
+    return BATCH_MAX
+
+
+def element_sizes(v: Val) -> bool:
+    """A sequence of the shapes (or sizes) of the elements of an iterated sequence."""
+    return _element_sizes(v)
 
 
 def _element_sizes(v: Val) -> bool:

@@ -576,6 +576,10 @@ class StatementsMixin:
             parts = binder[1]
             if v[0] == "tuple" and len(v[1]) == len(parts):
                 items = [self.shapes.relay([v], e) for e in v[1]]
+            elif self.module_outputs.get(id(v)) is v:
+                # ``x, thw = blk(x, thw)`` of a module of no known class: a tuple led by its
+                # output tensor; what follows (a shape list, a cache) is not known to be one
+                items = [v, *[UNKNOWN] * (len(parts) - 1)]
             else:
                 items = [self.shapes.relay([v], element(v))] * len(parts)
             if not any(part[0] == "star" for part in parts):

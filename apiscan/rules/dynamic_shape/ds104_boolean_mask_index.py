@@ -34,8 +34,11 @@ class BooleanMaskIndex(Rule):
 
     A mask the code decides without reading tensor values is no data: ``torch.arange(n) !=
     pos`` with ``n`` a static size and ``pos`` a constant (or an attribute set when the module
-    is built) drops the same positions at every step. Integer positions are no mask whatever
-    they are named (``keep_idx = scores.topk(k).indices``).
+    is built) drops the same positions at every step, and so does one computed from such
+    values by arithmetic and by ``&``/``|`` with no data in it (``(idx % 2 == 0) & (idx >
+    1)``); the positions it picks (``keep = torch.arange(n)[mask]``) are positions the code
+    decided. Integer positions are no mask whatever they are named (``keep_idx =
+    scores.topk(k).indices``).
 
     Instead
     -------
@@ -139,6 +142,22 @@ class BooleanMaskIndex(Rule):
             def forward(self, x):
                 return x[:, torch.arange(x.shape[1]) != self.cls_position, :]
         """,
+        """
+        import torch
+        from torch import nn
+
+
+        class EveryOther(nn.Module):
+            def __init__(self, frames: int = 16):
+                super().__init__()
+                self.frames = frames
+
+            def forward(self, x):
+                t = self.frames
+                idx = torch.arange(t, device=x.device)
+                keep = idx[(idx % 2 == 0) & (idx > 1)]
+                return x[:, keep]
+        """,
     )
     INVALID = (
         """
@@ -191,5 +210,21 @@ class BooleanMaskIndex(Rule):
         def valid_tokens(tokens: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
             mask = torch.arange(tokens.shape[1])[None, :] < lengths[:, None]
             return tokens[mask]  # error
+        """,
+        """
+        import torch
+        from torch import nn
+
+
+        class EveryOther(nn.Module):
+            def __init__(self, frames: int = 16):
+                super().__init__()
+                self.frames = frames
+
+            def forward(self, x, lengths):
+                t = self.frames
+                idx = torch.arange(t, device=x.device)
+                keep = idx[(idx % 2 == 0) & (idx < lengths[0])]  # error
+                return x[:, keep]
         """,
     )

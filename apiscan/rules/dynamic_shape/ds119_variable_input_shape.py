@@ -27,7 +27,9 @@ class VariableInputShape(Rule):
     has that size whatever box was drawn; a degradation that rescales at random
     (``F.interpolate(x, scale_factor=s)``) and then interpolates back to a size read before
     it (``size=(h0 // sf, w0 // sf)``) ends at one size; a slice of random length reduced
-    at once to one number (``mask[t : t + h, l : l + w].sum()``) cuts no sample.
+    at once to one number (``mask[t : t + h, l : l + w].sum()``) cuts no sample. The
+    largest of the batch's sizes is found however it is written: ``max(widths)``,
+    ``np.max(widths)``, ``np.array(widths).max()``, with ``int(im.shape[0])`` still a size.
 
     Why it breaks on MindSpore
     --------------------------
@@ -315,6 +317,25 @@ class VariableInputShape(Rule):
             def __getitem__(self, i):
                 return torch.from_numpy(self.images[i]), torch.from_numpy(self.masks())
         """,
+        """
+        import numpy as np
+        import torch
+        from torch.utils.data import DataLoader
+
+
+        def collate(data, side: int = 1024):
+            imgs = [s["img"] for s in data]
+            widths = [int(im.shape[0]) for im in imgs]
+            assert np.array(widths).max() <= side and np.max(widths) > 0
+            padded = torch.zeros(len(imgs), side, side, 3)
+            for i, im in enumerate(imgs):
+                padded[i, : im.shape[0], : im.shape[1]] = im
+            return padded
+
+
+        def make_loader(dataset):
+            return DataLoader(dataset, batch_size=8, collate_fn=collate)
+        """,
     )
     INVALID = (
         """
@@ -514,5 +535,26 @@ class VariableInputShape(Rule):
                 patch = x[start : start + n]  # error
                 energy = x[start : start + n].sum()
                 return torch.from_numpy(patch), energy
+        """,
+        """
+        import numpy as np
+        import torch
+        from torch.utils.data import DataLoader
+
+
+        def collate(data):
+            imgs = [s["img"] for s in data]
+            widths = [int(im.shape[0]) for im in imgs]
+            heights = [int(im.shape[1]) for im in imgs]
+            max_w = np.array(widths).max()
+            max_h = np.max(heights)
+            padded = torch.zeros(len(imgs), max_w, max_h, 3)  # error
+            for i, im in enumerate(imgs):
+                padded[i, : im.shape[0], : im.shape[1]] = im
+            return padded
+
+
+        def make_loader(dataset):
+            return DataLoader(dataset, batch_size=8, collate_fn=collate)
         """,
     )
