@@ -1228,6 +1228,10 @@ class ShapeTracker:
             return None
         if is_dyn_tensor(added):
             return self.relay([added], DYN_TENSOR)
+        if added == BOOL_TENSOR and held[0] == "unknown":
+            # ``masks.append(scores > t)`` into a list that held nothing known: a list of
+            # masks (what ``for m in masks: x[m]`` selects with)
+            return BOOL_TENSOR
         if added[0] == "dict" and any(is_dyn_tensor(v) for _, v in added[1]):
             # ``result.append({"boxes": boxes[i], ...})``: one record per image, whose fields
             # ``[p["boxes"] for p in result]`` reads back
