@@ -202,6 +202,13 @@ class Extractor(
         self.sequentials: dict[int, tuple[Val, tuple[Val, ...]]] = {}
         #: id(value) -> (value, (function, parameter)): tensors computed from a parameter
         self.derived: dict[int, tuple[Val, tuple[str, str]]] = {}
+        #: id(value) -> value: tensors computed by the code from values it decided, with no
+        #: data in them (``torch.arange(n) % 2``, the positions a constant mask picks): a
+        #: comparison of them is a constant mask; kept to this walk (no solver fact)
+        self.code_local: dict[int, Val] = {}
+        #: id(value) -> value: what calling a module of no known class returned (an element
+        #: of an ``nn.ModuleList``): a tensor, or a tuple whose first item is one
+        self.module_outputs: dict[int, Val] = {}
         #: id(value) -> value: host truth values compared from data (``b[2] > b[0]`` of
         #: ``boxes.tolist()``): a tensor made from a list of them is a mask
         self.truths: dict[int, Val] = {}

@@ -276,7 +276,8 @@ SIZE_ARGS: dict[str, tuple[str, tuple[int, ...] | None, tuple[str, ...]]] = {
     "linspace": ("DS113", (2,), ("steps",)),
     # ``randint(high, size)`` / ``randint(low, high, size)``: the bounds are no size
     "randint": ("DS113", (), ("size",)),
-    "interpolate": ("DS113", (0,), ("size",)),
+    # a scale factor decides the output's size as much as a size does
+    "interpolate": ("DS113", (0, 1), ("size", "scale_factor")),
     "pad": ("DS113", (0,), ("pad",)),
     "sum": ("DS112", (0,), ("dim",)),
     "mean": ("DS112", (0,), ("dim",)),
@@ -607,8 +608,13 @@ class ShapeTracker:
     _cropped: set[str] = field(default_factory=set)
     #: function -> its first slice of a length drawn at random, until the function ends
     _lengths: dict[str, cst.CSTNode] = field(default_factory=dict)
-    #: function -> the names such a slice cut from (``im`` of ``im[y : y + h_crop]``)
+    #: function -> the names such a slice cut from (``im`` of ``im[y : y + h_crop]``), and
+    #: the names the cut is bound to (``cropped`` of ``cropped = im[y : y + h, x : x + w]``)
     _sliced: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: the latest slice of a length drawn at random (:meth:`bind_cut`, :meth:`reduced`)
+    _last_cut: cst.CSTNode | None = None
+    #: the latest interpolation to a size given outright (:meth:`restored`)
+    _last_restore: cst.CSTNode | None = None
     #: True while the targets of a plain ``=`` are visited (before its value is known)
     defer_stores: bool = False
     #: ``x[mask] = value`` stores waiting for the value (see :meth:`settle_stores`): the node,
@@ -1083,6 +1089,11 @@ class ShapeTracker:
             drawn = [a for a in chosen if a == RAND or _any_elem(a, lambda e: e == RAND)]
             if name == "interpolate" and drawn:
                 self.random_resize(node, api, *self._why(RANDOM_RESIZE, drawn))
+            elif name == "interpolate" and _resized_to_fixed_size(node):
+                # ``out = F.interpolate(out, size=(h0 // sf, w0 // sf))`` with ``h0``, ``w0``
+                # read before a random resize: the degraded image is brought back to one
+                # size where the result replaces it (:meth:`restored`)
+                self._last_restore = node
             elif drawn and rule == "DS113" and not self.silent():
                 # ``latent.repeat(1, inject_index, 1)`` with ``inject_index = random.
                 # randint(...)`` in a generator's forward: a new shape at every step (a data
@@ -1218,6 +1229,10 @@ class ShapeTracker:
             return None
         if is_dyn_tensor(added):
             return self.relay([added], DYN_TENSOR)
+        if added == BOOL_TENSOR and held[0] == "unknown":
+            # ``masks.append(scores > t)`` into a list that held nothing known: a list of
+            # masks (what ``for m in masks: x[m]`` selects with)
+            return BOOL_TENSOR
         if added[0] == "dict" and any(is_dyn_tensor(v) for _, v in added[1]):
             # ``result.append({"boxes": boxes[i], ...})``: one record per image, whose fields
             # ``[p["boxes"] for p in result]`` reads back
@@ -1642,7 +1657,8 @@ class ShapeTracker:
                 if is_dyn_number(a) or a == RAND:
                     return a
         if any(w in last.lower() for w in RESIZE_WORDS):
-            if any(a == RAND or _any_elem(a, lambda e: e == RAND) for a in args):
+            sizes = _output_sizes(last, args, keywords, kwvals)
+            if any(a == RAND or _any_elem(a, lambda e: e == RAND) for a in sizes):
                 self.random_resize(node, q)
             elif isinstance(node, cst.Call) and _resized_to_fixed_size(node):
                 # the randomly resized (or cut) image is brought back to one size
@@ -1667,6 +1683,14 @@ class ShapeTracker:
         data has rows of data-dependent lengths too (:func:`host_elem`)."""
         last = q.rpartition(".")[2]
         root = q.partition(".")[0]
+        if root == "numpy" and args and _element_sizes(args[0]):
+            # ``np.array([int(im.shape[0]) for im in imgs])``: still the sizes of the batch's
+            # elements; ``np.max`` of them (``.max()`` on the array, see
+            # :func:`sizes_maximum`) is the batch's largest
+            if last in ("array", "asarray"):
+                return args[0]
+            if last in ("max", "amax"):
+                return sizes_maximum(args[0], len(args) > 1 or "axis" in _keyword_names(node))
         tensor = any(tensor_derived(v) for v in [*args, *kwvals])
         if root == "numpy" and last in NUMPY_PREDICATES:
             return TENSOR_HOST_MASK if tensor else HOST_MASK
@@ -1729,6 +1753,7 @@ class ShapeTracker:
         crop: :meth:`on_window`) or has a pipeline of every scope already: once per
         function, as :meth:`pipeline` reports."""
         if not self.silent():
+            self._last_cut = node
             self._lengths.setdefault(self.function(), node)
             if type(node) is cst.Subscript:
                 cut = frozenset(n.value for n in _plain_names(node.value))
@@ -1738,6 +1763,39 @@ class ShapeTracker:
             self.hits.append(
                 Hit("DS109", (node, "s"), (node, "e"), self.function(), GETITEM, detail, (), True)
             )
+
+    def bind_cut(self, value: cst.CSTNode, names: Sequence[str]) -> None:
+        """``cropped = image[y : y + h, x : x + w]`` with a random ``h``: the names bound to
+        the slice just read hold the cut sample, so a resize of one of them to a size given
+        outright (``cv2.resize(cropped, (size, size))``) brings the whole cut back to one
+        size, as a resize of the name it was cut from does."""
+        if value is not self._last_cut or not names:
+            return
+        fn = self.function()
+        self._sliced[fn] = self._sliced.get(fn, frozenset()) | frozenset(names)
+
+    def restored(self, value: cst.CSTNode, names: Sequence[str]) -> None:
+        """``out = F.interpolate(out, size=(h0 // sf, w0 // sf))``: an interpolation to a size
+        given outright (read before a random resize, not from the image) whose result
+        replaces the image it was given brings that image back to one size. One kept beside
+        the randomly resized image (``fixed = F.interpolate(image, size=(320, 320))``, both
+        returned) leaves the random size where it was."""
+        if value is not self._last_restore:
+            return
+        whole = _resized_whole(value) if isinstance(value, cst.Call) else ""
+        if whole and whole in names:
+            self.on_window(whole)
+
+    def reduced(self, value: cst.CSTNode) -> None:
+        """The slice just read is reduced to one number at once (``mask[t : t + h, l : l +
+        w].sum()``, ``x[s : s + n].mean()``): its random length reaches no sample, so it
+        makes no pipeline of varying shape (its DS109, a slice of varying length where the
+        network runs it, stays)."""
+        if value is not self._last_cut:
+            return
+        fn = self.function()
+        if self._lengths.get(fn) is value:
+            del self._lengths[fn]
 
     def random_resize(
         self,
@@ -1808,6 +1866,25 @@ def _leaves_loop(body: cst.BaseSuite) -> bool:
 
 #: Keywords of a resize that scale the input rather than give the output's size.
 _SCALE_KEYWORDS = frozenset({"fx", "fy", "scale_factor", "scale"})
+
+
+#: Resizes that cut a box out first, by the position and the keyword of their output size:
+#: the box may be drawn at random (a random-sized crop, ``resized_crop(img, i, j, h, w,
+#: size)``), the output has the size given all the same.
+CROP_RESIZES: dict[str, tuple[int, str]] = {"resized_crop": (5, "size")}
+
+
+def _output_sizes(
+    name: str, args: Sequence[Val], keywords: Sequence[str], kwvals: Sequence[Val]
+) -> list[Val]:
+    """The arguments of a resize that can give its output a random size: the output size of
+    a crop-and-resize (:data:`CROP_RESIZES`), every positional argument of another resize."""
+    where = CROP_RESIZES.get(name)
+    if where is None:
+        return list(args)
+    pos, kw = where
+    out = [args[pos]] if len(args) > pos else []
+    return out + [v for k, v in zip(keywords, kwvals, strict=False) if k == kw]
 
 
 def _resized_to_fixed_size(node: cst.Call) -> bool:
@@ -1991,6 +2068,19 @@ def _batch_sizes(
     if recv == BATCH_MAX_TENSOR and result[0] == "tensor" and name not in ("item", "tolist"):
         return BATCH_MAX_TENSOR  # ``(max_size + 31).div(32, rounding_mode="floor")``
     return None
+
+
+def sizes_maximum(sizes: Val, per_axis: bool) -> Val:
+    """The largest of the sizes of a batch's elements (``np.max(widths)``,
+    ``np.array(shapes).max(0)``): the batch maximum, one per axis with ``per_axis``."""
+    if per_axis and sizes[1] not in (ELEM_SIZE, SAMPLE_SIZE):
+        return ("seq", BATCH_MAX)
+    return BATCH_MAX
+
+
+def element_sizes(v: Val) -> bool:
+    """A sequence of the shapes (or sizes) of the elements of an iterated sequence."""
+    return _element_sizes(v)
 
 
 def _element_sizes(v: Val) -> bool:
@@ -2404,7 +2494,16 @@ class NullShapeTracker(ShapeTracker):
     ) -> Val | None:
         return None
 
-    def on_window(self) -> None:
+    def on_window(self, whole: str = "") -> None:
+        return None
+
+    def bind_cut(self, value: cst.CSTNode, names: Sequence[str]) -> None:
+        return None
+
+    def reduced(self, value: cst.CSTNode) -> None:
+        return None
+
+    def restored(self, value: cst.CSTNode, names: Sequence[str]) -> None:
         return None
 
     def end_function(self, fn: str) -> None:

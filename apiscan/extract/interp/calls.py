@@ -326,6 +326,12 @@ class CallsMixin:
         if type(func) is cst.Attribute:
             self._count(func, ATTR)
             recv = self.expr(func.value)
+            if (
+                type(func.value) is cst.Subscript
+                and func.attr.value in SCALAR_REDUCTIONS
+                and not node.args
+            ):
+                self.shapes.reduced(func.value)  # ``mask[t : t + h].sum()``: one number
             if recv[0] == "qual":
                 fv = self._extend(recv[1], func.attr.value)
                 args = self._args(node, fv)
@@ -543,6 +549,12 @@ class CallsMixin:
         if kind == "inst":
             cls = fv[1]
             if self._is_torch(cls):
+                if cls == MODULE_BASE:
+                    # ``blk(x, thw)`` with ``blk`` from an ``nn.ModuleList``: a tensor, or a
+                    # tuple led by one (``x, thw = blk(x, thw)``, see :meth:`bind_target`)
+                    out = fresh(TENSOR[0], TENSOR[1])
+                    self.module_outputs[id(out)] = out
+                    return out
                 return TENSOR if self.owners.role(cls) == "module" else UNKNOWN
             info = self._own_class(cls)
             if info is not None and self._module_kind(info):
@@ -637,6 +649,13 @@ class CallsMixin:
                         # ``max([o.item() for o in counts])``: the largest of numbers read
                         # from data is one of them
                         return inner
+            if (
+                name in ("int", "round")
+                and args
+                and len(args.vals) == 1
+                and args.vals[0] in (SAMPLE_SIZE, ELEM_SIZE, BATCH_MAX)
+            ):
+                return args.vals[0]  # ``int(im.shape[0])``: still that size
             if name == "range" and args and any(map(self._read_as_index, args.vals)):
                 # ``range(n)`` of a number read from data: as many values as data says (a
                 # loop over it is DS116; ``torch.LongTensor(range(n))`` brings them back).
@@ -730,6 +749,14 @@ CONST_LIKE = frozenset(f for f in CONST_FACTORIES if f.endswith("_like"))
 #: (progress bars).
 ITERATES_ITS_ARGUMENT = frozenset(
     {"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm", "tqdm.rich.tqdm"}
+)
+
+
+#: The class of a module whose own class is not known (an element of an ``nn.ModuleList``).
+MODULE_BASE = "torch.nn.Module"
+#: Methods that reduce an array or a tensor to one number when given no argument.
+SCALAR_REDUCTIONS = frozenset(
+    {"sum", "mean", "max", "min", "prod", "any", "all", "item", "numel", "std", "var", "norm"}
 )
 
 

@@ -154,6 +154,13 @@ class ExpressionsMixin:
                     (node, "s"),
                     (node, "e"),
                 )
+            if certain and all(
+                self._decided(v) if v[0] == "tensor" else v == NONTORCH for v in (left, right)
+            ):
+                # ``torch.arange(n) % 2``, ``(idx > 0) & (idx < n)`` of values the code
+                # decided, with numbers that are no data: still decided by the code (a
+                # comparison of it is a constant mask, indexing with one a static shape)
+                return self._decided_here()
             return TENSOR if certain else PTENSOR
         if op is cst.Multiply and any(
             is_dyn_number(a) and b[0] == "seq" for a, b in ((left, right), (right, left))
@@ -341,7 +348,7 @@ class ExpressionsMixin:
         mask keeps a static shape. An unresolved name (a parameter: ``lengths``) may be a
         tensor of data, and keeps the mask a data mask."""
         tensors = [v for v in vals if v[0] == "tensor"]
-        if not tensors or not all(map(self._is_code_valued, tensors)):
+        if not tensors or not all(map(self._decided, tensors)):
             return False
         for v, e in zip(vals, exprs, strict=True):
             if v[0] == "tensor" or v == NONTORCH:

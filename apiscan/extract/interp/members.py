@@ -29,12 +29,14 @@ from apiscan.extract.interp.base import (
 from apiscan.extract.records import ANY_RECEIVER, REF, RETURNS
 from apiscan.extract.shapes import (
     HOST_DATA,
+    element_sizes,
     host_dyn,
     host_elem,
     is_dyn_tensor,
     is_host_dyn,
     record_of_dynamic,
     sized_by_tensor,
+    sizes_maximum,
 )
 from apiscan.extract.tree import descendants
 from apiscan.resolve.owners import MODULE_TENSOR_ATTRS, SELF_RETURNING
@@ -182,6 +184,9 @@ class MembersMixin:
             self.partial_read = self._method_read(recv, attr)
         if kind == "qual":
             return self._extend(recv[1], attr), False
+        if kind == "seq" and call and args is not None and attr == "max" and element_sizes(recv):
+            # ``np.array(widths).max()`` of the sizes of a batch's images: the largest
+            return sizes_maximum(recv, bool(args.vals) or "axis" in args.keywords), True
         if kind == "tensor":
             if attr in NAMED_FIELDS and not call:
                 # `.values` read, not called: the field of a (values, indices) named tuple the

@@ -148,6 +148,7 @@ class ShapeFactsMixin:
                     and MASK_NAME.search(s.value.value)
                     and not self._is_index_tensor(index)
                     and not self._is_const_mask(index)
+                    and not self._decided(index)
                 ):
                     index = BOOL_TENSOR  # x[mask], x[keep], x[valid]: named as masks are
                     named_mask = True
@@ -208,8 +209,16 @@ class ShapeFactsMixin:
             dyn = self.shapes.on_subscript(node, recv, indexes, bounds, store, scalar_first)
             if dyn is not None:
                 return dyn
-            if self._is_code_valued(recv) and not store and not any(map(_variable, indexes)):
-                return self._code_valued(TENSOR)  # ``sizes[0]`` of what the code filled
+            if (
+                self._is_code_valued(recv)
+                and not store
+                and not any(_variable(i) and not self._decided(i) for i in indexes)
+            ):
+                # ``sizes[0]`` of what the code filled; ``torch.arange(n)[arange(n) % 2 ==
+                # 0]``: positions the code picked with a constant mask (still positions)
+                if not any(map(_variable, indexes)):
+                    return self._code_valued(TENSOR)
+                return self._decided_here(self._is_index_tensor(recv))
         elif recv[0] == "unknown" and not named_mask and any(map(takes_tensor_only, indexes)):
             # ``value[keep]`` with ``keep`` a boolean tensor (or an index tensor of a
             # data-dependent length): only a tensor (or an array, known as such) takes one,
@@ -502,6 +511,20 @@ class ShapeFactsMixin:
         if self._is_index_tensor(v):
             self.index_tensors[id(out)] = out
         return out
+
+    def _decided_here(self, positions: bool = False) -> Val:
+        """A tensor the code computed from values it decided, with no data in them
+        (``torch.arange(n) % 2``; ``positions``: the positions a constant mask picks out of
+        ``torch.arange(n)``). Kept to this walk: the solver's facts do not carry it."""
+        out = fresh(TENSOR[0], TENSOR[1])
+        self.code_local[id(out)] = out
+        if positions:
+            self.index_tensors[id(out)] = out
+        return out
+
+    def _decided(self, v: Val) -> bool:
+        """:meth:`_is_code_valued`, or computed here from such values (:meth:`_decided_here`)."""
+        return self._is_code_valued(v) or self.code_local.get(id(v)) is v
 
     def is_code_valued(self, v: Val) -> bool:
         """Public for the facts handed to the solver (``pv.Tensor.code``)."""

@@ -64,6 +64,14 @@ class StatementsMixin:
             v = self.expr(value)  # an alias (Conv = nn.Conv2d): its later uses are reported
         else:
             v = self.value(value)
+        if type(value) in (cst.Subscript, cst.Call):
+            named = [t.target.value for t in node.targets if type(t.target) is cst.Name]
+            if type(value) is cst.Subscript:
+                # ``cropped = image[y : y + h, x : x + w]``: ``cropped`` holds the cut sample
+                self.shapes.bind_cut(value, named)
+            else:
+                # ``out = F.interpolate(out, size=(h0, w0))``: ``out`` is back to one size
+                self.shapes.restored(value, named)
         same = any(_same_mask_store(t.target, value) for t in node.targets)
         # ``w[mask] = cfg.WEIGHTS[0]``: one item read by a literal position of a value not
         # known to be a tensor is one value (or one row), never one row per selected position
@@ -572,6 +580,10 @@ class StatementsMixin:
             parts = binder[1]
             if v[0] == "tuple" and len(v[1]) == len(parts):
                 items = [self.shapes.relay([v], e) for e in v[1]]
+            elif self.module_outputs.get(id(v)) is v:
+                # ``x, thw = blk(x, thw)`` of a module of no known class: a tuple led by its
+                # output tensor; what follows (a shape list, a cache) is not known to be one
+                items = [v, *[UNKNOWN] * (len(parts) - 1)]
             else:
                 items = [self.shapes.relay([v], element(v))] * len(parts)
             if not any(part[0] == "star" for part in parts):

@@ -34,8 +34,12 @@ class BooleanMaskIndex(Rule):
 
     A mask the code decides without reading tensor values is no data: ``torch.arange(n) !=
     pos`` with ``n`` a static size and ``pos`` a constant (or an attribute set when the module
-    is built) drops the same positions at every step. Integer positions are no mask whatever
-    they are named (``keep_idx = scores.topk(k).indices``).
+    is built) drops the same positions at every step, and so does one computed from such
+    values by arithmetic and by ``&``/``|`` with no data in it (``(idx % 2 == 0) & (idx >
+    1)``); the positions it picks (``keep = torch.arange(n)[mask]``) are positions the code
+    decided. Integer positions are no mask whatever they are named (``keep_idx =
+    scores.topk(k).indices``). Masks gathered into a list one by one (``masks.append(m >
+    0)``, returned by a helper) are masks where the list is read back.
 
     Instead
     -------
@@ -139,6 +143,34 @@ class BooleanMaskIndex(Rule):
             def forward(self, x):
                 return x[:, torch.arange(x.shape[1]) != self.cls_position, :]
         """,
+        """
+        import torch
+        from torch import nn
+
+
+        class EveryOther(nn.Module):
+            def __init__(self, frames: int = 16):
+                super().__init__()
+                self.frames = frames
+
+            def forward(self, x):
+                t = self.frames
+                idx = torch.arange(t, device=x.device)
+                keep = idx[(idx % 2 == 0) & (idx > 1)]
+                return x[:, keep]
+        """,
+        """
+        import torch
+        from torch import nn
+
+
+        class TopPerLevel(nn.Module):
+            def forward(self, scores: torch.Tensor, feats: torch.Tensor):
+                picks = []
+                for level in range(scores.shape[1]):
+                    picks.append(scores[:, level].topk(16).indices)
+                return [feats[p] for p in picks]
+        """,
     )
     INVALID = (
         """
@@ -191,5 +223,44 @@ class BooleanMaskIndex(Rule):
         def valid_tokens(tokens: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
             mask = torch.arange(tokens.shape[1])[None, :] < lengths[:, None]
             return tokens[mask]  # error
+        """,
+        """
+        import torch
+        from torch import nn
+
+
+        class EveryOther(nn.Module):
+            def __init__(self, frames: int = 16):
+                super().__init__()
+                self.frames = frames
+
+            def forward(self, x, lengths):
+                t = self.frames
+                idx = torch.arange(t, device=x.device)
+                keep = idx[(idx % 2 == 0) & (idx < lengths[0])]  # error
+                return x[:, keep]
+        """,
+        """
+        import torch
+        import torch.nn.functional as F
+        from torch import nn
+
+
+        class MaskedTargets(nn.Module):
+            def __init__(self, sizes=(8, 4)):
+                super().__init__()
+                self.sizes = sizes
+
+            def _masks(self, mask):
+                out = []
+                for size in self.sizes:
+                    out.append(F.interpolate(mask, size=size).flatten(1).to(torch.bool))
+                return out
+
+            def forward(self, feats, mask):
+                labels = []
+                for m in self._masks(mask.float()):
+                    labels.append(feats.flatten(1, 2)[m])  # error
+                return labels
         """,
     )

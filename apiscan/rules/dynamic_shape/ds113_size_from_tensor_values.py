@@ -8,7 +8,9 @@ class SizeFromTensorValues(Rule):
 
     Sizes taken from a static tensor's shape (``x.view(b, -1)`` with ``b, c, h, w = x.shape``),
     literals and configuration are fine; a size that went through ``.item()``, ``int(t)``,
-    ``t.max()`` or ``.tolist()`` is not.
+    ``t.max()`` or ``.tolist()`` is not. A module of no known class (an element of an
+    ``nn.ModuleList``) whose result is unpacked (``x, thw = blk(x, thw)``) gives a tensor
+    first; what follows is not known to be one (a list of shapes handed along the blocks).
 
     Why it breaks on MindSpore
     --------------------------
@@ -105,6 +107,24 @@ class SizeFromTensorValues(Rule):
             # the bound of the draw is data; the size drawn, one number, is not
             return frames[torch.randint(0, len(frames), (1,))]
         """,
+        """
+        import torch
+        from torch import nn
+
+
+        class Stage(nn.Module):
+            def __init__(self, blocks):
+                super().__init__()
+                self.blocks = nn.ModuleList(blocks)
+
+            def forward(self, x):
+                b, c, t, h, w = x.shape
+                x = x.flatten(2).transpose(1, 2)
+                thw = [t, h, w]
+                for blk in self.blocks:
+                    x, thw = blk(x, thw)
+                return x.transpose(1, 2).reshape(b, c, thw[0], thw[1], thw[2])
+        """,
     )
     INVALID = (
         """
@@ -136,5 +156,22 @@ class SizeFromTensorValues(Rule):
         def draw(counts: torch.Tensor) -> torch.Tensor:
             n = int(counts.sum())
             return torch.randint(0, 10, (n,))  # error
+        """,
+        """
+        import torch
+        from torch import nn
+
+
+        class Counter(nn.Module):
+            def __init__(self, heads):
+                super().__init__()
+                self.heads = nn.ModuleList(heads)
+
+            def forward(self, x):
+                for head in self.heads:
+                    scores = head(x)
+                    n = int((scores > 0.5).sum())
+                    x = x.new_zeros(n, 4)  # error
+                return x
         """,
     )

@@ -20,8 +20,16 @@ class VariableInputShape(Rule):
     canvas and cut ``img[y : y + h, x : x + w]`` with the target's ``h``, ``w``) are fine; so is
     a crop of a random size that is then resized as a whole to a size given outright
     (``img = img[y : y + side, x : x + side]`` then ``cv2.resize(img, (out, out))``, also in
-    the loop that retries the crop until it fits), though not one whose frames are resized
-    one by one (the random number of frames stays).
+    the loop that retries the crop until it fits, and also where the crop is bound to a new
+    name first: ``crop = img[...]`` then ``cv2.resize(crop, (out, out))``), though not one
+    whose frames are resized one by one (the random number of frames stays). A
+    crop-and-resize given its output size (``resized_crop(img, i, j, h, w, self.size)``)
+    has that size whatever box was drawn; a degradation that rescales at random
+    (``F.interpolate(x, scale_factor=s)``) and then interpolates back to a size read before
+    it (``size=(h0 // sf, w0 // sf)``) ends at one size; a slice of random length reduced
+    at once to one number (``mask[t : t + h, l : l + w].sum()``) cuts no sample. The
+    largest of the batch's sizes is found however it is written: ``max(widths)``,
+    ``np.max(widths)``, ``np.array(widths).max()``, with ``int(im.shape[0])`` still a size.
 
     Why it breaks on MindSpore
     --------------------------
@@ -193,6 +201,141 @@ class VariableInputShape(Rule):
             def __getitem__(self, i):
                 return torch.from_numpy(sized_crop(cv2.imread(self.paths[i]), self.size))
         """,
+        """
+        import math
+        import random
+
+        import cv2
+        import numpy as np
+        import torch
+        from torch.utils.data import Dataset
+
+
+        def random_sized_crops(images, size: int):
+            for _ in range(10):
+                h, w = images[0].shape[:2]
+                area = np.random.uniform(0.08, 1.0) * h * w
+                ratio = np.random.uniform(0.75, 1.33)
+                cw = int(round(math.sqrt(area * ratio)))
+                ch = int(round(math.sqrt(area / ratio)))
+                if ch <= h and cw <= w:
+                    y = random.randint(0, h - ch)
+                    x = random.randint(0, w - cw)
+                    out = []
+                    for image in images:
+                        cropped = image[y : y + ch, x : x + cw, :]
+                        cropped = cv2.resize(cropped, (size, size))
+                        out.append(cropped.astype(np.float32))
+                    return out
+            return [center_crop(image, size) for image in images]
+
+
+        def center_crop(image, size: int):
+            h, w = image.shape[:2]
+            y, x = (h - size) // 2, (w - size) // 2
+            return image[y : y + size, x : x + size]
+
+
+        class Clips(Dataset):
+            def __init__(self, clips, size: int = 224):
+                self.clips = clips
+                self.size = size
+
+            def __getitem__(self, i):
+                return torch.from_numpy(np.stack(random_sized_crops(self.clips[i], self.size)))
+        """,
+        """
+        import random
+
+        import torchvision.transforms.functional as F
+
+
+        class RandomSizedCrop:
+            def __init__(self, size=(224, 224)):
+                self.size = size
+
+            def __call__(self, img):
+                h = random.randint(32, img.size[1])
+                w = random.randint(32, img.size[0])
+                i = random.randint(0, img.size[1] - h)
+                j = random.randint(0, img.size[0] - w)
+                return F.resized_crop(img, i, j, h, w, self.size)
+        """,
+        """
+        import random
+
+        import torch
+        import torch.nn.functional as F
+
+
+        def degrade(gt: torch.Tensor, scale: int = 4) -> torch.Tensor:
+            h0, w0 = gt.size()[2:4]
+            s = random.uniform(0.5, 1.5)
+            out = F.interpolate(gt, size=(int(h0 / scale * s), int(w0 / scale * s)))
+            out = out + 0.01 * torch.randn_like(out)
+            if random.random() < 0.5:
+                out = F.interpolate(out, size=(h0 // scale, w0 // scale), mode="bicubic")
+            else:
+                out = F.interpolate(out, size=(h0 // scale, w0 // scale), mode="area")
+            return out.clamp(0, 1)
+        """,
+        """
+        import math
+        import random
+
+        import numpy as np
+        import torch
+        from torch.utils.data import Dataset
+
+
+        class BlockMasks:
+            def __init__(self, height: int = 14, width: int = 14, budget: int = 75):
+                self.height, self.width, self.budget = height, width, budget
+
+            def _block(self, mask):
+                area = random.uniform(16, self.budget)
+                aspect = math.exp(random.uniform(-1.2, 1.2))
+                h = int(round(math.sqrt(area * aspect)))
+                w = int(round(math.sqrt(area / aspect)))
+                if h < self.height and w < self.width:
+                    top = random.randint(0, self.height - h)
+                    left = random.randint(0, self.width - w)
+                    covered = mask[top : top + h, left : left + w].sum()
+                    if h * w - covered > 0:
+                        mask[top : top + h, left : left + w] = 1
+                return mask
+
+            def __call__(self):
+                return self._block(np.zeros((self.height, self.width), dtype=int))
+
+
+        class MaskedImages(Dataset):
+            def __init__(self, images):
+                self.images = images
+                self.masks = BlockMasks()
+
+            def __getitem__(self, i):
+                return torch.from_numpy(self.images[i]), torch.from_numpy(self.masks())
+        """,
+        """
+        import numpy as np
+        import torch
+        from torch.utils.data import DataLoader
+
+
+        def collate(data, side: int = 1024):
+            imgs = [s["img"] for s in data]
+            widths = [int(im.shape[0]) for im in imgs]
+            assert np.array(widths).max() <= side and np.max(widths) > 0
+            padded = torch.zeros(len(imgs), side, side, 3)
+            for i, im in enumerate(imgs):
+                padded[i, : im.shape[0], : im.shape[1]] = im
+            return padded
+
+
+        def make_loader(dataset):
+            return DataLoader(dataset, batch_size=8, collate_fn=collate)
+        """,
     )
     INVALID = (
         """
@@ -351,5 +494,67 @@ class VariableInputShape(Rule):
                 for frame in frames:
                     out.append(cv2.resize(frame, (64, 64)))
                 return torch.from_numpy(np.stack(out))
+        """,
+        """
+        import random
+
+        import torch
+        import torch.nn.functional as F
+        import torchvision.transforms.functional as TF
+
+
+        class RandomSizes:
+            def __init__(self, sizes=(192, 224, 256)):
+                self.sizes = sizes
+
+            def __call__(self, img):
+                side = random.choice(self.sizes)
+                return TF.resized_crop(img, 0, 0, 100, 100, (side, side))  # error
+
+
+        def degrade(gt: torch.Tensor, scale: int = 4) -> torch.Tensor:
+            s = random.uniform(0.5, 1.5)
+            out = F.interpolate(gt, scale_factor=s, mode="bilinear")  # error
+            return F.interpolate(out, size=(out.shape[2] // scale, out.shape[3] // scale))
+        """,
+        """
+        import numpy as np
+        import torch
+        from torch.utils.data import Dataset
+
+
+        class PatchDataset(Dataset):
+            def __init__(self, signals, max_len: int = 64):
+                self.signals = signals
+                self.max_len = max_len
+
+            def __getitem__(self, i):
+                x = self.signals[i]
+                n = np.random.randint(self.max_len // 2, self.max_len)
+                start = np.random.randint(0, len(x) - n)
+                patch = x[start : start + n]  # error
+                energy = x[start : start + n].sum()
+                return torch.from_numpy(patch), energy
+        """,
+        """
+        import numpy as np
+        import torch
+        from torch.utils.data import DataLoader
+
+
+        def collate(data):
+            imgs = [s["img"] for s in data]
+            widths = [int(im.shape[0]) for im in imgs]
+            heights = [int(im.shape[1]) for im in imgs]
+            max_w = np.array(widths).max()
+            max_h = np.max(heights)
+            padded = torch.zeros(len(imgs), max_w, max_h, 3)  # error
+            for i, im in enumerate(imgs):
+                padded[i, : im.shape[0], : im.shape[1]] = im
+            return padded
+
+
+        def make_loader(dataset):
+            return DataLoader(dataset, batch_size=8, collate_fn=collate)
         """,
     )
