@@ -10,6 +10,7 @@ from apiscan.verify.cases import Case
 from apiscan.verify.catalogue import (
     candidates,
     compositions,
+    differences,
     documented,
     everyday,
     forms,
@@ -28,6 +29,7 @@ HAND_WRITTEN: tuple[Case, ...] = (
     *layers.CASES,
     *tensor_math.CASES,
     *nn_extra.CASES,
+    *differences.CASES,
     *optim.CASES,
     *everyday.CASES,
     *templated.CASES,
