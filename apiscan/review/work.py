@@ -38,6 +38,7 @@ from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review.commands import documented_entry, documented_scripts, documented_stages
 from apiscan.review.config_files import OptionFiles, config_names, config_words
 from apiscan.review.evaluate import choice_key, outcomes, values_of
+from apiscan.review.gaps import float_only_passes
 from apiscan.review.leftout import call_index, globals_picks
 from apiscan.review.masked import METRICS
 from apiscan.review.model import (
@@ -1953,6 +1954,7 @@ def work_items(
         checkpoints.extend(whole)
     items.extend(checkpoints)
     items.extend(_parameters(findings, names))
+    items.extend(float_only_passes(findings, names))
     torch_api = load_torch_api()
     items.extend(_cells_in_forward(findings, torch_api))
     items.extend(_torch_in_data(findings, analyses, torch_api))
