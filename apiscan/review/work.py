@@ -5945,6 +5945,8 @@ _BACKBONE_URL = re.compile(
 )
 
 
+#: A call's text that hands over a URL (``model_urls['resnet50']``, ``'https://...'``).
+_URL_TEXT = re.compile(r"url|https?:", re.IGNORECASE)
 #: A URL passed as a plain name (``load_url(url)``, ``load_url(model_url)``).
 _PLAIN_NAME = re.compile(r"^\w+$")
 
@@ -6505,17 +6507,25 @@ def _checkpoints(
         downloads.append(f)
     if handed:
         where = tuple(dict.fromkeys([*(w for w, _ in handed), *_places(inside)]))
+        # a URL handed over (``load_url(model_urls['resnet50'])``) is downloaded; an
+        # architecture's name (P2PNet's ``_vgg('vgg16', ...)`` reading
+        # ``torch.load(model_paths[arch])``) picks a released file kept on disk
+        by_url = downloads or any(_URL_TEXT.search(s) for _, s in handed)
+        how = "downloaded by URL" if by_url else "loaded by architecture name"
+        fetched = (
+            "downloaded by its own function" if by_url else "read from a file by its own function"
+        )
         yield WorkItem(
             kind="pretrained-backbone",
             what=(
-                "pretrained weights downloaded by URL: "
+                f"pretrained weights {how}: "
                 + ", ".join(dict.fromkeys([s for _, s in handed] + [f.api for f in downloads]))
             ),
             where=tuple(dict.fromkeys([*where, *_places(downloads)])),
             why=(
                 "weights released for PyTorch (ImageNet backbones) are loaded into the "
-                "repository's own architecture when it is built (downloaded by its own "
-                "function, then torch.load): convert them once to a MindSpore checkpoint "
+                f"repository's own architecture when it is built ({fetched}, then "
+                "torch.load): convert them once to a MindSpore checkpoint "
                 "(parameter names, BatchNorm gamma/beta/moving statistics) and load them "
                 "with load_param_into_net; check the converted network's outputs against "
                 "PyTorch's"
