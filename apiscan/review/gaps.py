@@ -455,6 +455,8 @@ def float_only_passes(
             if all(f.status == "consistent" for f, _ in found)
             else "the mapping's difference page does not say so"
         )
+        literal = next((v for v in values if v.isdigit()), "2")
+        example = f"{param}={literal}.0, not {literal}"
         yield WorkItem(
             kind="unsupported-param",
             what=f"{api}({param}={' | '.join(values)})",
@@ -462,7 +464,7 @@ def float_only_passes(
             why=(
                 f"{counterpart} takes {param} only as a float: an int raises TypeError where "
                 f"torch accepts it (measured by the verification case; {documented}); pass "
-                f"it as a float ({param}=2.0, not 2) at each call"
+                f"it as a float ({example}) at each call"
             ),
             uses=len(found),
         )

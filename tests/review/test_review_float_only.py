@@ -76,6 +76,7 @@ def test_integer_scale_factors_are_work_and_floats_or_computed_values_are_not(
     assert "only as a float" in upsample.why and "measured" in upsample.why
     interpolate = items["torch.nn.functional.interpolate(scale_factor=4)"]
     assert [w.line for w in interpolate.where] == [17]
+    assert "scale_factor=4.0, not 4" in interpolate.why
     assert not any("2 ** level" in what or "2.0" in what for what in items)
 
 
