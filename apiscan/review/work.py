@@ -5945,6 +5945,8 @@ _BACKBONE_URL = re.compile(
 )
 
 
+#: The loader of a TorchScript archive: a checkpoint whose weights PyTorch takes out.
+TORCHSCRIPT_LOAD = "torch.jit.load"
 #: A call's text that hands over a URL (``model_urls['resnet50']``, ``'https://...'``).
 _URL_TEXT = re.compile(r"url|https?:", re.IGNORECASE)
 #: A URL passed as a plain name (``load_url(url)``, ``load_url(model_url)``).
@@ -6581,16 +6583,24 @@ def _checkpoints(
     ]
     if not found:
         return
+    why = (
+        "PyTorch checkpoints (pickled state dicts) do not load into MindSpore: convert "
+        "each released checkpoint once (parameter names, BatchNorm gamma/beta/moving "
+        "statistics) with mindspore.save_checkpoint and load it with "
+        "mindspore.load_checkpoint + load_param_into_net"
+    )
+    if any(f.api == TORCHSCRIPT_LOAD for f in found):
+        # CLIP's released files are TorchScript archives its loader reads the weights from
+        why += (
+            "; a TorchScript archive (torch.jit.load) is opened with PyTorch for the "
+            "conversion (its state_dict()), and the traced graph itself has no MindSpore "
+            "counterpart: the port runs the repository's own architecture"
+        )
     yield WorkItem(
         kind="checkpoint",
         what=", ".join(sorted({f.api for f in found})),
         where=_places(found),
-        why=(
-            "PyTorch checkpoints (pickled state dicts) do not load into MindSpore: convert "
-            "each released checkpoint once (parameter names, BatchNorm gamma/beta/moving "
-            "statistics) with mindspore.save_checkpoint and load it with "
-            "mindspore.load_checkpoint + load_param_into_net"
-        ),
+        why=why,
         uses=len(found),
     )
 

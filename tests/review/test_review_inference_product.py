@@ -48,9 +48,13 @@ import torch
 from pkg.model import build_model
 
 
-def load(path):
-    state_dict = torch.load(path, map_location="cpu")
-    return build_model(state_dict)
+def load(path, jit=False):
+    try:
+        archive = torch.jit.load(path, map_location="cpu")
+        state_dict = None
+    except RuntimeError:
+        state_dict = torch.load(path, map_location="cpu")
+    return build_model(state_dict or archive.state_dict())
 """
 
 HUB = """
@@ -89,3 +93,20 @@ def test_the_model_of_an_inference_library_is_ported_not_counted_apart(tmp_path:
     apis = {g.api for g in review.gaps}
     assert "torch.Tensor.triu_" in apis  # the model's own gap (VALID)
     assert review.effort.call_sites_to_change > 0
+
+
+def test_a_torchscript_archive_is_a_checkpoint_opened_with_pytorch(tmp_path: Path) -> None:
+    """The released file is a TorchScript archive whose state dict fills the repository's
+    own architecture: one conversion, said to need PyTorch to open the archive."""
+    root = write_repo(
+        tmp_path / "lib",
+        {
+            "pkg/__init__.py": "from .api import *\n",
+            "pkg/model.py": MODEL,
+            "pkg/api.py": API,
+            "hubconf.py": HUB,
+        },
+    )
+    items = [i for i in build_review(str(root)).work if i.kind == "checkpoint"]
+    assert [i.what for i in items] == ["torch.jit.load, torch.load"]
+    assert "TorchScript archive (torch.jit.load) is opened with PyTorch" in items[0].why
