@@ -9020,27 +9020,46 @@ def _step_loops(
     its first backward pass or optimizer step: the loop over batches of a training function
     that also loops over epochs (what runs once an epoch, an evaluation, a checkpoint, a
     logger of the epoch's results, lies outside it)."""
-    spans = {
-        (fa.path, d.qual): d.loop_spans
-        for fa, facts in with_facts(analyses)
-        if facts.values is not None
-        for d in facts.values.defs
-        if d.loop_spans
-    }
-    first: dict[tuple[str, str], int] = {}
+    spans: dict[tuple[str, str], tuple[tuple[int, int], ...]] = {}
+    for fa, facts in with_facts(analyses):
+        if facts.values is None:
+            continue
+        if facts.values.loop_spans:  # a training script's module code
+            spans[(fa.path, "")] = facts.values.loop_spans
+        for d in facts.values.defs:
+            if d.loop_spans:
+                spans[(fa.path, d.qual)] = d.loop_spans
+    lines: dict[tuple[str, str], list[int]] = {}
+    steps: dict[tuple[str, str], list[int]] = {}  # the optimizer's steps
     # the backward pass where the function runs one (a ``zero_grad`` may run once before
     # its loops)
     backward = {(f.path, f.function) for f in runs if f.api in BACKWARD_APIS}
     for f in runs:
-        if (f.path, f.function) in backward and f.api not in BACKWARD_APIS:
-            continue
         key = (f.path, f.function)
-        first[key] = min(first.get(key, f.span.line), f.span.line)
+        if f.api not in BACKWARD_APIS:
+            steps.setdefault(key, []).append(f.span.line)
+            if key in backward:
+                continue
+        lines.setdefault(key, []).append(f.span.line)
     out = {}
-    for key, line in first.items():
-        around = [s for s in spans.get(key, ()) if s[0] <= line <= s[1]]
-        if around:
-            out[key] = min(around, key=lambda s: s[1] - s[0])
+    for key, found in lines.items():
+        # the first one inside a loop: a backward run once before the loop (a forward and
+        # backward whose gradients are written out for a test of another implementation)
+        # runs no step
+        for line in sorted(found):
+            around = sorted(
+                (s for s in spans.get(key, ()) if s[0] <= line <= s[1]),
+                key=lambda s: s[1] - s[0],
+            )
+            if not around:
+                continue
+            # the innermost loop that runs the optimizer's step too: a backward in a loop
+            # of micro-batches (gradient accumulation) steps once per outer iteration
+            stepping = [
+                s for s in around if any(s[0] <= z <= s[1] for z in steps.get(key, ()) if z > line)
+            ]
+            out[key] = stepping[0] if stepping else around[0]
+            break
     return out
 
 
