@@ -230,6 +230,12 @@ def review(options: ScanOptions) -> Review:
     reach = apart_only(analyses, ancillary.apart, dead_spans)
     found = (name for _, name in (*reach.exporting, *reach.unreached))
     configured_names = config_names(readings.config_words, found)
+    # where nothing trains, the top models are the library's product (CLIP's model, which
+    # only its hub entry, notebooks and tests load): what is ported, not an export's code
+    if not training:
+        configured_names = frozenset(configured_names) | {
+            t.cls.rpartition(".")[2] for t in tops if t.cls
+        }
     if configured_names:  # those a config file names may be built: reached, as their users
         reach = apart_only(analyses, ancillary.apart, dead_spans, configured_names)
     unbuilt |= reach.unreached

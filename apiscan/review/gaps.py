@@ -22,7 +22,7 @@ from apiscan.extract.records import FileAnalysis
 from apiscan.mapping.match import memory_only
 from apiscan.model import DISPOSITIONS, SCOPES, STATUS_ORDER, ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
-from apiscan.review.model import Gap, ThirdParty, Where
+from apiscan.review.model import Gap, ThirdParty, Where, WorkItem
 from apiscan.review.names import NameValues
 from apiscan.review.oplibs import network_library_uses
 from apiscan.review.sources import place, with_facts
@@ -388,6 +388,86 @@ def _proposal(finding: ApiFinding, names: NameValues | None = None) -> str:
     if finding.rewrite_note:
         return f"{finding.disposition}: {finding.rewrite_note}"
     return ""
+
+
+#: An integer literal or a tuple/list of them (``2``, ``(2, 2)``), as a call's text passes it.
+_INTEGRAL = re.compile(r"^\d+$|^\(\s*\d+(?:\s*,\s*\d+)*\s*,?\s*\)$|^\[\s*\d+(?:\s*,\s*\d+)*\s*\]$")
+
+
+def _passed_text(f: ApiFinding, param: str) -> str | None:
+    """The text ``f``'s call passes for ``param``, by name or by position (the position its
+    torch signature gives it); None when the call leaves it out or cannot be read."""
+    if f.args is None or f.args.truncated:
+        return None
+    given = f.args.keyword(param)
+    if given is not None:
+        return given
+    from apiscan.resolve.torch_api import load_torch_api
+
+    index = load_torch_api()
+    signature = [p[0] for p in index.params(index.canonical(f.api) or f.api) or ()]
+    if param not in signature:
+        return None
+    at = signature.index(param)
+    positional = f.args.positional
+    if at < len(positional) and not any(a.startswith("*") for a in positional[: at + 1]):
+        return positional[at]
+    return None
+
+
+def _integral(text: str, names: NameValues | None) -> bool:
+    """Whether ``text`` is an int (or ints) wherever the repository sets it: a literal, or a
+    name every literal it is given is one (``scale_factor=self.scale`` with ``scale=2``)."""
+    if _INTEGRAL.match(text.strip()):
+        return True
+    if names is None or not re.fullmatch(r"[A-Za-z_][\w.]*", text):
+        return False
+    given = [v for v in names.candidates(text) if v != "None"]
+    return bool(given) and all(_INTEGRAL.match(v) for v in given)
+
+
+def float_only_passes(
+    findings: Iterable[ApiFinding], names: NameValues | None = None
+) -> Iterable[WorkItem]:
+    """One item per API and parameter that a call passes as an int where MindSpore takes
+    only a float (``torch.nn.Upsample(scale_factor=2)``: ``mint.nn.Upsample`` raises
+    TypeError on ``2``, runs on ``2.0``), as the verification catalogue's cases record it
+    (:func:`~apiscan.verify.catalogue.float_only`). The mapping table may call the row
+    consistent: the item says the difference was measured, not documented. A value the code
+    computes (``2 ** i``) or a name given no int literal is not claimed."""
+    from apiscan.verify.catalogue import float_only  # plain data: no torch, no MindSpore
+
+    groups: dict[tuple[str, str], list[tuple[ApiFinding, str]]] = {}
+    for f in findings:
+        if not f.is_call_site or is_uncertain_method(f):
+            continue
+        for param in float_only(f.api):
+            text = _passed_text(f, param)
+            if text is not None and _integral(text, names):
+                groups.setdefault((f.api, param), []).append((f, text))
+    for (api, param), found in sorted(groups.items()):
+        found.sort(key=lambda p: p[0].sort_key())
+        values = sorted({text for _, text in found})
+        target = next((f.mindspore_api for f, _ in found if f.mindspore_api), None)
+        counterpart = f"MindSpore's counterpart ({target})" if target else "MindSpore"
+        documented = (
+            "the mapping table calls the row consistent and its difference pages do not say so"
+            if all(f.status == "consistent" for f, _ in found)
+            else "the mapping's difference page does not say so"
+        )
+        literal = next((v for v in values if v.isdigit()), "2")
+        example = f"{param}={literal}.0, not {literal}"
+        yield WorkItem(
+            kind="unsupported-param",
+            what=f"{api}({param}={' | '.join(values)})",
+            where=tuple(dict.fromkeys(Where(f.path, f.span.line, f.cell) for f, _ in found)),
+            why=(
+                f"{counterpart} takes {param} only as a float: an int raises TypeError where "
+                f"torch accepts it (measured by the verification case; {documented}); pass "
+                f"it as a float ({example}) at each call"
+            ),
+            uses=len(found),
+        )
 
 
 def _places(found: Iterable[ApiFinding], limit: int) -> list[Where]:

@@ -44,6 +44,7 @@ from apiscan.review.commands import (
 )
 from apiscan.review.config_files import OptionFiles, config_names, config_words
 from apiscan.review.evaluate import choice_key, outcomes, values_of
+from apiscan.review.gaps import float_only_passes
 from apiscan.review.leftout import call_index, globals_picks
 from apiscan.review.masked import METRICS
 from apiscan.review.model import (
@@ -2057,6 +2058,7 @@ def work_items(
         checkpoints.extend(whole)
     items.extend(checkpoints)
     items.extend(_parameters(findings, names))
+    items.extend(float_only_passes(findings, names))
     torch_api = load_torch_api()
     items.extend(_cells_in_forward(findings, torch_api))
     items.extend(_torch_in_data(findings, analyses, torch_api))
@@ -6080,6 +6082,10 @@ _BACKBONE_URL = re.compile(
 )
 
 
+#: The loader of a TorchScript archive: a checkpoint whose weights PyTorch takes out.
+TORCHSCRIPT_LOAD = "torch.jit.load"
+#: A call's text that hands over a URL (``model_urls['resnet50']``, ``'https://...'``).
+_URL_TEXT = re.compile(r"url|https?:", re.IGNORECASE)
 #: A URL passed as a plain name (``load_url(url)``, ``load_url(model_url)``).
 _PLAIN_NAME = re.compile(r"^\w+$")
 
@@ -6640,17 +6646,25 @@ def _checkpoints(
         downloads.append(f)
     if handed:
         where = tuple(dict.fromkeys([*(w for w, _ in handed), *_places(inside)]))
+        # a URL handed over (``load_url(model_urls['resnet50'])``) is downloaded; an
+        # architecture's name (P2PNet's ``_vgg('vgg16', ...)`` reading
+        # ``torch.load(model_paths[arch])``) picks a released file kept on disk
+        by_url = downloads or any(_URL_TEXT.search(s) for _, s in handed)
+        how = "downloaded by URL" if by_url else "loaded by architecture name"
+        fetched = (
+            "downloaded by its own function" if by_url else "read from a file by its own function"
+        )
         yield WorkItem(
             kind="pretrained-backbone",
             what=(
-                "pretrained weights downloaded by URL: "
+                f"pretrained weights {how}: "
                 + ", ".join(dict.fromkeys([s for _, s in handed] + [f.api for f in downloads]))
             ),
             where=tuple(dict.fromkeys([*where, *_places(downloads)])),
             why=(
                 "weights released for PyTorch (ImageNet backbones) are loaded into the "
-                "repository's own architecture when it is built (downloaded by its own "
-                "function, then torch.load): convert them once to a MindSpore checkpoint "
+                f"repository's own architecture when it is built ({fetched}, then "
+                "torch.load): convert them once to a MindSpore checkpoint "
                 "(parameter names, BatchNorm gamma/beta/moving statistics) and load them "
                 "with load_param_into_net; check the converted network's outputs against "
                 "PyTorch's"
@@ -6706,16 +6720,24 @@ def _checkpoints(
     ]
     if not found:
         return
+    why = (
+        "PyTorch checkpoints (pickled state dicts) do not load into MindSpore: convert "
+        "each released checkpoint once (parameter names, BatchNorm gamma/beta/moving "
+        "statistics) with mindspore.save_checkpoint and load it with "
+        "mindspore.load_checkpoint + load_param_into_net"
+    )
+    if any(f.api == TORCHSCRIPT_LOAD for f in found):
+        # CLIP's released files are TorchScript archives its loader reads the weights from
+        why += (
+            "; a TorchScript archive (torch.jit.load) is opened with PyTorch for the "
+            "conversion (its state_dict()), and the traced graph itself has no MindSpore "
+            "counterpart: the port runs the repository's own architecture"
+        )
     yield WorkItem(
         kind="checkpoint",
         what=", ".join(sorted({f.api for f in found})),
         where=_places(found),
-        why=(
-            "PyTorch checkpoints (pickled state dicts) do not load into MindSpore: convert "
-            "each released checkpoint once (parameter names, BatchNorm gamma/beta/moving "
-            "statistics) with mindspore.save_checkpoint and load it with "
-            "mindspore.load_checkpoint + load_param_into_net"
-        ),
+        why=why,
         uses=len(found),
     )
 

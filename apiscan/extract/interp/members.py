@@ -240,6 +240,13 @@ class MembersMixin:
             # imported from another file (a qualified name's call)
             self._call_fact(f"{self.module_name}.{recv[1]}.{attr}", end)
             return UNKNOWN, True
+        if kind == "class" and call:
+            info = self.classes.get(recv[1])
+            if info is None or attr in info.methods:
+                # ``GPT.from_pretrained(args.model)``: a classmethod (or static method) of a
+                # class of this file called through its class: an edge of the call graph,
+                # as a call through an object is (what loads weights runs)
+                self._call_fact(f"{self.module_name}.{recv[1]}.{attr}", end)
         if kind == "class" and not call:
             info = self.classes.get(recv[1])
             if info is None or attr in info.methods:

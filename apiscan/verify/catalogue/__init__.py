@@ -6,7 +6,7 @@ scan can read the substitutions cheaply.
 
 from __future__ import annotations
 
-from apiscan.verify.cases import Case
+from apiscan.verify.cases import FLOAT_ONLY_TAG, Case
 from apiscan.verify.catalogue import (
     candidates,
     compositions,
@@ -86,3 +86,17 @@ def device_limit(api: str, device: str = "CPU") -> str:
         return ""
     named = " / ".join(dict.fromkeys(k for k in kernels if k))
     return f"MindSpore has no {device} kernel{f' {named}' if named else ''} for it"
+
+
+def float_only(api: str) -> tuple[str, ...]:
+    """The parameters of ``api`` MindSpore takes only as a float where torch also takes an
+    int (``scale_factor`` of ``torch.nn.Upsample``), read from its hand-written cases' tags
+    (:data:`~apiscan.verify.cases.FLOAT_ONLY_TAG`): no MindSpore is run to find out."""
+    return tuple(
+        dict.fromkeys(
+            t.removeprefix(FLOAT_ONLY_TAG)
+            for c in _BY_API.get(api, ())
+            for t in c.tags
+            if t.startswith(FLOAT_ONLY_TAG)
+        )
+    )

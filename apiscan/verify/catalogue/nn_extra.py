@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from apiscan.verify.cases import Case, InputSpec, Variant
+from apiscan.verify.cases import FLOAT_ONLY_TAG, Case, InputSpec, Variant
 from apiscan.verify.catalogue.inputs import binary, floats, labels
 
 _WEIGHT_BIAS = (("weight", "weight"), ("bias", "bias"))
@@ -186,6 +186,7 @@ _LAYERS: tuple[Case, ...] = (
         variants=(Variant("nearest", (("mode", "nearest"),)),),
         kind="layer",
         grad=True,
+        tags=(f"{FLOAT_ONLY_TAG}scale_factor",),
         note="scale_factor must be a float for MindSpore: an int 2 raises TypeError "
         "(UpsampleNearest2D wants float scales) where torch accepts it.",
     ),
@@ -345,6 +346,7 @@ _FUNCTIONAL: tuple[Case, ...] = (
         pattern="nearest, scale_factor=2.0",
         variants=(Variant("nearest", (("mode", "nearest"),)),),
         grad=True,
+        tags=(f"{FLOAT_ONLY_TAG}scale_factor",),
         note="scale_factor must be a float for MindSpore: an int 2 raises TypeError "
         "(UpsampleNearest2D wants float scales) where torch accepts it.",
     ),
