@@ -292,19 +292,29 @@ def unique_canonical_names(files: list[SourceFile]) -> list[SourceFile]:
     classes by, so it must name one file. Two scripts' folders that are no packages can both
     hold a ``convnext.py`` (``models/convnext.py`` and ``backbone/convnext.py``, each importable
     as ``convnext`` from its own folder): keyed by the shared name, one file's functions took
-    the other's place, and the model file's layers lost their scope. Such files put their name
-    relative to the root first (unique, as paths are) and keep the shared one as an alias."""
-    firsts: dict[str, int] = {}
+    the other's place, and the model file's layers lost their scope. The one file nearest the
+    root keeps the shared name (the model beside the training script, not a downstream task's
+    copy) and the others are known by their name relative to the root (unique, as paths are);
+    where two are as near, each takes that name first and keeps the shared one as an alias."""
+    sharing: dict[str, list[int]] = {}
     for f in files:
         if f.modules:
-            firsts[f.modules[0]] = firsts.get(f.modules[0], 0) + 1
+            sharing.setdefault(f.modules[0], []).append(f.relpath.count("/"))
+    firsts = {name: len(depths) for name, depths in sharing.items()}
     out: list[SourceFile] = []
     for f in files:
-        if f.modules and firsts[f.modules[0]] > 1:
+        depths = sharing.get(f.modules[0], []) if f.modules else []
+        nearest = min(depths, default=0)
+        kept = depths.count(nearest) == 1
+        if len(depths) > 1 and not (kept and f.relpath.count("/") == nearest):
             unique = [m for m in f.modules[1:] if m not in firsts]
             if unique:
-                modules = (unique[-1], *(m for m in f.modules if m != unique[-1]))
-                f = replace(f, modules=modules)
+                # the name stays an alias only where no file keeps it (an import of it is
+                # then as ambiguous as it was)
+                rest = (
+                    m for m in f.modules if m != unique[-1] and not (kept and m == f.modules[0])
+                )
+                f = replace(f, modules=(unique[-1], *rest))
         out.append(f)
     return out
 

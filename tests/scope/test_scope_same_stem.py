@@ -62,14 +62,27 @@ def test_same_stem_in_two_plain_folders_keeps_both_files_scoped(tmp_path: Path) 
 def test_a_shared_first_module_name_gives_way_to_the_path_name(tmp_path: Path) -> None:
     root = write_repo(
         tmp_path,
-        {"models/convnext.py": MODEL, "backbone/convnext.py": MODEL, "other/unique.py": ""},
+        {
+            "models/convnext.py": MODEL,
+            "backbone/convnext.py": MODEL,
+            "seg/backbone/convnext.py": MODEL,
+            "other/unique.py": "",
+        },
     )
     _, files, _ = discover(root)
     first = {f.relpath: f.modules[0] for f in files}
     assert first == {
+        # two files as near the root as each other: neither keeps the shared name
         "backbone/convnext.py": "backbone.convnext",
         "models/convnext.py": "models.convnext",
+        "seg/backbone/convnext.py": "seg.backbone.convnext",
         "other/unique.py": "unique",  # no other file is ``unique``: its name stays first
+    }
+    _, files, _ = discover(write_repo(tmp_path / "near", {"m/net.py": "", "a/b/net.py": ""}))
+    # the file nearest the root keeps it (the model beside the training script)
+    assert {f.relpath: f.modules for f in files} == {
+        "m/net.py": ("net", "m.net"),
+        "a/b/net.py": ("a.b.net",),
     }
     # the shared name stays an alias of each (an import from either folder still resolves)
     assert all("convnext" in f.modules for f in files if f.relpath.endswith("convnext.py"))
