@@ -14,9 +14,10 @@ tree follow values and constructions across files through the records the worker
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from apiscan import __version__
 from apiscan.config import path_matches
@@ -279,18 +280,19 @@ def review(options: ScanOptions) -> Review:
     # demo) or of code nothing reaches, nor a data transform's torch layers, which its work
     # item rewrites
     in_data = data_pipeline_sites(items)
-    network_gaps = gaps.network_gaps(
-        result,
-        gaps.load_suggester(),
-        names=names,
-        covered=lambda f: (
+
+    def network_covered(f: Any) -> bool:
+        return (
             in_data(f)
             or bool(ancillary.why(f.path))
             or (f.path, f.function.partition(".")[0]) in unbuilt
             or (f.path, ".".join(f.function.split(".")[:2])) in unbuilt
             or (f.path, f.function.partition(".")[0]) in picked_out
             or within(exporting, f.path, f.function)
-        ),
+        )
+
+    network_gaps = gaps.network_gaps(
+        result, gaps.load_suggester(), names=names, covered=network_covered
     )
     # the recipe reads the same reachability answer as the effort and the work items: a
     # definition only unreached code uses (a loss's helpers beside the loss nothing builds)
@@ -317,6 +319,19 @@ def review(options: ScanOptions) -> Review:
         tops = structure.configured_parts(tops, analyses, branch_taken)
     if taken:
         items = _taken_work(items, taken)
+        # the classes a constructor picks by a local bound per branch, in the branches the
+        # run skips: not built, so neither their work nor their place in the tree is the run's
+        picked_out_classes = branch_picked_out(analyses, modules, taken, ancillary.why)
+        if picked_out_classes:
+            built_parts = branch_picked_parts(analyses, modules, taken, ancillary.why)
+            items, tops, modules = _without_classes(
+                items, tops, modules, picked_out_classes, built_parts
+            )
+            # alternatives, as a pick by the run's config leaves out: not priced
+            picked_out |= {(path, qual) for path, _, _, qual in picked_out_classes.values()}
+            network_gaps = gaps.network_gaps(
+                result, gaps.load_suggester(), names=names, covered=network_covered
+            )
     recipe = staged(recipe, ancillary.stages)
     # a script that builds the repository's own optimizer class trains too (MAE's
     # main_linprobe.py: lars.LARS, its backward pass in another file)
@@ -1048,6 +1063,219 @@ def _taken_work(
     kept = [i for i in items if i.kind not in _DROPPED_IN_SKIPPED_BRANCHES]
     other = reached_work([i for i in items if i.kind in _DROPPED_IN_SKIPPED_BRANCHES], runs)
     return _sorted_work((*kept, *other))
+
+
+def branch_picked_out(
+    analyses: Sequence[FileAnalysis],
+    modules: Sequence[ModuleNode],
+    taken: Sequence[Callable[[str, int], bool | None]],
+    apart: Callable[[str], str],
+) -> dict[str, tuple[str, int, int, str]]:
+    """The module classes a constructor picks by a local bound in each branch of an ``if``
+    and called after it (``if net == 'vgg': net_type = vgg16 elif net == 'alex': net_type =
+    alexnet ...`` then ``self.net = net_type(...)``) whose every binding sits in a branch the
+    run's values skip while another binding of that local runs: alternatives the run never
+    builds, nor does any other code of the port (a reference outside the class's own body,
+    in a file not counted apart, keeps it). Class (dotted) -> (its path, first, last line,
+    its name in the module)."""
+    by_short: dict[str, list[ModuleNode]] = {}
+    for m in modules:
+        by_short.setdefault(m.cls.rpartition(".")[2], []).append(m)
+
+    def runs(path: str, line: int) -> bool | None:
+        verdicts = [t(path, line) for t in taken]
+        if any(v is False for v in verdicts):
+            return False
+        return None if any(v is None for v in verdicts) else True
+
+    spans: dict[str, tuple[str, int, int, str]] = {}
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if values is None or apart(fa.path) or is_test_path(fa.path):
+            continue
+        spans.update(
+            {
+                f"{mod}.{d.qual}": (fa.path, d.line, d.end_line, d.qual)
+                for d in values.defs
+                if d.is_class
+                for mod in fa.modules
+            }
+        )
+    # class -> (path, line) of the bindings of it in skipped branches
+    candidates: dict[str, set[tuple[str, int]]] = {}
+    for fa, _, _, _, bindings in _branch_bindings(analyses, by_short, runs, apart):
+        alive = {cls for cls, _, r in bindings if r is not False}
+        for cls, line, r in bindings:
+            if r is False and cls not in alive:
+                candidates.setdefault(cls, set()).add((fa.path, line))
+    if not candidates:
+        return {}
+    # a class named anywhere else the port runs (built directly, handed on) stays
+    shorts = {cls.rpartition(".")[2]: cls for cls in candidates}
+    named: set[str] = set()
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if values is None or apart(fa.path) or is_test_path(fa.path):
+            continue
+        exprs = [(c.expr.line, c.expr) for c in values.calls]
+        exprs += [(a.line, a.value) for a in values.assigns]
+        exprs += [(a.line, a.value) for d in values.defs for a in d.assigns]
+        for line, expr in exprs:
+            for e in expr.walk():
+                cls = shorts.get(e.name or "") if e.kind in ("Name", "Attribute") else None
+                if cls is None:
+                    continue
+                path, first, last, _ = spans.get(cls, ("", 0, 0, ""))
+                if fa.path == path and first <= line <= last:
+                    continue  # its own body (``tv.vgg16(...)`` inside class ``vgg16``)
+                if (fa.path, line) in candidates[cls]:
+                    continue  # the skipped binding itself
+                named.add(cls)
+    return {cls: spans[cls] for cls in candidates if cls not in named and cls in spans}
+
+
+def _branch_bindings(
+    analyses: Sequence[FileAnalysis],
+    by_short: Mapping[str, Sequence[ModuleNode]],
+    runs: Callable[[str, int], bool | None],
+    apart: Callable[[str], str],
+) -> Iterator[tuple[FileAnalysis, int, str, str, list[tuple[str, int, bool | None]]]]:
+    """(file, def index, owner class's name in the module or "", the local, its bindings:
+    (class, line, whether the run takes the branch)) of each local a def binds to one of
+    the repository's module classes in two branches or more and calls, one binding of
+    which the run's values take (:func:`branch_picked_out`)."""
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if values is None or apart(fa.path) or is_test_path(fa.path):
+            continue
+        for n, d in enumerate(values.defs):
+            called = {
+                c.expr.callee()
+                for c in values.calls
+                if c.function == n and "." not in c.expr.callee()
+            }
+            bound: dict[str, list[tuple[str, int, bool | None]]] = {}
+            for a in d.assigns:
+                if (
+                    a.target.kind != "Name"
+                    or a.target.name not in called
+                    or not a.ifs
+                    or a.value.kind not in ("Name", "Attribute")
+                ):
+                    continue
+                found = by_short.get(a.value.name or "", [])
+                if len(found) != 1:
+                    continue
+                cls = found[0].cls
+                bound.setdefault(a.target.name, []).append((cls, a.line, runs(fa.path, a.line)))
+            owner = values.defs[d.owner].qual if d.owner >= 0 and d.name == "__init__" else ""
+            for local, bindings in bound.items():
+                if len(bindings) > 1 and any(r is True for _, _, r in bindings):
+                    yield fa, n, owner, local, bindings
+
+
+def branch_picked_parts(
+    analyses: Sequence[FileAnalysis],
+    modules: Sequence[ModuleNode],
+    taken: Sequence[Callable[[str, int], bool | None]],
+    apart: Callable[[str], str],
+) -> dict[str, list[tuple[str, str]]]:
+    """Module class (dotted) -> (attribute, class) of the parts its constructor builds from
+    such a local (``self.net = net_type(...)``): the class of the one binding the run takes,
+    none where the run takes several or none."""
+    by_short: dict[str, list[ModuleNode]] = {}
+    for m in modules:
+        by_short.setdefault(m.cls.rpartition(".")[2], []).append(m)
+
+    def runs(path: str, line: int) -> bool | None:
+        verdicts = [t(path, line) for t in taken]
+        if any(v is False for v in verdicts):
+            return False
+        return None if any(v is None for v in verdicts) else True
+
+    out: dict[str, list[tuple[str, str]]] = {}
+    for fa, n, owner, local, bindings in _branch_bindings(analyses, by_short, runs, apart):
+        picked = {cls for cls, _, r in bindings if r is True}
+        if not owner or len(picked) != 1 or any(r is None for _, _, r in bindings):
+            continue
+        (cls,) = picked
+        values = fa.syntax.values if fa.syntax is not None else None
+        for a in values.defs[n].assigns if values is not None else ():
+            target = a.target
+            if (
+                target.kind == "Attribute"
+                and target.target.kind == "Name"
+                and target.target.name == "self"
+                and a.value.kind == "Call"
+                and a.value.callee() == local
+            ):
+                for mod in fa.modules:
+                    out.setdefault(f"{mod}.{owner}", []).append((target.name, cls))
+    return out
+
+
+def _without_classes(
+    items: tuple[WorkItem, ...],
+    tops: Sequence[TopModel],
+    modules: Sequence[ModuleNode],
+    classes: Mapping[str, tuple[str, int, int, str]],
+    built: Mapping[str, Sequence[tuple[str, str]]] = {},
+) -> tuple[tuple[WorkItem, ...], list[TopModel], tuple[ModuleNode, ...]]:
+    """The work items less their places inside ``classes`` (an item with none left dropped),
+    the top models' parts and the module classes' children less those classes: what
+    :func:`branch_picked_out` finds the run never builds; with the parts the run builds
+    instead (``built``: :func:`branch_picked_parts`) among their parts and children."""
+
+    def inside(where: Where) -> bool:
+        return any(
+            where.path == path and first <= where.line <= last
+            for path, first, last, _ in classes.values()
+        )
+
+    kept: list[WorkItem] = []
+    for item in items:
+        places = tuple(w for w in item.where if not inside(w))
+        if not places:
+            continue
+        kept.append(item if len(places) == len(item.where) else replace(item, where=places))
+    shorts = {cls.rpartition(".")[2] for cls in classes}
+    new_tops: list[TopModel] = []
+    for top in tops:
+        parts: list[tuple[str, str]] = []
+        for label, text in top.parts:
+            if label == structure.ALSO_BUILDS:
+                rest = [n for n in text.split(", ") if n not in shorts]
+                if rest:
+                    parts.append((label, ", ".join(rest)))
+                continue
+            parts.append((label, text))
+        labels = {a for label, _ in parts for a in label.split(", ")}
+        also = [p for p in parts if p[0] == structure.ALSO_BUILDS]
+        parts = [p for p in parts if p[0] != structure.ALSO_BUILDS]
+        shown: set[str] = set()
+        for attr, cls in built.get(top.cls, ()):
+            if attr not in labels:
+                short = cls.rpartition(".")[2]
+                shown.add(short)
+                parts.append((attr, f"{short} (the branch the run's values take)"))
+        for label, text in also:  # a class now shown as its part is not said again
+            rest = [n for n in text.split(", ") if n not in shown]
+            if rest:
+                parts.append((label, ", ".join(rest)))
+        new_tops.append(replace(top, parts=tuple(parts)))
+    new_modules = tuple(
+        replace(
+            m,
+            children=tuple(
+                dict.fromkeys(
+                    [c for c in m.children if c not in classes]
+                    + [cls for _, cls in built.get(m.cls, ())]
+                )
+            ),
+        )
+        for m in modules
+    )
+    return tuple(kept), new_tops, new_modules
 
 
 def _scripts(analyses: Sequence[FileAnalysis]) -> frozenset[str]:

@@ -332,15 +332,75 @@ def launches(
     script (an evaluation, a demo) is none: its options are not this script's."""
     names = {script: script, **{m: script for m in modules}}
     found: dict[str, list[Launch]] = {}
+    arguments: dict[str, frozenset[str]] = {}
     for path, line, words, cwd in launch_commands(root) if commands is None else commands:
         for index, _ in _launched(words, names, cwd):
-            passed = tuple(words[index + 1 :])
+            if path.endswith(".sh") and path not in arguments:
+                arguments[path] = script_arguments(root / path)
+            passed = _without_arguments(tuple(words[index + 1 :]), arguments.get(path, frozenset()))
             if not {"--help", "-h"} & set(passed):  # a usage line, no run
                 found.setdefault(path, []).append(Launch(path, line, passed))
     readme = _readme_text(root)
     mentioned = {p: readme.find(PurePosixPath(p).name) for p in found}
     order = sorted(found, key=lambda p: (p.endswith(".sh"), mentioned[p] < 0, mentioned[p], p))
     return [launch for path in order for launch in found[path]]
+
+
+#: A shell variable read in a word (``$NET``, ``${NET}``, ``${NET:-alex}``, ``$2``).
+_SHELL_READ = re.compile(r"\$\{?([A-Za-z_]\w*|[0-9@*])")
+#: A shell assignment from the script's own arguments (``NET=${2}``, ``export LR="$1"``).
+_FROM_ARGUMENT = re.compile(
+    r"^\s*(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=[\"']?\$\{?[0-9@*]", re.MULTILINE
+)
+
+
+def script_arguments(path: Path) -> frozenset[str]:
+    """The variables a shell script binds to its own command-line arguments
+    (``NET=${2}`` before ``python train.py --net ${NET}``): what its caller chooses, not a
+    value the repository sets. Empty when the script cannot be read."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")[:_SIZE_LIMIT]
+    except OSError:
+        return frozenset()
+    return frozenset(m.group(1) for m in _FROM_ARGUMENT.finditer(text))
+
+
+def _without_arguments(words: tuple[str, ...], arguments: frozenset[str]) -> tuple[str, ...]:
+    """A launch's words less the options whose value is the script's own argument (``--net
+    ${NET}`` with ``NET=${2}``, ``--lr $1``): the script hands on its caller's choice, so
+    the command tells nothing of the option and the argparse default is what the repository
+    says; a value with a fallback the script writes (``${2:-alex}``) stays as given."""
+
+    def callers(word: str) -> bool:
+        if ":-" in word:
+            return False
+        reads = _SHELL_READ.findall(word)
+        return any(r in arguments or (not r[0].isalpha() and r[0] != "_") for r in reads)
+
+    out: list[str] = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        _, equals, value = word.partition("=")
+        if word.startswith("-") and not NUMBER.match(word):
+            taken = [value] if equals else []
+            end = index + 1
+            while (
+                not equals
+                and end < len(words)
+                and not (words[end].startswith("-") and not NUMBER.match(words[end]))
+            ):
+                taken.append(words[end])
+                end += 1
+            if taken and any(callers(w) for w in taken):
+                index = end
+                continue
+            out.extend(words[index:end])
+            index = end
+            continue
+        out.append(word)
+        index += 1
+    return tuple(out)
 
 
 def _readme_text(root: Path) -> str:

@@ -723,6 +723,16 @@ _CUDNN_NOTES = {
 }
 
 
+def _counter(f: _File, name: str, stmt: AssignValues) -> bool:
+    """Whether the module's ``name`` starts at zero and the code counts it up (``total_steps
+    = 0`` before the loop, then ``total_steps += opt.batch_size`` in it): a step counter,
+    no training length; the length is the options the loop runs to (its epochs)."""
+    if stmt.value.text not in ("0", "0.0"):
+        return False
+    updates = list(f.values.updates) + [u for d in f.defs for u in d.updates]
+    return any(u.op == "Add" and u.node.kind == "Name" and u.node.name == name for u in updates)
+
+
 def _reads_element(file: _File, call: CallValues, test: Expr) -> bool:
     """Whether ``test`` reads a key of the element a ``for`` loop around ``call`` binds
     (``block['type'] == 'region'`` under ``for block in blocks:``). A loop is around the call
@@ -3771,6 +3781,8 @@ class _Recipe:
         self._ifs_by_file: dict[str, list[IfValues]] = {}
         #: the last names of the repository's ``Enum`` classes (built on first use)
         self._enums: set[str] | None = None
+        #: the attributes read in the ``range`` of an epoch loop (:meth:`_loop_bounds`)
+        self._loop_bound_memo: frozenset[str] | None = None
         #: (path, def, parameter) -> the value every running call passes it (or UNKNOWN)
         self._passing: dict[tuple[str, int, str], object] = {}
         #: whether a read by key is being told (:meth:`_entry`)
@@ -9521,6 +9533,35 @@ class _Recipe:
                         place = Where(setting.path, setting.line)
                         self.add(category, f"config {key}", place, [("value", text)], why)
 
+    def _loop_bounds(self) -> frozenset[str]:
+        """The attributes (``opt.nepoch``) read in the ``range(...)`` of a ``for`` loop that
+        holds a ``for`` loop over something other than a ``range`` (the epochs around the
+        batches) in a file of the run (not a test, not counted apart): what the training runs
+        to, whatever the options' names."""
+        if self._loop_bound_memo is not None:
+            return self._loop_bound_memo
+        found: set[str] = set()
+        for path, file in self.files.items():
+            if is_test_path(path) or self.apart(path):
+                continue
+            loops = file.values.loops
+            for outer in loops:
+                if outer.iter.kind != "Call" or outer.iter.callee() != "range":
+                    continue
+                last = max((u.line for u in outer.updates), default=outer.line)
+                if not any(
+                    inner is not outer
+                    and inner.function == outer.function
+                    and outer.line < inner.line <= last
+                    # over the data (``enumerate(dataset)``), not a count of layers
+                    and not (inner.iter.kind == "Call" and inner.iter.callee() == "range")
+                    for inner in loops
+                ):
+                    continue
+                found.update(e.name for e in outer.iter.walk() if e.kind == "Attribute" and e.name)
+        self._loop_bound_memo = frozenset(found)
+        return self._loop_bound_memo
+
     # -- settings: argparse options, config attributes, module constants
     def _settings(self) -> None:
         for dest, options in self.repo.argparse.items():
@@ -9544,6 +9585,10 @@ class _Recipe:
                 # T2T-ViT's --reprob, --aa, --scale: passed as re_prob=, auto_augment=,
                 # scale= to timm's create_loader, a factory taking augmentation keywords
                 category = self._passed_category(dest)
+            if category is None and dest in self._loop_bounds():
+                # ``for epoch in range(1, opt.nepoch + opt.nepoch_decay + 1):`` around the
+                # loop over the data: the options the training runs to are its length
+                category = "epochs"
             if category is None:
                 continue
             if category == "epochs" and self._model_argument_only(dest):
@@ -9635,6 +9680,8 @@ class _Recipe:
             if category == "loss" and self._picks_network(
                 [r for r in self._reads()[1].get(constant, []) if r.file is f]
             ):
+                continue
+            if category == "epochs" and _counter(f, constant, stmt):
                 continue
             if (
                 category
