@@ -30,7 +30,7 @@ walker's state (``__init__``), the dispatch tables and the results read after th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import libcst as cst
@@ -282,6 +282,9 @@ class Extractor(
         #: nor this repository's): any unbound name may come from it
         self.blind_star = False
         self.classes: dict[str, ClassInfo] = {}
+        #: the bases of each module-level class as written, for a function that runs after the
+        #: module body to ask about a class defined below it (see ``_loader_class``)
+        self.late_bases: dict[str, Sequence[cst.Arg]] = {}
         self.func_stack: list[str] = []
         #: each function name :meth:`_function` made and each callee a call record names:
         #: every record of one name holds one string (see :meth:`_function`)
