@@ -4,7 +4,9 @@ lengths reach the training step and the loss it calls as data-dependent tensors:
 
 - the loader class chosen at run time (``loader = DataLoader if weighted else RepeatLoader``)
   and called with the collate (``loader(dataset, collate_fn=BoxDataset.collate_fn)``);
-- the subclass defined below the function that builds it, overriding ``__iter__``;
+- the subclass defined below the function that builds it, overriding ``__iter__``, or in
+  another file (offered in the library loader's place, its first walk a loader whose batches
+  the next walk knows);
 - the loader iterated through ``enumerate`` and a progress bar (``tqdm(enumerate(loader))``);
 - the same subclass given a collate that pads to a fixed count stays static (no finding in
   the loss walking its targets).
@@ -43,3 +45,9 @@ def test_a_subclass_loader_yields_the_collates_batches(result: ScanResult) -> No
 
 def test_a_padding_collate_keeps_the_subclass_loader_static(result: ScanResult) -> None:
     assert _found(result, "PaddedLoss.__call__") == []
+
+
+def test_a_subclass_of_another_file_chosen_against_the_library_loader(
+    result: ScanResult,
+) -> None:
+    assert _found(result, "count_matched") == [(42, "DS104"), (43, "DS116")]

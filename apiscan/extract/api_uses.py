@@ -218,6 +218,9 @@ class Extractor(
         self.arg_masks: dict[int, Val] = {}
         #: id(value) -> value: elements of data-dependent tensors met in loops (one index)
         self.rows: dict[int, Val] = {}
+        #: id(value) -> value: a class of another file of the repository offered in place of
+        #: torch's loader (``DataLoader if weighted else RepeatLoader``): calling it builds one
+        self.loader_choices: dict[int, Val] = {}
         #: id(value) -> (value, tensor): ``tuple(t)`` / ``list(t)`` of a tensor of a
         #: data-dependent shape: indexing with it (``s[tuple(k.t())]``, one index tensor per
         #: row of ``k``) indexes with ``t``'s rows, as many positions as ``t`` holds

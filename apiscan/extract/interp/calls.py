@@ -210,12 +210,13 @@ class CallsMixin:
                 continue
             if not self._loader_class(other):
                 return None
-            if self._loader_class(one) or (
-                one[0] == "qual"
-                and self._is_local(one[1])
-                and one[1].rpartition(".")[2][:1].isupper()
-            ):
+            if self._loader_class(one):
                 return one
+            named = one[1].rpartition(".")[2] if one[0] == "qual" else ""
+            if named[:1].isupper() and self._is_local(one[1]):
+                chosen = fresh(one[0], one[1])
+                self.loader_choices[id(chosen)] = chosen
+                return chosen
         return None
 
     def _wrapped_loader(self, q: str, local: Val | None, args: _Args | None) -> Val | None:
@@ -384,7 +385,12 @@ class CallsMixin:
         fv = self.expr(func)
         args = self._args(node, fv)
         if fv[0] == "qual":
-            return self._call_qual(fv[1], func, node, args, usage)
+            made = self._call_qual(fv[1], func, node, args, usage)
+            if made == ("inst", fv[1]) and self.loader_choices.get(id(fv)) is fv:
+                # a loader all the same, whose batches a later walk may know (``pv.join``
+                # lets a loader give way to them)
+                return inst(DATALOADER)
+            return made
         if fv[0] == LAYER:
             # `norm_layer(planes)` with `norm_layer=nn.BatchNorm2d` as the default: probably
             # builds one (a caller may pass another class); `linear_layer(...)` after
