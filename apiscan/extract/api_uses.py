@@ -30,7 +30,7 @@ walker's state (``__init__``), the dispatch tables and the results read after th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import libcst as cst
@@ -218,6 +218,9 @@ class Extractor(
         self.arg_masks: dict[int, Val] = {}
         #: id(value) -> value: elements of data-dependent tensors met in loops (one index)
         self.rows: dict[int, Val] = {}
+        #: id(value) -> value: a class of another file of the repository offered in place of
+        #: torch's loader (``DataLoader if weighted else RepeatLoader``): calling it builds one
+        self.loader_choices: dict[int, Val] = {}
         #: id(value) -> (value, tensor): ``tuple(t)`` / ``list(t)`` of a tensor of a
         #: data-dependent shape: indexing with it (``s[tuple(k.t())]``, one index tensor per
         #: row of ``k``) indexes with ``t``'s rows, as many positions as ``t`` holds
@@ -282,6 +285,9 @@ class Extractor(
         #: nor this repository's): any unbound name may come from it
         self.blind_star = False
         self.classes: dict[str, ClassInfo] = {}
+        #: the bases of each module-level class as written, for a function that runs after the
+        #: module body to ask about a class defined below it (see ``_loader_class``)
+        self.late_bases: dict[str, Sequence[cst.Arg]] = {}
         self.func_stack: list[str] = []
         #: each function name :meth:`_function` made and each callee a call record names:
         #: every record of one name holds one string (see :meth:`_function`)

@@ -164,6 +164,14 @@ class CallsMixin:
         ``collate`` returns, when that holds something of a data-dependent shape (a targets
         tensor joined from samples of their own lengths, indices from ``nonzero``): the
         training step iterating the loader gets it (None: the loader as usual)."""
+        batch = self._collated_batch(collate)
+        if batch is None:
+            return None
+        return seq(batch) if _variable(batch) or self._holds_samples(batch) else None
+
+    def _collated_batch(self, collate: Val) -> Val | None:
+        """One batch of what the repository's ``collate`` returns (None: not the
+        repository's function)."""
         collate = self._bound_function(collate)
         q = self._callee_name(collate)
         if not q:
@@ -172,8 +180,44 @@ class CallsMixin:
             local = self.func_returns.get(collate[1])
         else:
             local = collate if self.bound_methods.get(id(collate), (None,))[0] is collate else None
-        batch = self._collated(self._returned(q, local))
-        return seq(batch) if _variable(batch) or self._holds_samples(batch) else None
+        return self._collated(self._returned(q, local))
+
+    def _loader_class(self, v: Val, depth: int = 0) -> bool:
+        """Whether calling ``v`` builds a data loader: torch's ``DataLoader``, or a class of
+        this file deriving from it (``class RepeatLoader(DataLoader)``, however far down),
+        walked already or defined below the function asking (its bases read as written)."""
+        if v[0] == "qual":
+            return self._is_torch(v[1]) and (self.api.canonical(v[1]) or v[1]) == DATALOADER
+        if v[0] != "class" or depth > 8:
+            return False
+        info = self.classes.get(v[1])
+        if info is not None:
+            return any(b[0] == "qual" and self._loader_class(b) for b in self._class_bases(info))
+        self.silent += 1
+        try:
+            bases = [self.value(a.value) for a in self.late_bases.get(v[1], ()) if not a.keyword]
+        finally:
+            self.silent -= 1
+        return any(self._loader_class(b, depth + 1) for b in bases)
+
+    def _loader_choice(self, body: Val, orelse: Val) -> Val | None:
+        """``loader = DataLoader if weighted else RepeatLoader``: the repository's class of the
+        two, when the other is torch's ``DataLoader`` (a subclass of it here, or a class of
+        another file offered in its place): either way the call builds a loader, and the
+        repository's class is the one with code of its own to call (None: no such choice)."""
+        for one, other in ((body, orelse), (orelse, body)):
+            if other[0] != "qual" or not self._is_torch(other[1]):
+                continue
+            if not self._loader_class(other):
+                return None
+            if self._loader_class(one):
+                return one
+            named = one[1].rpartition(".")[2] if one[0] == "qual" else ""
+            if named[:1].isupper() and self._is_local(one[1]):
+                chosen = fresh(one[0], one[1])
+                self.loader_choices[id(chosen)] = chosen
+                return chosen
+        return None
 
     def _wrapped_loader(self, q: str, local: Val | None, args: _Args | None) -> Val | None:
         """``make_data_loader(dataset=ds, collate_fn=collate)``: a repository function handed
@@ -341,7 +385,12 @@ class CallsMixin:
         fv = self.expr(func)
         args = self._args(node, fv)
         if fv[0] == "qual":
-            return self._call_qual(fv[1], func, node, args, usage)
+            made = self._call_qual(fv[1], func, node, args, usage)
+            if made == ("inst", fv[1]) and self.loader_choices.get(id(fv)) is fv:
+                # a loader all the same, whose batches a later walk may know (``pv.join``
+                # lets a loader give way to them)
+                return inst(DATALOADER)
+            return made
         if fv[0] == LAYER:
             # `norm_layer(planes)` with `norm_layer=nn.BatchNorm2d` as the default: probably
             # builds one (a caller may pass another class); `linear_layer(...)` after
@@ -545,6 +594,18 @@ class CallsMixin:
                 if own is not None:
                     return own
         if kind == "class":
+            if args is not None and "collate_fn" in args.kwvals and self._loader_class(fv):
+                # a subclass of DataLoader given a collate: its batches, as DataLoader's
+                collate = args.kwvals["collate_fn"]
+                batches = self._batches(collate)
+                if batches is not None:
+                    return batches
+                batch = self._collated_batch(collate)
+                if batch is None or batch[0] == "unknown":
+                    # what the collate returns not known (yet: a first walk knows nothing of
+                    # a static method read off a class): a loader as torch's, which gives
+                    # way to its batches once a later walk knows them (``pv.join``)
+                    return inst(DATALOADER)
             return inst(f"{self.module_name}.{fv[1]}")
         if kind == "inst":
             cls = fv[1]

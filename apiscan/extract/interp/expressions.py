@@ -366,6 +366,9 @@ class ExpressionsMixin:
         one, other = self._layer_classes(body), self._layer_classes(orelse)
         if one and other and body != orelse:
             return (LAYER, tuple(sorted({*one, *other})))  # partial(nn.Conv2d) if c else nn.Linear
+        loader = self._loader_choice(body, orelse)
+        if loader is not None:
+            return loader  # ``DataLoader if weighted else RepeatLoader``: a loader either way
         taken = self._tensor_test(node.test)
         if taken is not None:
             return body if taken else orelse  # ``x.clone() if isinstance(x, Tensor) else ...``

@@ -719,6 +719,10 @@ class MembersMixin:
                 return TENSOR
             if cls == "DataLoader":
                 return PTENSOR  # a batch: a tensor, or tuples/lists/dicts of tensors
+        if v[0] == "inst" and not self._is_torch(v[1]):
+            info = self._own_class(v[1])
+            if info is not None and self._loader_class(("class", info.qualname)):
+                return PTENSOR  # a subclass of DataLoader defined here: batches all the same
         if v[0] == "nontorch" and is_host_dyn(v):
             # an element of host data sized by data: an array of such a length where it
             # holds those (:func:`host_elem`), else a number (or a row of a static length)

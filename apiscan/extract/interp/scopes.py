@@ -253,6 +253,7 @@ class ScopesMixin:
                 self.late[s.name.value] = ("func", s.name.value)
             elif t is cst.ClassDef:
                 self.late[s.name.value] = ("class", s.name.value)
+                self.late_bases[s.name.value] = s.bases
             elif t is cst.Try:
                 self._prepass_try(s)
             elif t in (cst.If, cst.With):
