@@ -499,6 +499,7 @@ def review(options: ScanOptions) -> Review:
         recipe=_grouped_rows(recipe),
         modules=modules,
         top_models=tops,
+        alternatives=tuple(sorted(not_picked)),
         coverage=gaps.coverage(result),
         gaps=network_gaps,
         dynamic_shape=gaps.dynamic_shape(result, ancillary.why),

@@ -220,3 +220,18 @@ def test_the_picked_model_named_only_by_the_unpicked_one_is_still_work(review) -
 
 def test_the_picked_model_s_initialiser_is_a_recipe_row(review) -> None:  # type: ignore[no-untyped-def]
     assert any(i.category == "init" and i.name == "init_weights" for i in review.recipe)
+
+
+def test_the_tree_shows_the_unpicked_model_apart(review) -> None:  # type: ignore[no-untyped-def]
+    from apiscan.review.html import render_html
+    from apiscan.review.markdown import render_markdown
+
+    assert any(c.endswith("nets.TwoPath") for c in review.alternatives)
+    text = render_markdown(review)
+    heading = "Alternatives the run's config does not pick (another config builds them):"
+    run, _, other = text.partition(heading)
+    run = run.partition("## Network structure")[2]
+    assert "- **OnePath** (" in run and "**TwoPath**" not in run
+    assert "- **TwoPath** (" in other.partition("| class |")[0]
+    page = render_html(review)
+    assert "does not pick (another config builds them):</p>" in page
