@@ -254,7 +254,12 @@ def review(options: ScanOptions) -> Review:
         for fa in analyses
         if fa.syntax is not None and fa.syntax.values is not None
         for d in fa.syntax.values.defs
-        if d.is_class and d.owner < 0 and any(f"{m}.{d.qual}" in not_picked for m in fa.modules)
+        if d.owner < 0
+        and (
+            (d.is_class and any(f"{m}.{d.qual}" in not_picked for m in fa.modules))
+            # and the module-level defs only they reach (an unpicked transformer's blocks)
+            or ("." not in d.qual and (d.line, d.end_line) in left.get(fa.path, ()))
+        )
     )
     # work in code the training never reaches is no work: the places the effort leaves
     # unpriced (where nothing trains, what runs is a library's API, its demos and tools:

@@ -476,8 +476,18 @@ def left_out(
     def inside(path: str, line: int) -> bool:
         return (path, line) == _ELSEWHERE or any(a <= line <= b for a, b in spans.get(path, ()))
 
+    # the picked ones run though no code builds them (a registry's pick by the config)
+    picked_spans: dict[str, list[tuple[int, int]]] = {}
+    for path, index in keep:
+        d = defs[path][index]
+        picked_spans.setdefault(path, []).append((d.line, d.end_line))
+
     def unrun(path: str, line: int) -> bool:
-        return dead is not None and any(a <= line <= b for a, b in dead.get(path, ()))
+        return (
+            dead is not None
+            and any(a <= line <= b for a, b in dead.get(path, ()))
+            and not any(a <= line <= b for a, b in picked_spans.get(path, ()))
+        )
 
     for place in unbuilt:
         add(place)

@@ -235,3 +235,15 @@ def test_the_tree_shows_the_unpicked_model_apart(review) -> None:  # type: ignor
     assert "- **TwoPath** (" in other.partition("| class |")[0]
     page = render_html(review)
     assert "does not pick (another config builds them):</p>" in page
+
+
+def test_what_only_the_unpicked_model_reaches_is_not_priced(review) -> None:  # type: ignore[no-untyped-def]
+    """The autograd Function only ``TwoPath`` applies is the alternative's: its API call
+    sites are listed with the alternatives, not priced."""
+    said = next(
+        s
+        for s in review.effort.explanation
+        if s.startswith("Alternatives the run's config does not pick")
+    )
+    assert "vid/utils/dist.py:AllGatherWithGradient" in said
+    assert "vid/models/nets.py:OnePath" not in said
