@@ -175,10 +175,21 @@ def review(options: ScanOptions) -> Review:
     dead: dict[str, list[tuple[int, int]]] = {}
     for (path, _), span in sorted(uncalled.items()):
         dead.setdefault(path, []).append(span)
+    # the models a pick selects stay built though only the ones it leaves out name them in
+    # code (an unpicked wrapper building the picked network as its backbone)
+    picked = [
+        t.cls
+        for t in tops
+        if t.cls not in not_picked
+        and t.parts
+        and t.parts[0][0] == "selected by"
+        and not t.parts[0][1].startswith("an alt")
+    ]
     left = left_out(
         [fa for fa in analyses if not is_test_path(fa.path)],
         hierarchy,
         not_picked,
+        picked,
         dead=dead,
         defaults=readings.argparse.values(),
     )
@@ -251,19 +262,25 @@ def review(options: ScanOptions) -> Review:
         for fa in analyses
         if fa.syntax is not None and fa.syntax.values is not None
         for d in fa.syntax.values.defs
-        if d.is_class and d.owner < 0 and any(f"{m}.{d.qual}" in not_picked for m in fa.modules)
+        if d.owner < 0
+        and (
+            (d.is_class and any(f"{m}.{d.qual}" in not_picked for m in fa.modules))
+            # and the module-level defs only they reach (an unpicked transformer's blocks)
+            or ("." not in d.qual and (d.line, d.end_line) in left.get(fa.path, ()))
+        )
     )
     # work in code the training never reaches is no work: the places the effort leaves
     # unpriced (where nothing trains, what runs is a library's API, its demos and tools:
     # nothing to tell reached from not)
     runs = reach.runs if training else None
+    alternative = alternative_places(tops, analyses, modules, left)
     items = work_items(
         result,
         analyses,
         ancillary,
         names,
         root,
-        alternative_places(tops, analyses, modules, left),
+        alternative,
         choices,
         tree_classes(tops, modules, analyses),
         switched_off,
@@ -275,6 +292,16 @@ def review(options: ScanOptions) -> Review:
     items = items + ((framework,) if framework is not None else ())
     if runs is not None:
         items = reached_work(items, runs)
+    # a work item's places in code only the models the config leaves out run (an unpicked
+    # model's state updated in its forward) are that alternative's, not the run's work;
+    # the items that list the alternatives' own ops apart keep theirs
+    items = (
+        *reached_work(
+            [i for i in items if i.kind not in effort.APART_KINDS],
+            lambda path, line: not alternative(Where(path, line)),
+        ),
+        *(i for i in items if i.kind in effort.APART_KINDS),
+    )
     items = _sorted_work(items)
     # the gaps a port meets: not those of files counted apart (a module nothing imports, a
     # demo) or of code nothing reaches, nor a data transform's torch layers, which its work
@@ -312,6 +339,7 @@ def review(options: ScanOptions) -> Review:
         not_run,
         not_picked,
         taken,
+        picked,
     )
     # the parts a constructor builds per branch, as the run's values (the YAML the entry
     # loads included) take them: the tree follows the values the recipe reads
@@ -498,6 +526,7 @@ def review(options: ScanOptions) -> Review:
         recipe=_grouped_rows(recipe),
         modules=modules,
         top_models=tops,
+        alternatives=tuple(sorted(not_picked)),
         coverage=gaps.coverage(result),
         gaps=network_gaps,
         dynamic_shape=gaps.dynamic_shape(result, ancillary.why),

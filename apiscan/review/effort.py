@@ -882,9 +882,10 @@ def estimate(
     if shown:
         sentences.append(
             "Alternatives the run's config does not pick: "
-            f"{_count(len(shown), 'class', 'classes')} another config would build instead "
-            "(a registry's other models, the networks only other option files name), not "
-            f"priced, {_count(len(alternative_sites), 'API call site')}: "
+            f"{_count(len(shown), 'class or function', 'classes or functions')} only "
+            "another config builds (a registry's other models, the networks only other "
+            "option files name, and what only they reach), not priced, "
+            f"{_count(len(alternative_sites), 'API call site')}: "
             + _listing([f"{p}:{name}" for p, name in shown])
             + "."
         )

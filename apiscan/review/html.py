@@ -506,9 +506,13 @@ def _values(item: RecipeItem) -> str:
 def _structure(review: Review) -> str:
     modules = {module.cls: module for module in review.modules}
     ordered = sorted(review.modules, key=lambda m: (m.where.path, m.where.line, m.cls))
-    roots, unreached = tree_roots(ordered, review.top_models, review.ancillary)
+    roots, unreached = tree_roots(ordered, review.top_models, review.ancillary, review.alternatives)
     shown: set[str] = set()
+    # the models the run's config leaves out after the run's own, under their own heading
+    other = [m for m in roots if m.cls in set(review.alternatives)]
+    roots = [m for m in roots if m not in other]
     trees = [_tree_node(review.root, top, modules, shown, frozenset()) for top in roots]
+    instead = [_tree_node(review.root, m, modules, shown, frozenset()) for m in other]
     # the roots in files counted apart after the model's, so their parts read "see above"
     apart = [_tree_node(review.root, m, modules, shown, frozenset()) for m in unreached]
     # Classes that only build each other (a cycle) have no root: list them at the top level.
@@ -534,6 +538,12 @@ def _structure(review: Review) -> str:
             "<code>__init__</code> methods), with the PyTorch layers each one creates.</p>\n"
             f'<ul class="tree">\n{"".join(trees)}</ul>'
         )
+        if instead:
+            body += (
+                '\n<p class="lead">Alternatives the run\'s config does not pick (another config '
+                "builds them):</p>"
+                f'\n<ul class="tree">\n{"".join(instead)}</ul>'
+            )
         if apart:
             body += (
                 '\n<p class="lead">In files counted apart (not ported with the model):</p>'

@@ -321,14 +321,14 @@ def left_out(
     analyses: Sequence[FileAnalysis],
     hierarchy: Hierarchy,
     seeds: Iterable[Place | str],
-    kept: Iterable[Place] = (),
+    kept: Iterable[Place | str] = (),
     dead: Mapping[str, Sequence[tuple[int, int]]] | None = None,
     defaults: Mapping[str, set[object]] | None = None,
 ) -> dict[str, list[tuple[int, int]]]:
     """path -> (first, last line) of ``seeds`` (defs a pick leaves out, by place or by any
     module spelling of their name: ``pkg.nets.PoseResNet``) and of every
     module-level def that only they reach (module docstring), followed until nothing
-    changes, ``kept`` (the picked ones) never. ``dead``: path -> (first, last
+    changes, ``kept`` (the picked ones, by place or by name) never. ``dead``: path -> (first, last
     line) of the code nothing runs (:func:`~apiscan.review.work.uncalled_functions`): a
     reference from there keeps nothing (CenterTrack's ``DLA`` built by ``dla34``, left
     out, and by ``dla102``, which nothing calls). ``defaults``: the argparse options'
@@ -339,7 +339,6 @@ def left_out(
     seeds = list(seeds)
     if not seeds:
         return {}
-    keep = set(kept)
     values_of = {fa.path: v for fa in analyses if (v := _values(fa)) is not None}
     analyses = [fa for fa in analyses if fa.path in values_of]
     defs = {path: v.defs for path, v in values_of.items()}
@@ -356,6 +355,9 @@ def left_out(
                 own.setdefault(f"{module}.{d.qual}", (fa.path, n))
         for name, place in own.items():
             places.setdefault(name, place)
+    # the picked ones, by place or by name: the model the run's config picks stays built
+    # when only left-out code names it (an alternative wrapping it as its backbone)
+    keep = {p for k in kept if (p := places.get(k) if isinstance(k, str) else k) is not None}
     unbuilt: set[Place] = set()
     for seed in seeds:
         found = places.get(seed) if isinstance(seed, str) else seed
@@ -453,6 +455,14 @@ def left_out(
                     tables[found].add((fa.path, name.line, picked))
                 elif (index := tops.get(found)) is not None:
                     refs.setdefault((found[0], index), set()).add((fa.path, name.line))
+            # a def read as an attribute of its imported module (``du.AllGather.apply``)
+            for e in _walk(expr):
+                if entry or e.kind != "Attribute" or not e.parts or e.parts[0].kind != "Name":
+                    continue
+                source = module_paths.get(imports[fa.path].get(e.parts[0].name, ""))
+                index = tops.get((source, e.name)) if source is not None else None
+                if index is not None and source is not None:
+                    refs.setdefault((source, index), set()).add((fa.path, e.line))
         for pick in globals_picks(values, every_call):
             for n, d in enumerate(values.defs):
                 if d.owner < 0 and not d.is_class and pick.admits(values.defs, n):
@@ -466,8 +476,18 @@ def left_out(
     def inside(path: str, line: int) -> bool:
         return (path, line) == _ELSEWHERE or any(a <= line <= b for a, b in spans.get(path, ()))
 
+    # the picked ones run though no code builds them (a registry's pick by the config)
+    picked_spans: dict[str, list[tuple[int, int]]] = {}
+    for path, index in keep:
+        d = defs[path][index]
+        picked_spans.setdefault(path, []).append((d.line, d.end_line))
+
     def unrun(path: str, line: int) -> bool:
-        return dead is not None and any(a <= line <= b for a, b in dead.get(path, ()))
+        return (
+            dead is not None
+            and any(a <= line <= b for a, b in dead.get(path, ()))
+            and not any(a <= line <= b for a, b in picked_spans.get(path, ()))
+        )
 
     for place in unbuilt:
         add(place)

@@ -38,7 +38,7 @@ def render_markdown(review: Review) -> str:
         _header(review),
         _effort(review),
         _recipe(review.recipe, review.inference_only),
-        _structure(review.modules, review.top_models, review.ancillary),
+        _structure(review.modules, review.top_models, review.ancillary, review.alternatives),
         _coverage(review),
         _gaps(review),
         _work(review),
@@ -154,14 +154,18 @@ def _structure(
     modules: Sequence[ModuleNode],
     top: Sequence[TopModel] = (),
     apart: Sequence[tuple[str, str]] = (),
+    alternatives: Sequence[str] = (),
 ) -> str:
     if not modules:
         return "## Network structure\n\nNo `nn.Module` subclasses were found."
     by_cls = {m.cls: m for m in modules}
-    roots, apart_roots = tree_roots(modules, top, apart)
+    roots, apart_roots = tree_roots(modules, top, apart, alternatives)
     unreached = {m.cls for m in apart_roots}
     # the roots in files counted apart come last, under their own heading
     roots = sorted(roots, key=lambda m: (ROLES.index(m.role), m.where.path, m.where.line))
+    # the models the run's config leaves out after the run's own, under their own heading
+    other = {m.cls for m in roots if m.cls in set(alternatives)}
+    roots = [m for m in roots if m.cls not in other] + [m for m in roots if m.cls in other]
     roots += sorted(apart_roots, key=lambda m: (ROLES.index(m.role), m.where.path, m.where.line))
     lines: list[str] = []
     shown: set[str] = set()
@@ -184,7 +188,11 @@ def _structure(
                 visit(by_cls[child], depth + 1, path | {child})
 
     heading = ["", "In files counted apart (not ported with the model):", ""]
+    instead = ["", "Alternatives the run's config does not pick (another config builds them):", ""]
     for root in roots:
+        if root.cls in other and instead:
+            lines += instead if lines else instead[1:]
+            instead = []
         if root.cls in unreached and heading:
             lines += heading if lines else heading[1:]
             heading = []

@@ -318,3 +318,6 @@ class Review:
     inference_only: bool = False
     #: Files counted apart from the effort (tools, demos, exports, hub files, adapters...).
     ancillary: tuple[tuple[str, str], ...] = field(default=())  # (path, why)
+    #: The module classes a pick by the run's config leaves out (a registry's other models):
+    #: what another config builds, shown apart in the tree and not priced.
+    alternatives: tuple[str, ...] = field(default=())

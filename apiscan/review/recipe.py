@@ -633,6 +633,7 @@ def extract_recipe(
     uncalled: Mapping[tuple[str, str], tuple[int, int]] | None = None,
     not_picked: Iterable[str] = (),
     taken: list[Callable[[str, int], bool | None]] | None = None,
+    picked: Iterable[str] = (),
 ) -> tuple[RecipeItem, ...]:
     """The training recipe of the scanned repository, sorted by category, path and line.
     ``taken``, when given, receives the recipe's :meth:`_Recipe.branch_taken`: whether the
@@ -643,11 +644,13 @@ def extract_recipe(
     review's dead functions (:func:`~apiscan.review.work.uncalled_functions`, read here when
     not given: their rows are no recipe); ``not_picked`` the module classes the model tree
     found left out by a pick on a default value (a table's other entries: their rows and
-    those of what only they build are no recipe). Read from the records
+    those of what only they build are no recipe), ``picked`` the models the pick selects
+    (built though only the left-out ones name them in code). Read from the records
     the scan's workers wrote (no file is read or parsed again), and from ``root``'s shell
     scripts."""
     readings = readings or Readings(Path(root), analyses)
     recipe = _set_up(result, analyses, root, hierarchy, apart, readings, uncalled, not_picked)
+    recipe.picked_models = frozenset(picked)
     apart = recipe.apart
     if taken is not None:
         taken.append(recipe.branch_taken)
@@ -3807,6 +3810,8 @@ class _Recipe:
         self._self_tests = self_tests(analyses)
         #: module classes a pick on a default value leaves out (set by :func:`extract_recipe`)
         self.not_picked: frozenset[str] = frozenset()
+        #: the module classes a pick selects: never left out
+        self.picked_models: frozenset[str] = frozenset()
         #: the files that train (read on first use: :meth:`_on_training_run`)
         self._training_paths: frozenset[str] | None = None
         #: argparse destination -> its defaults (set by :func:`extract_recipe`)
@@ -5762,7 +5767,12 @@ class _Recipe:
             if found is not None:
                 unbuilt.add((found[0].path, found[1]))
         return left_out(
-            self.analyses, self.hierarchy, unbuilt, picked, self.uncalled, self.option_defaults
+            self.analyses,
+            self.hierarchy,
+            unbuilt,
+            [*picked, *self.picked_models],
+            self.uncalled,
+            self.option_defaults,
         )
 
     def _built_by_uncalled(

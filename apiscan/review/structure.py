@@ -3829,6 +3829,7 @@ def tree_roots(
     modules: Sequence[ModuleNode],
     tops: Sequence[TopModel],
     apart: Iterable[tuple[str, str]],
+    alternatives: Iterable[str] = (),
 ) -> tuple[list[ModuleNode], list[ModuleNode]]:
     """(the roots of the model's tree, the roots listed apart), in ``modules``' order.
 
@@ -3840,7 +3841,9 @@ def tree_roots(
     ``vision_transformer.py`` reads "adapter for jax" there as everywhere in the review).
     What only they build is a root of the model's tree when its own file is ported (a
     detectron2 adapter wrapping the detector the training builds), and a top model stays a
-    root wherever it is defined (MODNet's, built only by its demos)."""
+    root wherever it is defined (MODNet's, built only by its demos), and beside the
+    ``alternatives`` the run's config leaves out when only they build it (an unpicked
+    wrapper building the picked model as its backbone)."""
     paths = {path for path, _ in apart}
     models = {t.cls for t in tops}
     counted = {m.cls for m in modules if m.where.path in paths and m.cls not in models}
@@ -3848,8 +3851,12 @@ def tree_roots(
     for m in modules:
         for child in m.children:
             builders.setdefault(child, set()).add(m.cls)
+    others = set(alternatives)
     roots = [
-        m for m in modules if m.cls not in counted and not builders.get(m.cls, set()) - counted
+        m
+        for m in modules
+        if m.cls not in counted
+        and not builders.get(m.cls, set()) - counted - (others if m.cls in models else set())
     ]
     unreached = [m for m in modules if m.cls in counted and not builders.get(m.cls)]
     return roots, unreached
