@@ -1107,15 +1107,8 @@ def branch_picked_out(
     builds, nor does any other code of the port (a reference outside the class's own body,
     in a file not counted apart, keeps it). Class (dotted) -> (its path, first, last line,
     its name in the module)."""
-    by_short: dict[str, list[ModuleNode]] = {}
-    for m in modules:
-        by_short.setdefault(m.cls.rpartition(".")[2], []).append(m)
-
-    def runs(path: str, line: int) -> bool | None:
-        verdicts = [t(path, line) for t in taken]
-        if any(v is False for v in verdicts):
-            return False
-        return None if any(v is None for v in verdicts) else True
+    by_short = _by_short_name(modules)
+    runs = _all_verdicts(taken)
 
     spans: dict[str, tuple[str, int, int, str]] = {}
     for fa, facts in with_facts(analyses):
@@ -1203,6 +1196,29 @@ def _branch_bindings(
                     yield fa, n, owner, local, bindings
 
 
+def _by_short_name(modules: Sequence[ModuleNode]) -> dict[str, list[ModuleNode]]:
+    """The module classes by their last name (what a local bound in a branch spells)."""
+    by_short: dict[str, list[ModuleNode]] = {}
+    for m in modules:
+        by_short.setdefault(m.cls.rpartition(".")[2], []).append(m)
+    return by_short
+
+
+def _all_verdicts(
+    taken: Sequence[Callable[[str, int], bool | None]],
+) -> Callable[[str, int], bool | None]:
+    """Whether a line runs by every reading of the run's values: False if one says skipped,
+    None if one cannot tell, else True."""
+
+    def runs(path: str, line: int) -> bool | None:
+        verdicts = [t(path, line) for t in taken]
+        if any(v is False for v in verdicts):
+            return False
+        return None if any(v is None for v in verdicts) else True
+
+    return runs
+
+
 def branch_picked_parts(
     analyses: Sequence[FileAnalysis],
     modules: Sequence[ModuleNode],
@@ -1212,15 +1228,8 @@ def branch_picked_parts(
     """Module class (dotted) -> (attribute, class) of the parts its constructor builds from
     such a local (``self.net = net_type(...)``): the class of the one binding the run takes,
     none where the run takes several or none."""
-    by_short: dict[str, list[ModuleNode]] = {}
-    for m in modules:
-        by_short.setdefault(m.cls.rpartition(".")[2], []).append(m)
-
-    def runs(path: str, line: int) -> bool | None:
-        verdicts = [t(path, line) for t in taken]
-        if any(v is False for v in verdicts):
-            return False
-        return None if any(v is None for v in verdicts) else True
+    by_short = _by_short_name(modules)
+    runs = _all_verdicts(taken)
 
     out: dict[str, list[tuple[str, str]]] = {}
     for fa, n, owner, local, bindings in _branch_bindings(analyses, by_short, runs, apart):
