@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -1339,6 +1340,10 @@ class _Repo:
                         self.attrs_by_name.setdefault(target.name, []).append(fact)
 
 
+#: More runs of one script than this are counted by value, not listed one by one.
+_MANY_RUNS = 6
+
+
 class _Launched(NamedTuple):
     """What a launch script's runs pass one argparse option (:meth:`_Repo.launched`)."""
 
@@ -1370,7 +1375,13 @@ class _Launched(NamedTuple):
         leaves the default; nothing when no run of the main script passes it), then each
         other script's first value."""
         parts = []
-        if len(self.values) > 1 and any(v is not None for v in self.values):
+        if len(self.values) > _MANY_RUNS and any(v is not None for v in self.values):
+            # a page of commands, one per model and stage (18 runs): how many runs pass each
+            # value, in the order the runs first pass it
+            counts = Counter(v[0] if v is not None else "default" for v in self.values)
+            shown = [f"{value} in {n}" for value, n in counts.items()]
+            parts.append(f"{len(self.values)} runs of {self.script}: {', '.join(shown)}")
+        elif len(self.values) > 1 and any(v is not None for v in self.values):
             labels = self.labels or [f"run {n}" for n in range(1, len(self.values) + 1)]
             shown = [
                 f"{label} {v[0] if v is not None else 'default'}"
@@ -6768,7 +6779,7 @@ class _Recipe:
                     stored = call.stored.text if call.stored is not None else ""
                     why = self._wd_schedule(stored, call) if stored else ""
                     if why:
-                        # DeiT's ``wd_schedule_values``: written into each param group's
+                        # ``wd_schedule_values``: written into each param group's
                         # weight decay, the LR left to its own schedule
                         note, row = f"stored as {stored}, {why}, {note}", "wd_schedule"
                         body = self._schedule_body(file, index, returned=True)
