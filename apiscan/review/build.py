@@ -719,7 +719,9 @@ _SHOWN_PLACES = 3
 #: Categories whose rows repeat word for word across files: a composition copied into each
 #: model's config (RITM's 21 identical ``composition in train`` rows), and the loss, optimizer
 #: and schedule each of those configs builds.
-_REPEATED = frozenset({"augmentation", "preprocessing", "loss", "optimizer", "scheduler"})
+_REPEATED = frozenset(
+    {"augmentation", "preprocessing", "loss", "optimizer", "scheduler", "wd_schedule"}
+)
 
 
 def _grouped_rows(recipe: tuple[RecipeItem, ...]) -> tuple[RecipeItem, ...]:

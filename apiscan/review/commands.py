@@ -56,6 +56,8 @@ _CONFIG_FLAGS = frozenset(
 )
 #: A command that evaluates, tests or demonstrates (its config is not the training's).
 _NOT_TRAINING = re.compile(r"--eval-only|--eval_only|--test-only|--evaluate\b")
+#: A run of the training script that only evaluates (``--eval true``, a bare ``--eval``).
+_EVALUATION_RUN = re.compile(r"--eval(uate)?\b(?!\s*(false|0)\b)", re.IGNORECASE)
 _SKIPPED_DIRS = frozenset({".git", ".github", "node_modules", "__pycache__", "site"})
 
 
@@ -310,10 +312,11 @@ NUMBER = re.compile(r"-?(\d+\.?\d*|\.\d+)(e-?\d+)?$", re.IGNORECASE)
 
 
 def launch_commands(root: Path) -> list[tuple[str, int, list[str], str]]:
-    """(file, line, words, folder it runs in) of every command of the root README and the
-    shell scripts (:func:`_placed`): read once per review and handed to :func:`launches`
-    for each script."""
-    return list(_placed(_commands(root, docs=False, bare=True)))
+    """(file, line, words, folder it runs in) of every command of the root README, the other
+    Markdown pages at the root (a ``TRAINING.md``, where the README sends its
+    reader for the training commands) and the shell scripts (:func:`_placed`): read once per
+    review and handed to :func:`launches` for each script."""
+    return list(_placed(_commands(root, docs=False, bare=True, pages=True)))
 
 
 def launches(
@@ -328,8 +331,9 @@ def launches(
     multi-line block joined at its backslashes: the documented run, not the argparse
     defaults), then the shell scripts', those of the script the README names first leading
     (RAFT's README shows ``./train_standard.sh`` before ``./train_mixed.sh``), then the
-    others in path order, each file's commands in line order. A command that runs another
-    script (an evaluation, a demo) is none: its options are not this script's."""
+    others in path order, then the other root pages', each file's commands in line order. A
+    command that runs another script (an evaluation, a demo) is none: its options are not
+    this script's; nor is one that runs this script to evaluate (``--eval true``)."""
     names = {script: script, **{m: script for m in modules}}
     found: dict[str, list[Launch]] = {}
     arguments: dict[str, frozenset[str]] = {}
@@ -338,11 +342,26 @@ def launches(
             if path.endswith(".sh") and path not in arguments:
                 arguments[path] = script_arguments(root / path)
             passed = _without_arguments(tuple(words[index + 1 :]), arguments.get(path, frozenset()))
-            if not {"--help", "-h"} & set(passed):  # a usage line, no run
-                found.setdefault(path, []).append(Launch(path, line, passed))
+            command = " ".join(passed)
+            if {"--help", "-h"} & set(passed):
+                continue  # a usage line, no run
+            if _NOT_TRAINING.search(command) or _EVALUATION_RUN.search(command):
+                continue  # the README's ``main.py --eval true --resume ...``: no training run
+            found.setdefault(path, []).append(Launch(path, line, passed))
     readme = _readme_text(root)
     mentioned = {p: readme.find(PurePosixPath(p).name) for p in found}
-    order = sorted(found, key=lambda p: (p.endswith(".sh"), mentioned[p] < 0, mentioned[p], p))
+    # the README, then the shell scripts, then the other pages
+    first = next(iter(_files(root, docs=False)), "")
+    order = sorted(
+        found,
+        key=lambda p: (
+            p != first,
+            not p.endswith(".sh"),
+            p.endswith(".sh") and mentioned[p] < 0,
+            mentioned[p],
+            p,
+        ),
+    )
     return [launch for path in order for launch in found[path]]
 
 
@@ -494,7 +513,7 @@ def _tail_of(written: str, script: str) -> bool:
 
 
 def _commands(
-    root: Path, docs: bool = True, bare: bool = False
+    root: Path, docs: bool = True, bare: bool = False, pages: bool | None = None
 ) -> Iterator[tuple[str, int, list[str]]]:
     """(file, line, words) of every command line in the root README, the documentation
     pages (with ``docs``) and the shell scripts, continuation lines (a trailing backslash)
@@ -502,7 +521,7 @@ def _commands(
     launcher (barlowtwins' ``python main.py /path/to/imagenet/``: the pretraining run with
     every default, beside two linear-evaluation commands that set options) and, in a shell
     script, when it changes folder (``cd src``: :func:`_placed` reads it)."""
-    for path, text in _texts(root, docs, pages=docs):
+    for path, text in _texts(root, docs, pages=docs if pages is None else pages):
         start, pending = 0, ""
         page = not path.endswith(".sh")
         for number, line in enumerate(text.splitlines(), 1):

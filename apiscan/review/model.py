@@ -16,6 +16,8 @@ REVIEW_SCHEMA_VERSION = "1.3"
 RECIPE_CATEGORIES: dict[str, str] = {
     "optimizer": "Optimizer",
     "scheduler": "LR schedule",
+    # per-step values written into the optimizer's weight decay (a cosine from 0.04 to 0.4)
+    "wd_schedule": "Weight-decay schedule",
     "bn_momentum": "BN momentum schedule",
     "warmup": "Warm-up",
     "loss": "Loss",
@@ -61,6 +63,7 @@ RECIPE_CATEGORIES: dict[str, str] = {
 RARE_CATEGORIES = frozenset(
     {
         "bn_momentum",
+        "wd_schedule",
         "preprocessing",
         "postprocessing",
         "runtime",

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -349,13 +350,13 @@ _AUG_PARAMETER = re.compile(
 #: (Pytorch_Retinaface's ``if num_gpu > 1 and gpu_train:`` with the default config's
 #: ``'ngpu': 1``); a test of how the run is launched decides nothing (:data:`_LAUNCH_TEST`).
 _BRANCH_DECIDED = frozenset(
-    {"optimizer", "scheduler", "loss", "augmentation", "preprocessing", "dataloader", "warmup",
-     "ema", "grad_clip", "amp", "seed", "distributed"}
+    {"optimizer", "scheduler", "wd_schedule", "loss", "augmentation", "preprocessing",
+     "dataloader", "warmup", "ema", "grad_clip", "amp", "seed", "distributed"}
 )  # fmt: skip
 #: The rows whose ``if``/``elif`` branch is weighed where they are built
 #: (:meth:`_Recipe._branch_rows`; a wrapper for several devices only under an option's
 #: test, :meth:`_Recipe._wrapper_choice`).
-_BRANCH_ROWS = frozenset({"loss", "scheduler", "augmentation", "distributed"})
+_BRANCH_ROWS = frozenset({"loss", "scheduler", "wd_schedule", "augmentation", "distributed"})
 #: An attribute an initialisation routine sets that holds weights.
 _WEIGHT_ATTR = re.compile(r"\b(weight|bias|data|param\w*|embed\w*|token\w*)\b")
 #: A setting named for testing or evaluation.
@@ -1339,6 +1340,10 @@ class _Repo:
                         self.attrs_by_name.setdefault(target.name, []).append(fact)
 
 
+#: More runs of one script than this are counted by value, not listed one by one.
+_MANY_RUNS = 6
+
+
 class _Launched(NamedTuple):
     """What a launch script's runs pass one argparse option (:meth:`_Repo.launched`)."""
 
@@ -1370,7 +1375,13 @@ class _Launched(NamedTuple):
         leaves the default; nothing when no run of the main script passes it), then each
         other script's first value."""
         parts = []
-        if len(self.values) > 1 and any(v is not None for v in self.values):
+        if len(self.values) > _MANY_RUNS and any(v is not None for v in self.values):
+            # a page of commands, one per model and stage (18 runs): how many runs pass each
+            # value, in the order the runs first pass it
+            counts = Counter(v[0] if v is not None else "default" for v in self.values)
+            shown = [f"{value} in {n}" for value, n in counts.items()]
+            parts.append(f"{len(self.values)} runs of {self.script}: {', '.join(shown)}")
+        elif len(self.values) > 1 and any(v is not None for v in self.values):
             labels = self.labels or [f"run {n}" for n in range(1, len(self.values) + 1)]
             shown = [
                 f"{label} {v[0] if v is not None else 'default'}"
@@ -6766,7 +6777,13 @@ class _Recipe:
                     # per-step values, the LR's or the weight decay's by what it is stored as
                     # (``momentum_schedule`` is the EMA's, ``betas`` a noise schedule)
                     stored = call.stored.text if call.stored is not None else ""
-                    if _LR_SCHEDULE.search(stored):
+                    why = self._wd_schedule(stored, call) if stored else ""
+                    if why:
+                        # ``wd_schedule_values``: written into each param group's
+                        # weight decay, the LR left to its own schedule
+                        note, row = f"stored as {stored}, {why}, {note}", "wd_schedule"
+                        body = self._schedule_body(file, index, returned=True)
+                    elif _LR_SCHEDULE.search(stored):
                         note, row = f"stored as {stored}, {note}", "scheduler"
                         body = self._schedule_body(file, index, returned=True)
                     elif call.statement and _LR_NAME.search(node.name):
@@ -6780,7 +6797,7 @@ class _Recipe:
                 ):
                     continue  # a transform built inside the transforms' own package
                 values = self._arguments(caller, call, positional)
-                if row == "scheduler" and note.startswith("stored as "):
+                if row == "wd_schedule" or (row == "scheduler" and note.startswith("stored as ")):
                     # llm.c's ``lr = get_lr(step)``: the value it hands back, computed by hand
                     values += body
                 if row == "scheduler" and note.startswith("sets the LR"):
@@ -7376,6 +7393,31 @@ class _Recipe:
             if i.category == "ema"
             for _, value in i.values
         )
+
+    def _wd_schedule(self, stored: str, call: CallValues) -> str:
+        """Why the per-step values a schedule function returns, stored as ``stored``, are the
+        weight decay's and not the LR's: the name says so (``wd_schedule``), an element of the
+        array is written into a param group's weight decay (``param_group["weight_decay"] =
+        wd_schedule_values[it]``, in any file, the array passed on under the same name), or
+        its starting value is the weight decay (``cosine_scheduler(args.weight_decay, ...)``).
+        Empty when none of these holds."""
+        name = stored.rsplit(".", 1)[-1]
+        if _WD_NAME.search(name):
+            return "the weight decay's per-step values"
+        for _path, file in sorted(self.files.items()):
+            for stmt, _fn in file.assigns:
+                target, value = stmt.target, stmt.value
+                if (
+                    _is_wd_slot(target)
+                    and value.kind == "Subscript"
+                    and value.parts
+                    and value.parts[0].text.rsplit(".", 1)[-1] == name
+                ):
+                    return f"written into the param groups' weight decay at {file.loc(stmt.line)}"
+        first = call.expr.args[0] if call.expr.args else None
+        if first is not None and _WD_NAME.search(first.text.rsplit(".", 1)[-1]):
+            return f"starting from {first.text}"
+        return ""
 
     def _schedule_body(self, file: _File, fn: int, returned: bool = False) -> list[tuple[str, str]]:
         """How a schedule function written by hand computes the LR it sets (barlowtwins'
@@ -11125,6 +11167,17 @@ def _enclosing_quals(qual: str) -> list[str]:
     """``A.b.c`` → ``A.b``, ``A``: the defs a qualified name is nested in."""
     parts = qual.split(".")
     return [".".join(parts[:n]) for n in range(len(parts) - 1, 0, -1)]
+
+
+def _is_wd_slot(target: Expr) -> bool:
+    """``group['weight_decay']``: a param group's weight decay."""
+    return target.kind == "Subscript" and any(
+        p.kind == "Constant" and p.value in ("weight_decay", "wd") for p in target.parts[1:]
+    )
+
+
+#: A name for the weight decay (``wd_schedule_values``, ``args.weight_decay``).
+_WD_NAME = re.compile(r"(^|_)(wd|weight_decay)(_|$)", re.IGNORECASE)
 
 
 def _is_lr_slot(target: Expr) -> bool:
