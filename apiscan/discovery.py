@@ -719,4 +719,4 @@ def discover_many(
             continue
         modules, is_pkg = _module_names(base, resolved)
         found.setdefault(str(resolved), SourceFile(str(resolved), safe_name(rel), modules, is_pkg))
-    return base, sorted(found.values(), key=lambda f: f.relpath), errors
+    return base, unique_canonical_names(sorted(found.values(), key=lambda f: f.relpath)), errors

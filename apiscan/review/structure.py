@@ -252,14 +252,14 @@ class StructureBuilder:
     ) -> None:
         self.hierarchy = hierarchy
         self.api = api
-        #: path -> the module name its classes are keyed under (see :func:`class_modules`)
-        self.keys = class_modules(analyses)
-        #: canonical class -> (its file's analysis, its fact)
+        #: canonical class -> (its file's analysis, its fact), keyed by the file's first
+        #: module name, which discovery keeps to one file
+        #: (:func:`apiscan.discovery.unique_canonical_names`)
         self.classes: dict[str, tuple[FileAnalysis, ClassFact]] = {}
         for fa in analyses:
-            if fa.path in self.keys:
+            if fa.modules:
                 for fact in fa.classes:
-                    self.classes[f"{self.keys[fa.path]}.{fact.qualname}"] = (fa, fact)
+                    self.classes[f"{fa.modules[0]}.{fact.qualname}"] = (fa, fact)
         #: repo functions that return an instance of a repo class (``build_model()``)
         self.returns: dict[str, str] = {}
         for fa in analyses:
@@ -367,7 +367,6 @@ class StructureBuilder:
                 continue
             seen.add(method)
             owner, _, name = method.rpartition(".")
-            owner = self._own(owner, self.classes[node.cls][0])
             if owner not in self.classes:
                 continue
             fa, fact = self.classes[owner]
@@ -501,7 +500,7 @@ class StructureBuilder:
             if e.kind == "Name" and e.name in tables
         }
         imports = dict(fa.syntax.imports) if fa.syntax is not None else {}
-        module = self.keys.get(fa.path, fa.modules[0] if fa.modules else "")
+        module = fa.modules[0] if fa.modules else ""
         out: list[str] = []
         for name, table in tables.items():
             if read and name not in read:
@@ -518,17 +517,6 @@ class StructureBuilder:
                     if known and cls not in out:
                         out.append(cls)
         return out
-
-    def _own(self, cls: str, fa: FileAnalysis) -> str:
-        """``cls`` as ``fa`` itself spells it: a class of the module name ``fa`` shares with
-        another file (a copy of ``convnext.py`` in an adapter folder, both importable as
-        ``convnext``) is ``fa``'s own class when ``fa`` defines it, not the other file's."""
-        if not fa.modules or self.keys.get(fa.path) == fa.modules[0]:
-            return cls
-        prefix = fa.modules[0] + "."
-        rest = cls[len(prefix) :] if cls.startswith(prefix) else ""
-        own = f"{self.keys.get(fa.path)}.{rest}"
-        return own if rest and own in self.classes else cls
 
     def _builder_classes(self, callee: str) -> set[str]:
         """The repository classes a module-level repository function constructs itself."""
@@ -571,10 +559,9 @@ class StructureBuilder:
                 if table is not None and table.kind == "Dict":
                     names += [v.name for v in table.items if v.kind == "Name"]
         imports = dict(fa.syntax.imports)
-        key = self.keys.get(fa.path, module)
         out: list[str] = []
         for text in names:
-            dotted = imports.get(text) or f"{key}.{text}"
+            dotted = imports.get(text) or f"{module}.{text}"
             cls = self.hierarchy.resolve(dotted) or dotted
             if cls in self.classes and cls not in out:
                 out.append(cls)
@@ -647,8 +634,6 @@ class StructureBuilder:
         """The repo class a call builds: the class called, or what a builder function returns
         (``fa`` the calling file's class when it spells one of its own)."""
         q = self.hierarchy.resolve(callee)
-        if q is not None and fa is not None:
-            q = self._own(q, fa)
         if q is not None and q in self.classes:
             return q
         # the scan spells the call by the callee's full module name (``models.utils.GRN``),
@@ -853,27 +838,6 @@ def classmethod_def(fa: FileAnalysis, qualname: str) -> bool:
     )
 
 
-def class_modules(analyses: Sequence[FileAnalysis]) -> dict[str, str]:
-    """The module name each file's classes are keyed under: its first one, unless another
-    file has that first name too (ConvNeXt's ``models/convnext.py`` and the adapter copies in
-    ``semantic_segmentation/backbone/convnext.py``, all importable as ``convnext`` once a
-    script adds their folders to ``sys.path``). Of files sharing a name, the one nearest the
-    root keeps it (``models.convnext`` before ``semantic_segmentation.backbone.convnext``):
-    the rest are keyed by their own full name, so their classes are no longer listed at the
-    first file's place nor the first file's at theirs."""
-    by_first: dict[str, list[FileAnalysis]] = {}
-    for fa in analyses:
-        if fa.modules:
-            by_first.setdefault(fa.modules[0], []).append(fa)
-    keys: dict[str, str] = {}
-    for first, files in by_first.items():
-        files.sort(key=lambda fa: (max(m.count(".") for m in fa.modules), fa.path))
-        keys[files[0].path] = first
-        for fa in files[1:]:
-            keys[fa.path] = next((m for m in reversed(fa.modules) if m != first), fa.path)
-    return keys
-
-
 def module_nodes(
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
@@ -981,10 +945,9 @@ class _Builders:
         self.files = [f for f in model_files(analyses) if not is_test_path(f.path)]
         self.by_path = {f.path: f for f in self.files}
         self.by_module: dict[str, ModelFile] = {}
-        keys = class_modules(analyses)  # a shared module name is the file nearest the root
+        # each file's first name before any alias (discovery keeps a first name to one file)
         for file in self.files:
-            if keys.get(file.path) == file.module:
-                self.by_module.setdefault(file.module, file)
+            self.by_module.setdefault(file.module, file)
         for file in self.files:
             for module in file.modules:
                 self.by_module.setdefault(module, file)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from scan_helpers import scan_repo, write_repo
 
-from apiscan.discovery import discover
+from apiscan.discovery import discover, discover_many
 
 MODEL = """
 import torch
@@ -86,3 +86,11 @@ def test_a_shared_first_module_name_gives_way_to_the_path_name(tmp_path: Path) -
     }
     # the shared name stays an alias of each (an import from either folder still resolves)
     assert all("convnext" in f.modules for f in files if f.relpath.endswith("convnext.py"))
+
+
+def test_several_paths_keep_a_first_module_name_to_one_file(tmp_path: Path) -> None:
+    """A scan of several paths (a pre-commit hook's) names its files from their common base:
+    the same rule holds there."""
+    write_repo(tmp_path, {"m/net.py": "", "a/b/net.py": ""})
+    _, files, _ = discover_many([str(tmp_path / "m"), str(tmp_path / "a")])
+    assert {f.relpath: f.modules[0] for f in files} == {"m/net.py": "net", "a/b/net.py": "a.b.net"}
