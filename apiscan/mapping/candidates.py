@@ -238,6 +238,8 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("torch.nn.", ("mindspore.mint.nn", "mindspore.nn")),
     ("torch.linalg.", ("mindspore.mint.linalg", "mindspore.ops")),
     ("torch.special.", ("mindspore.mint.special", "mindspore.ops")),
+    # the discrete Fourier transforms: ``torch.fft.rfft`` is ``ops.rfft`` (the tables list none)
+    ("torch.fft.", ("mindspore.ops",)),
     ("torch.optim.lr_scheduler.", ("mindspore.experimental.optim.lr_scheduler",)),
     ("torch.optim.", ("mindspore.experimental.optim", "mindspore.mint.optim")),
     ("torch.distributed.", ("mindspore.mint.distributed",)),

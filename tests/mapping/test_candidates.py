@@ -388,3 +388,19 @@ class Net(nn.Module):
     assert found["torch.arange"].status == "different"
     assert found["torch.nn.Linear"].status == "consistent"
     assert found["torch.Tensor.dtype"].status == "consistent"
+
+
+def test_the_fourier_transforms_are_same_name_ops_functions() -> None:
+    """``torch.fft`` is its own namespace: its transforms are ``mindspore.ops``'s namesakes
+    (the tables list none), each with a micro-test; a name ops lacks stays missing."""
+    from apiscan.verify.catalogue import CASES
+
+    index, api = load_candidates(), load_torch_api()
+    assert index is not None
+    cased = {c.api for c in CASES}
+    for name in ("fft", "rfft", "irfft", "fft2", "fftshift", "fftfreq"):
+        torch_name = f"torch.fft.{name}"
+        found = index.candidate(torch_name, api.kind(torch_name), api.params(torch_name))
+        assert found == f"mindspore.ops.{name}", torch_name
+        assert torch_name in cased
+    assert index.candidate("torch.fft.no_such_transform", "function") is None

@@ -40,6 +40,64 @@ def _same(api: str, torch_expr: str, ms_expr: str, note: str) -> Case:
     return Case(api, torch_expr, ms_expr, "same-name", _X, note=note, tags=("candidate",))
 
 
+def _complex(torch_call: str, ms_call: str) -> tuple[str, str]:
+    """Complex outputs compared as their real and imaginary parts, stacked."""
+    return (
+        f"(lambda y: torch.stack([y.real, y.imag]))({torch_call})",
+        f"(lambda y: ops.stack([ops.real(y), ops.imag(y)]))({ms_call})",
+    )
+
+
+#: ``torch.fft``'s transforms and helpers, each with its same-name ``mindspore.ops`` function
+#: (the mapping tables list none of them). Inverse real transforms take a forward transform's
+#: complex output; ``n``/``dim``/``norm`` are passed where the function takes them.
+_FFT: tuple[Case, ...] = (
+    *(
+        _same(
+            f"torch.fft.{name}",
+            *_complex(f"torch.fft.{name}(x{extra})", f"ops.{name}(x{extra})"),
+            f"Same-name ops.{name}, real and imaginary parts.",
+        )
+        for name, extra in (
+            ("fft", ", n=6, dim=0, norm='ortho'"),
+            ("ifft", ", norm='forward'"),
+            ("fft2", ""),
+            ("ifft2", ""),
+            ("fftn", ""),
+            ("ifftn", ""),
+            ("rfft", ", n=6, norm='ortho'"),
+            ("rfft2", ""),
+            ("rfftn", ""),
+            ("ihfft", ""),
+        )
+    ),
+    *(
+        _same(
+            f"torch.fft.{name}",
+            f"torch.fft.{name}(torch.fft.fft(x))",
+            f"ops.{name}(ops.fft(x))",
+            f"Same-name ops.{name}, on a forward transform's complex output.",
+        )
+        for name in ("irfft", "irfft2", "irfftn", "hfft")
+    ),
+    *(
+        _same(
+            f"torch.fft.{name}", f"torch.fft.{name}(x)", f"ops.{name}(x)", f"Same-name ops.{name}."
+        )
+        for name in ("fftshift", "ifftshift")
+    ),
+    *(
+        _same(
+            f"torch.fft.{name}",
+            f"torch.fft.{name}(8, 0.5) + x.sum() * 0",
+            f"ops.{name}(8, 0.5) + x.sum() * 0",
+            f"Same-name ops.{name}: the sample frequencies.",
+        )
+        for name in ("fftfreq", "rfftfreq")
+    ),
+)
+
+
 CASES: tuple[Case, ...] = (
     *(
         _same(
@@ -83,6 +141,7 @@ CASES: tuple[Case, ...] = (
         "A hook that sees the inputs and replaces the output: its return value is the output.",
     ),
     _same("torch.relu", "torch.relu(x)", "ops.relu(x)", "Same-name ops.relu."),
+    *_FFT,
     _same(
         "torch.distributed.is_initialized",
         "torch.distributed.is_initialized()",
