@@ -1090,6 +1090,9 @@ class _ArgOption:
     call: CallValues
     #: a positional argument or a ``required=True`` option (the command line gives it)
     required: bool = False
+    #: the script whose parser declares an option of a dict of defaults (the caller of
+    #: ``add_dict_to_argparser(parser, defaults)``), when ``file`` only writes its value
+    script: _File | None = None
 
     @property
     def declared(self) -> ArgOption:
@@ -1190,10 +1193,12 @@ class _Repo:
         ``main.py``) take the commands that run a script importing that module."""
         if self.root is None:
             return None
-        names = _option_names(option.call.expr)
+        # an option of a dict of defaults has no ``add_argument`` call: its flag is its name
+        names = _option_names(option.call.expr) or (option.option,)
         runs: list[Launch] = []
         given: list[tuple[str, ...] | None] = []
-        for script in (option.file, *self._importers(option.file)):
+        first = (option.script,) if option.script is not None else ()
+        for script in (*first, option.file, *self._importers(option.file)):
             if script.path not in self._launches:
                 self._launches[script.path] = launches(self.root, script.path, script.modules)
             runs = self._launches[script.path]
@@ -3928,7 +3933,12 @@ class _Recipe:
                     self._dict_defaults(caller, site.function, passed, site.expr.line, entries, 0)
                     for key, (value, where, index) in entries.items():
                         option = _ArgOption(
-                            f"--{key}", value, "", where, CallValues(value, index, 0)
+                            f"--{key}",
+                            value,
+                            "",
+                            where,
+                            CallValues(value, index, 0),
+                            script=caller,
                         )
                         self.repo.argparse.setdefault(key, []).append(option)
 
