@@ -1423,6 +1423,19 @@ def _element(sequence: str, subscript: str) -> str:
         return ""
 
 
+def _set_default(file: _File, dest: str) -> tuple[str, int] | None:
+    """(the literal, its line) a ``parser.set_defaults(dest=...)`` call of ``file`` gives the
+    option ``dest``, which overrides every ``default=`` and action's implied default of
+    the options storing to it; None without one."""
+    for call in file.values.calls:
+        if call.expr.callee().rpartition(".")[2] != "set_defaults":
+            continue
+        for keyword in call.expr.keywords:
+            if keyword.name == dest and keyword.target.literal:
+                return keyword.target.text, call.expr.line
+    return None
+
+
 def _option_names(call: Expr) -> tuple[str, ...]:
     """Every flag an ``add_argument`` call spells its option with (``-l``, ``--lr``)."""
     return tuple(
@@ -3157,13 +3170,10 @@ class _Values:
         for o in options:
             # ``parser.set_defaults(repeated_aug=True)`` beside a store_true/store_false pair
             # (deit's --repeated-aug / --no-repeated-aug) sets the value the run starts from
-            for call in o.file.values.calls:
-                if call.expr.callee().rpartition(".")[2] != "set_defaults":
-                    continue
-                for keyword in call.expr.keywords:
-                    if keyword.name == expr.name and keyword.target.literal:
-                        step = f"{text}: parser.set_defaults at {o.file.loc(call.expr.line)}"
-                        return _Val(keyword.target.text, True, (step,))
+            preset = _set_default(o.file, expr.name)
+            if preset is not None:
+                step = f"{text}: parser.set_defaults at {o.file.loc(preset[1])}"
+                return _Val(preset[0], True, (step,))
             place = o.file.loc(o.call.expr.line)
             step = f"argparse {o.option} at {place}"
             launched = self.repo.launched(o)
@@ -9666,8 +9676,13 @@ class _Recipe:
                 # left at None for a function of defaults to fill in
                 if _is_none(o.default) or (o.default is None and unset_option(o.declared) is None):
                     filled = self.values.filled_by_defaults(o.file, dest, o.option, 0)
+                preset = _set_default(o.file, dest)
                 if filled is not None:
                     value = f"None, then {filled.show()}"
+                elif preset is not None:
+                    # ``parser.set_defaults(model_ema=True)`` after a ``--model-ema`` /
+                    # ``--no-model-ema`` pair: the value the run starts from, for both flags
+                    value = f"{preset[0]} (parser.set_defaults at {o.file.loc(preset[1])})"
                 elif o.default is not None:
                     value = self.values.describe(o.file, o.call.function, o.default)
                 elif o.action in ("store_true", "store_false"):
@@ -9826,10 +9841,13 @@ class _Recipe:
         none. The option itself computed when left unset (``if not args.lr: args.lr =
         args.lr_base * batch_ratio``) is :meth:`_Values.filled_by_defaults`'s to show."""
         file = option.file
-        for a, _ in file.assigns:
+        for a, fn in file.assigns:
             if a.target.kind not in ("Name", "Attribute") or not _LR_TARGET.search(a.target.name):
                 continue
             if a.target.name == dest:
+                rescaled = self._rescaled_option(file, fn, a, dest)
+                if rescaled:
+                    return rescaled
                 continue  # the option filled in when not given (MAE's, timm's --lr): its own home
             branch = a.ifs[0] if a.ifs else None
             if branch is None:
@@ -9843,6 +9861,42 @@ class _Recipe:
             test = branch.test.shown() if taken else f"not {branch.test.shown()}"
             return f"if {test}: {a.target.text} = {a.value.shown()} ({file.loc(a.line)})"
         return ""
+
+    def _rescaled_option(self, file: _File, fn: int, a: AssignValues, dest: str) -> str:
+        """The option ``dest`` rescaled by the script after parsing, from its own value
+        (DeiT's ``if not args.unscale_lr: linear_scaled_lr = args.lr * args.batch_size *
+        utils.get_world_size() / 512.0; args.lr = linear_scaled_lr``): "TARGET = VALUE
+        (where)", under "if TEST:" when a test that does not read the option guards it; ""
+        for an assignment filling the option in when it is unset (``if args.lr is None:``,
+        its test reads the option) or one not computed from it."""
+        if a.target.kind != "Attribute" or a.target.target.kind != "Name":
+            return ""
+        receiver = a.target.target.name
+        if not (receiver in _ARG_RECEIVERS or receiver in self.repo.parsed_names):
+            return ""
+
+        def reads_option(expr: Expr) -> bool:
+            return any(
+                n.kind == "Attribute" and n.name == dest and n.target.kind == "Name"
+                for n in expr.walk()
+            )
+
+        value = a.value
+        if value.kind == "Name" and fn >= 0:
+            local = file.local_value(fn, value.name, a.line)
+            if local is not None:
+                value = local
+        if not reads_option(value):
+            return ""
+        branch = a.ifs[0] if a.ifs else None
+        if branch is not None and reads_option(branch.test):
+            return ""
+        shown = f"{a.target.text} = {value.shown()} ({file.loc(a.line)})"
+        if branch is None:
+            return f"rescaled after parsing: {shown}"
+        taken = branch.body_end <= 0 or a.line <= branch.body_end
+        test = branch.test.shown() if taken else f"not {branch.test.shown()}"
+        return f"rescaled after parsing: if {test}: {shown}"
 
     def _passed_category(self, dest: str) -> str | None:
         """The category of the option ``dest`` by the keyword it is passed as to a factory
