@@ -6379,7 +6379,12 @@ class _Recipe:
                         for kw in call.expr.keywords
                         if kw.name and kw.name != "class_name"
                     ]
+                    for kw in call.expr.keywords:
+                        if not kw.name:
+                            values += self._opened_entries(file, call.function, kw.target)
                     values += self._set_after(file, call)
+                    if category == "loss":
+                        values += self._loss_class_defaults(name, values)
                     stored = f"stored as {call.stored.text}, " if call.stored is not None else ""
                     self.add(
                         category,
@@ -6388,6 +6393,80 @@ class _Recipe:
                         values,
                         f"{stored}built by name (class_name={name!r}){note}",
                     )
+
+    def _opened_entries(self, file: _File, fn: int, expr: Expr) -> list[tuple[str, str]]:
+        """The entries of a ``**`` argument that picks one dict of a table by a key the
+        defaults decide (stylegan2-ada's ``**augpipe_specs[augpipe]``, ``augpipe`` 'bgc'
+        when not given, each spec a ``dict(xflip=1, rotate90=1, ...)``), each with the pick
+        it comes from; none when the table or the key is not known."""
+        if expr.kind != "Subscript" or fn < 0 or len(expr.parts) != 2:
+            return []
+        container, index = expr.parts
+        if container.kind != "Name":
+            return []
+        table = file.local_value(fn, container.name, expr.line)
+        if table is None or table.kind != "Dict":
+            return []
+        key = self.values.resolve(file, fn, index, 0)
+        if not key.literal:
+            return []
+        # the key's values with the defaults (``None | 'bgc' (augpipe set at train.py:265)``
+        # after ``if augpipe is None: augpipe = 'bgc'``): the strings among them the table has
+        keys = set(table.keys)
+        picks = []
+        for alternative in key.text.split(" | "):
+            word = alternative.partition(" (")[0].strip()
+            if len(word) > 1 and word[0] == word[-1] and word[0] in "'\"" and word[1:-1] in keys:
+                picks.append((word[1:-1], alternative))
+        if len(picks) != 1:
+            return []
+        picked, shown = picks[0]
+        entry = next((v for k, v in zip(table.keys, table.items, strict=True) if k == picked), None)
+        if entry is None:
+            return []
+        pick = f"{expr.text} with {index.text} = {shown}"
+        if entry.kind == "Call" and entry.callee() == "dict" and not entry.args:
+            pairs = [(kw.name, kw.target) for kw in entry.keywords if kw.name]
+        elif entry.kind == "Dict":
+            pairs = [(k, v) for k, v in zip(entry.keys, entry.items, strict=True) if k]
+        else:
+            return []
+        return [(k, f"{v.text} ({pick})" if n == 0 else v.text) for n, (k, v) in enumerate(pairs)]
+
+    def _loss_class_defaults(
+        self, name: str, values: Sequence[tuple[str, str]]
+    ) -> list[tuple[str, str]]:
+        """The parameters of a repository loss class built by name that the settings leave
+        at their defaults, with a number or a truth value for default (stylegan2-ada's
+        ``StyleGAN2Loss(..., style_mixing_prob=0.9, r1_gamma=10, pl_weight=2)`` given
+        ``r1_gamma`` alone): the weights the loss runs with. Only numbers: the modules and
+        the ``None`` of the parameters the builder passes beside the settings (the networks,
+        ``augment_pipe``) are no weights (unlike :meth:`_unpassed_defaults`, for a call whose
+        every argument is in sight)."""
+        key = self.repo_key(name)
+        if key is None or key not in self.repo.defs:
+            return []
+        target, index = self.repo.defs[key]
+        init = target.first.get(f"{target.defs[index].qual}.__init__")
+        if init is None:
+            return []
+        # a setting written under an ``if`` the defaults may not take (``if cfg == 'cifar':
+        # loss_kwargs.pl_weight = 0``) leaves the default in force otherwise
+        given = {k for k, v in values if ", under if " not in v}
+        gated = {k for k, _ in values} - given
+        out = []
+        for param, default in target.defs[init].params:
+            if param in given or default is None or not default.literal:
+                continue
+            value = _literal_value(default)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                continue
+            where = target.loc(target.defs[init].line)
+            other = "; where the setting above does not run" if param in gated else ""
+            out.append(
+                (param, f"{default.text} (default of the class's __init__ at {where}{other})")
+            )
+        return out
 
     def _set_after(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
         """The entries the function that builds a settings dict sets on it afterwards by
@@ -6426,6 +6505,12 @@ class _Recipe:
                 if a.value.kind == "IfExp"
                 else self._value(file, call.function, key, a.value)
             )
+            if shown.startswith("None") and any(
+                re.fullmatch(rf"{re.escape(a.value.text)}\s+is\s+not\s+None", t) for t in tests
+            ):
+                # ``if gamma is not None: kwargs.r1_gamma = gamma``: the default None never
+                # gets there, an override the command line gives does
+                continue
             out.append((key, f"{shown} ({where})"))
         return out
 
