@@ -568,7 +568,10 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(max_|num_|total_|train_|training_|n_)?epochs?|max_?epoch"
             r"|(max_|num_|total_|train_|training_)?(iters|itrs|iterations|steps)"
             # deep-text-recognition's --num_iter (a bare ``iter`` is a loop's counter)
-            r"|(max_|num_|total_|train_)iter",
+            r"|(max_|num_|total_|train_)iter"
+            # a GAN's length in thousands of real images shown (stylegan's --kimg,
+            # total_kimg)
+            r"|(max_|total_|train_)?kimg",
         ),
         (
             "batch_size",
