@@ -5521,11 +5521,16 @@ class _Recipe:
         for certain, not merely "not known to be skipped" (:meth:`_assignment_runs`)."""
         if self._judging:
             return False
-        ifs = [
-            i
-            for i in self._file_ifs(file)
-            if i.function == fn and i.body_end and i.line < line <= i.end_line
-        ]
+        # the ifs around a call or an assignment, and a def's own (the ``if`` around a bare
+        # ``return base_loss``)
+        own = file.defs[fn].branches if fn >= 0 else ()
+        ifs = list(
+            {
+                (i.line, i.col): i
+                for i in (*self._file_ifs(file), *own)
+                if i.function == fn and i.body_end and i.line < line <= i.end_line
+            }.values()
+        )
         if not ifs:
             return False
         self._judging = True
@@ -8466,7 +8471,29 @@ class _Recipe:
             return []
         d = file.defs[index]
         out: dict[str, str] = {}
+        # a return the defaults take for certain (DeiT's ``if self.distillation_type ==
+        # 'none': return base_loss`` with the type 'none'): the returns after it do not run,
+        # their weights are not the run's
+        first = next(
+            (
+                r.line
+                for r in sorted(d.returns, key=lambda r: r.line)
+                if self.values.taken(file, index, r.line)
+            ),
+            None,
+        )
+        later = [r for r in d.returns if first is not None and r.line > first]
+        if later:
+            early = next(r for r in d.returns if r.line == first)
+            test = next((b.test.shown() for b in d.branches if b.line < first <= b.body_end), "")
+            under = f", under if {test}" if test else ""
+            out["returned with the defaults"] = (
+                f"{early.full()} at {file.loc(first)}{under}: the terms after it "
+                f"(return at {', '.join(file.loc(r.line) for r in later)}) do not run"
+            )
         for returned in d.returns:
+            if returned in later:
+                continue
             elements = list(returned.parts) if returned.kind == "Tuple" else [returned]
             for n, element in enumerate(elements, 1):
                 label = f"output {n}" if len(elements) > 1 else "output"

@@ -68,3 +68,59 @@ def test_set_defaults_and_a_rescaled_option(tmp_path: Path) -> None:
     )
     # filled in only when unset: the option's own default rule, no rescaling
     assert "rescaled" not in items["argparse --min-lr"].note
+
+
+WRAPPED_LOSS = """
+    import argparse
+    import torch
+    import torch.nn.functional as F
+
+
+    class WrapperLoss(torch.nn.Module):
+        def __init__(self, base, kind, alpha):
+            super().__init__()
+            self.base = base
+            self.kind = kind
+            self.alpha = alpha
+
+        def forward(self, outputs, labels):
+            base_loss = self.base(outputs, labels)
+            if self.kind == 'none':
+                return base_loss
+            extra = F.mse_loss(outputs, outputs.detach())
+            loss = base_loss * (1 - self.alpha) + extra * self.alpha
+            return loss
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument('--kind', default='none', choices=['none', 'soft'])
+        parser.add_argument('--alpha', type=float, default=0.5)
+        args = parser.parse_args()
+        model = torch.nn.Linear(2, 2)
+        criterion = WrapperLoss(torch.nn.CrossEntropyLoss(), args.kind, args.alpha)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        for step in range(3):
+            loss = criterion(model(torch.ones(1, 2)), torch.zeros(1, dtype=torch.long))
+            loss.backward()
+            optimizer.step()
+
+
+    if __name__ == '__main__':
+        main()
+"""
+
+
+def test_a_loss_returning_early_with_the_defaults_has_no_weights_of_the_later_return(
+    tmp_path: Path,
+) -> None:
+    """``if self.kind == 'none': return base_loss`` with the kind 'none' by default: the
+    weighted sum after it does not run, its weights are not the run's."""
+    write_repo(tmp_path, {"train.py": WRAPPED_LOSS})
+    row = next(i for i in _items(tmp_path) if i.name == "train.WrapperLoss")
+    values = dict(row.values)
+    assert not [k for k in values if k.startswith("weight")]
+    assert values["returned with the defaults"] == (
+        "base_loss at train.py:16, under if self.kind == 'none': the terms after it "
+        "(return at train.py:19) do not run"
+    )
