@@ -882,9 +882,15 @@ class Ancillary:
             for fa in files
             if PurePosixPath(fa.path).name == "__init__.py"
         }
+        # a model file at the root that no file imports and that runs nothing itself (DeiT's
+        # ``patchconvnet_models.py`` beside the ``models.py`` its ``main.py`` imports): the
+        # training never builds its models, where there is a training to tell it by (a root
+        # module of a library with no training is what users import)
+        trains = bool(self._ported_entries())
         candidates: list[str] = []
         for fa in files:
             path = PurePosixPath(fa.path)
+            root_model = trains and not fa.syntax.main_guard and _defines_modules(fa)
             if (
                 fa.path in self._why
                 or fa.path in self.keep
@@ -896,7 +902,7 @@ class Ancillary:
                 )
                 or path.suffix != ".py"
                 or path.name == "__init__.py"
-                or len(path.parts) == 1
+                or (len(path.parts) == 1 and not root_model)
                 or path.parent not in used_folders
             ):
                 continue
