@@ -98,3 +98,32 @@ def test_a_root_model_file_of_a_library_that_trains_nothing_stays(tmp_path: Path
     write_repo(tmp_path, {"registry.py": REGISTRY, "models.py": MODELS, "other_models.py": OTHER})
     apart = dict(build_review(str(tmp_path), jobs=1).ancillary)
     assert "other_models.py" not in apart
+
+
+TWO_MODELS = (
+    MODELS
+    + """
+
+    @register_model
+    def net_big(**kwargs):
+        return Net()
+"""
+)
+
+
+def test_the_documented_command_s_model_name_selects_the_model(tmp_path: Path) -> None:
+    """``--model`` chosen by the README's training command picks the registry entry the run
+    builds, as its ``--batch-size`` sets the batch: the default names an alternative."""
+    write_repo(tmp_path, {"registry.py": REGISTRY, "models.py": TWO_MODELS, "main.py": TRAIN})
+    (tmp_path / "README.md").write_text(
+        "    python main.py --model net_big --data x\n", encoding="utf-8"
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    picks = [dict(t.parts).get("selected by", "") for t in review.top_models]
+    assert any(
+        "args.model = 'net_big', given by the documented training command (argparse "
+        "default 'net_small' at main.py:9)"
+        in p
+        and p.endswith("net_big()")
+        for p in picks
+    ), picks
