@@ -524,6 +524,10 @@ def _commands(
     for path, text in _texts(root, docs, pages=docs if pages is None else pages):
         start, pending = 0, ""
         page = not path.endswith(".sh")
+        # the variables the file sets before a command reads them (a README's
+        # ``TRAIN_FLAGS="--lr 1e-4 --batch_size 128"`` block, then ``python train.py
+        # $TRAIN_FLAGS``): the command passes their words
+        assigned: dict[str, str] = {}
         for number, line in enumerate(text.splitlines(), 1):
             stripped = line.strip()
             if not pending:
@@ -532,6 +536,9 @@ def _commands(
                 pending += stripped[:-1] + " "
                 continue
             line_text, pending = pending + stripped, ""
+            if _remember_assignment(line_text, assigned):
+                continue
+            line_text = expand_variables(line_text, assigned)
             # a bare launch in a code span is prose naming a script (``Run `python main.py`
             # to train.``); one passing options is a command (a table cell's)
             bare_here = bare and not (page and _CODE_SPAN.search(line_text))
@@ -541,6 +548,56 @@ def _commands(
                 moves = bare and not page and words[0] == "cd"  # a script's ``cd src``
                 if options or moves or (bare_here and words[0] in _LAUNCHERS):
                     yield path, start, words
+
+
+#: A shell assignment on a line of its own (``MODEL_FLAGS="--image_size 64 --num_channels 128"``,
+#: ``export LR=0.1``): the name and the value as written.
+_ASSIGNMENT = re.compile(r"^(?:export\s+)?([A-Za-z_]\w*)=(\S.*)?$")
+
+
+def _remember_assignment(text: str, assigned: dict[str, str]) -> bool:
+    """Whether the line ``text`` is a shell assignment and nothing else (not
+    ``CUDA_VISIBLE_DEVICES=0 python train.py``, a command run with a variable set); a value
+    that reads no variable of its own (``NET=${2}`` is the caller's choice) is kept in
+    ``assigned`` for the commands after it, another forgets the name."""
+    match = _ASSIGNMENT.match(text)
+    if match is None:
+        return False
+    try:
+        words = shlex.split(text, comments=True)
+    except ValueError:
+        return False
+    if words and words[0] == "export":
+        words = words[1:]
+    if len(words) != 1:
+        return False  # a command run with the variable set in its environment
+    name, _, value = words[0].partition("=")
+    if "$" in value or "`" in value:
+        assigned.pop(name, None)
+    else:
+        assigned[name] = value
+    return True
+
+
+def expand_variables(text: str, assigned: Mapping[str, str]) -> str:
+    """``text`` with each read of a variable of ``assigned`` (``$TRAIN_FLAGS``,
+    ``${TRAIN_FLAGS}``) replaced by its value, as the shell expands it before splitting the
+    words; a variable the file does not set stays as written."""
+    if not assigned or "$" not in text:
+        return text
+
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1) or match.group(2)
+        known = assigned.get(name)
+        if known is None or any(c in known for c in "\"'`$"):
+            return match.group(0)
+        return known
+
+    return _VARIABLE_READ.sub(value, text)
+
+
+#: A plain read of a shell variable: ``$NAME`` or ``${NAME}`` (no default, no operator).
+_VARIABLE_READ = re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
 
 
 #: A Markdown or reStructuredText code span (```python train.py``` in a table cell,

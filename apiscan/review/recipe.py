@@ -568,7 +568,10 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(max_|num_|total_|train_|training_|n_)?epochs?|max_?epoch"
             r"|(max_|num_|total_|train_|training_)?(iters|itrs|iterations|steps)"
             # deep-text-recognition's --num_iter (a bare ``iter`` is a loop's counter)
-            r"|(max_|num_|total_|train_)iter",
+            r"|(max_|num_|total_|train_)iter"
+            # a GAN's length in thousands of real images shown (stylegan's --kimg,
+            # total_kimg)
+            r"|(max_|total_|train_)?kimg",
         ),
         (
             "batch_size",
@@ -1090,6 +1093,9 @@ class _ArgOption:
     call: CallValues
     #: a positional argument or a ``required=True`` option (the command line gives it)
     required: bool = False
+    #: the script whose parser declares an option of a dict of defaults (the caller of
+    #: ``add_dict_to_argparser(parser, defaults)``), when ``file`` only writes its value
+    script: _File | None = None
 
     @property
     def declared(self) -> ArgOption:
@@ -1190,10 +1196,12 @@ class _Repo:
         ``main.py``) take the commands that run a script importing that module."""
         if self.root is None:
             return None
-        names = _option_names(option.call.expr)
+        # an option of a dict of defaults has no ``add_argument`` call: its flag is its name
+        names = _option_names(option.call.expr) or (option.option,)
         runs: list[Launch] = []
         given: list[tuple[str, ...] | None] = []
-        for script in (option.file, *self._importers(option.file)):
+        first = (option.script,) if option.script is not None else ()
+        for script in (*first, option.file, *self._importers(option.file)):
             if script.path not in self._launches:
                 self._launches[script.path] = launches(self.root, script.path, script.modules)
             runs = self._launches[script.path]
@@ -1416,6 +1424,19 @@ def _element(sequence: str, subscript: str) -> str:
         return repr(items[int(index)]) if isinstance(items, list | tuple) else ""
     except (ValueError, SyntaxError, IndexError, TypeError):
         return ""
+
+
+def _set_default(file: _File, dest: str) -> tuple[str, int] | None:
+    """(the literal, its line) a ``parser.set_defaults(dest=...)`` call of ``file`` gives the
+    option ``dest``, which overrides every ``default=`` and action's implied default of
+    the options storing to it; None without one."""
+    for call in file.values.calls:
+        if call.expr.callee().rpartition(".")[2] != "set_defaults":
+            continue
+        for keyword in call.expr.keywords:
+            if keyword.name == dest and keyword.target.literal:
+                return keyword.target.text, call.expr.line
+    return None
 
 
 def _option_names(call: Expr) -> tuple[str, ...]:
@@ -3152,13 +3173,10 @@ class _Values:
         for o in options:
             # ``parser.set_defaults(repeated_aug=True)`` beside a store_true/store_false pair
             # (deit's --repeated-aug / --no-repeated-aug) sets the value the run starts from
-            for call in o.file.values.calls:
-                if call.expr.callee().rpartition(".")[2] != "set_defaults":
-                    continue
-                for keyword in call.expr.keywords:
-                    if keyword.name == expr.name and keyword.target.literal:
-                        step = f"{text}: parser.set_defaults at {o.file.loc(call.expr.line)}"
-                        return _Val(keyword.target.text, True, (step,))
+            preset = _set_default(o.file, expr.name)
+            if preset is not None:
+                step = f"{text}: parser.set_defaults at {o.file.loc(preset[1])}"
+                return _Val(preset[0], True, (step,))
             place = o.file.loc(o.call.expr.line)
             step = f"argparse {o.option} at {place}"
             launched = self.repo.launched(o)
@@ -3928,7 +3946,12 @@ class _Recipe:
                     self._dict_defaults(caller, site.function, passed, site.expr.line, entries, 0)
                     for key, (value, where, index) in entries.items():
                         option = _ArgOption(
-                            f"--{key}", value, "", where, CallValues(value, index, 0)
+                            f"--{key}",
+                            value,
+                            "",
+                            where,
+                            CallValues(value, index, 0),
+                            script=caller,
                         )
                         self.repo.argparse.setdefault(key, []).append(option)
 
@@ -5498,11 +5521,16 @@ class _Recipe:
         for certain, not merely "not known to be skipped" (:meth:`_assignment_runs`)."""
         if self._judging:
             return False
-        ifs = [
-            i
-            for i in self._file_ifs(file)
-            if i.function == fn and i.body_end and i.line < line <= i.end_line
-        ]
+        # the ifs around a call or an assignment, and a def's own (the ``if`` around a bare
+        # ``return base_loss``)
+        own = file.defs[fn].branches if fn >= 0 else ()
+        ifs = list(
+            {
+                (i.line, i.col): i
+                for i in (*self._file_ifs(file), *own)
+                if i.function == fn and i.body_end and i.line < line <= i.end_line
+            }.values()
+        )
         if not ifs:
             return False
         self._judging = True
@@ -6359,7 +6387,12 @@ class _Recipe:
                         for kw in call.expr.keywords
                         if kw.name and kw.name != "class_name"
                     ]
+                    for kw in call.expr.keywords:
+                        if not kw.name:
+                            values += self._opened_entries(file, call.function, kw.target)
                     values += self._set_after(file, call)
+                    if category == "loss":
+                        values += self._loss_class_defaults(name, values)
                     stored = f"stored as {call.stored.text}, " if call.stored is not None else ""
                     self.add(
                         category,
@@ -6368,6 +6401,80 @@ class _Recipe:
                         values,
                         f"{stored}built by name (class_name={name!r}){note}",
                     )
+
+    def _opened_entries(self, file: _File, fn: int, expr: Expr) -> list[tuple[str, str]]:
+        """The entries of a ``**`` argument that picks one dict of a table by a key the
+        defaults decide (stylegan2-ada's ``**augpipe_specs[augpipe]``, ``augpipe`` 'bgc'
+        when not given, each spec a ``dict(xflip=1, rotate90=1, ...)``), each with the pick
+        it comes from; none when the table or the key is not known."""
+        if expr.kind != "Subscript" or fn < 0 or len(expr.parts) != 2:
+            return []
+        container, index = expr.parts
+        if container.kind != "Name":
+            return []
+        table = file.local_value(fn, container.name, expr.line)
+        if table is None or table.kind != "Dict":
+            return []
+        key = self.values.resolve(file, fn, index, 0)
+        if not key.literal:
+            return []
+        # the key's values with the defaults (``None | 'bgc' (augpipe set at train.py:265)``
+        # after ``if augpipe is None: augpipe = 'bgc'``): the strings among them the table has
+        keys = set(table.keys)
+        picks = []
+        for alternative in key.text.split(" | "):
+            word = alternative.partition(" (")[0].strip()
+            if len(word) > 1 and word[0] == word[-1] and word[0] in "'\"" and word[1:-1] in keys:
+                picks.append((word[1:-1], alternative))
+        if len(picks) != 1:
+            return []
+        picked, shown = picks[0]
+        entry = next((v for k, v in zip(table.keys, table.items, strict=True) if k == picked), None)
+        if entry is None:
+            return []
+        pick = f"{expr.text} with {index.text} = {shown}"
+        if entry.kind == "Call" and entry.callee() == "dict" and not entry.args:
+            pairs = [(kw.name, kw.target) for kw in entry.keywords if kw.name]
+        elif entry.kind == "Dict":
+            pairs = [(k, v) for k, v in zip(entry.keys, entry.items, strict=True) if k]
+        else:
+            return []
+        return [(k, f"{v.text} ({pick})" if n == 0 else v.text) for n, (k, v) in enumerate(pairs)]
+
+    def _loss_class_defaults(
+        self, name: str, values: Sequence[tuple[str, str]]
+    ) -> list[tuple[str, str]]:
+        """The parameters of a repository loss class built by name that the settings leave
+        at their defaults, with a number or a truth value for default (stylegan2-ada's
+        ``StyleGAN2Loss(..., style_mixing_prob=0.9, r1_gamma=10, pl_weight=2)`` given
+        ``r1_gamma`` alone): the weights the loss runs with. Only numbers: the modules and
+        the ``None`` of the parameters the builder passes beside the settings (the networks,
+        ``augment_pipe``) are no weights (unlike :meth:`_unpassed_defaults`, for a call whose
+        every argument is in sight)."""
+        key = self.repo_key(name)
+        if key is None or key not in self.repo.defs:
+            return []
+        target, index = self.repo.defs[key]
+        init = target.first.get(f"{target.defs[index].qual}.__init__")
+        if init is None:
+            return []
+        # a setting written under an ``if`` the defaults may not take (``if cfg == 'cifar':
+        # loss_kwargs.pl_weight = 0``) leaves the default in force otherwise
+        given = {k for k, v in values if ", under if " not in v}
+        gated = {k for k, _ in values} - given
+        out = []
+        for param, default in target.defs[init].params:
+            if param in given or default is None or not default.literal:
+                continue
+            value = _literal_value(default)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                continue
+            where = target.loc(target.defs[init].line)
+            other = "; where the setting above does not run" if param in gated else ""
+            out.append(
+                (param, f"{default.text} (default of the class's __init__ at {where}{other})")
+            )
+        return out
 
     def _set_after(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
         """The entries the function that builds a settings dict sets on it afterwards by
@@ -6406,6 +6513,12 @@ class _Recipe:
                 if a.value.kind == "IfExp"
                 else self._value(file, call.function, key, a.value)
             )
+            if shown.startswith("None") and any(
+                re.fullmatch(rf"{re.escape(a.value.text)}\s+is\s+not\s+None", t) for t in tests
+            ):
+                # ``if gamma is not None: kwargs.r1_gamma = gamma``: the default None never
+                # gets there, an override the command line gives does
+                continue
             out.append((key, f"{shown} ({where})"))
         return out
 
@@ -8358,7 +8471,29 @@ class _Recipe:
             return []
         d = file.defs[index]
         out: dict[str, str] = {}
+        # a return the defaults take for certain (DeiT's ``if self.distillation_type ==
+        # 'none': return base_loss`` with the type 'none'): the returns after it do not run,
+        # their weights are not the run's
+        first = next(
+            (
+                r.line
+                for r in sorted(d.returns, key=lambda r: r.line)
+                if self.values.taken(file, index, r.line)
+            ),
+            None,
+        )
+        later = [r for r in d.returns if first is not None and r.line > first]
+        if later:
+            early = next(r for r in d.returns if r.line == first)
+            test = next((b.test.shown() for b in d.branches if b.line < first <= b.body_end), "")
+            under = f", under if {test}" if test else ""
+            out["returned with the defaults"] = (
+                f"{early.full()} at {file.loc(first)}{under}: the terms after it "
+                f"(return at {', '.join(file.loc(r.line) for r in later)}) do not run"
+            )
         for returned in d.returns:
+            if returned in later:
+                continue
             elements = list(returned.parts) if returned.kind == "Tuple" else [returned]
             for n, element in enumerate(elements, 1):
                 label = f"output {n}" if len(elements) > 1 else "output"
@@ -9656,8 +9791,13 @@ class _Recipe:
                 # left at None for a function of defaults to fill in
                 if _is_none(o.default) or (o.default is None and unset_option(o.declared) is None):
                     filled = self.values.filled_by_defaults(o.file, dest, o.option, 0)
+                preset = _set_default(o.file, dest)
                 if filled is not None:
                     value = f"None, then {filled.show()}"
+                elif preset is not None:
+                    # ``parser.set_defaults(model_ema=True)`` after a ``--model-ema`` /
+                    # ``--no-model-ema`` pair: the value the run starts from, for both flags
+                    value = f"{preset[0]} (parser.set_defaults at {o.file.loc(preset[1])})"
                 elif o.default is not None:
                     value = self.values.describe(o.file, o.call.function, o.default)
                 elif o.action in ("store_true", "store_false"):
@@ -9816,10 +9956,13 @@ class _Recipe:
         none. The option itself computed when left unset (``if not args.lr: args.lr =
         args.lr_base * batch_ratio``) is :meth:`_Values.filled_by_defaults`'s to show."""
         file = option.file
-        for a, _ in file.assigns:
+        for a, fn in file.assigns:
             if a.target.kind not in ("Name", "Attribute") or not _LR_TARGET.search(a.target.name):
                 continue
             if a.target.name == dest:
+                rescaled = self._rescaled_option(file, fn, a, dest)
+                if rescaled:
+                    return rescaled
                 continue  # the option filled in when not given (MAE's, timm's --lr): its own home
             branch = a.ifs[0] if a.ifs else None
             if branch is None:
@@ -9833,6 +9976,42 @@ class _Recipe:
             test = branch.test.shown() if taken else f"not {branch.test.shown()}"
             return f"if {test}: {a.target.text} = {a.value.shown()} ({file.loc(a.line)})"
         return ""
+
+    def _rescaled_option(self, file: _File, fn: int, a: AssignValues, dest: str) -> str:
+        """The option ``dest`` rescaled by the script after parsing, from its own value
+        (DeiT's ``if not args.unscale_lr: linear_scaled_lr = args.lr * args.batch_size *
+        utils.get_world_size() / 512.0; args.lr = linear_scaled_lr``): "TARGET = VALUE
+        (where)", under "if TEST:" when a test that does not read the option guards it; ""
+        for an assignment filling the option in when it is unset (``if args.lr is None:``,
+        its test reads the option) or one not computed from it."""
+        if a.target.kind != "Attribute" or a.target.target.kind != "Name":
+            return ""
+        receiver = a.target.target.name
+        if not (receiver in _ARG_RECEIVERS or receiver in self.repo.parsed_names):
+            return ""
+
+        def reads_option(expr: Expr) -> bool:
+            return any(
+                n.kind == "Attribute" and n.name == dest and n.target.kind == "Name"
+                for n in expr.walk()
+            )
+
+        value = a.value
+        if value.kind == "Name" and fn >= 0:
+            local = file.local_value(fn, value.name, a.line)
+            if local is not None:
+                value = local
+        if not reads_option(value):
+            return ""
+        branch = a.ifs[0] if a.ifs else None
+        if branch is not None and reads_option(branch.test):
+            return ""
+        shown = f"{a.target.text} = {value.shown()} ({file.loc(a.line)})"
+        if branch is None:
+            return f"rescaled after parsing: {shown}"
+        taken = branch.body_end <= 0 or a.line <= branch.body_end
+        test = branch.test.shown() if taken else f"not {branch.test.shown()}"
+        return f"rescaled after parsing: if {test}: {shown}"
 
     def _passed_category(self, dest: str) -> str | None:
         """The category of the option ``dest`` by the keyword it is passed as to a factory

@@ -200,6 +200,9 @@ class Registries:
         self.tables: dict[str, dict[str, str]] = {}
         #: argparse dest -> (file, default string or None, line of the default) per option
         self.options: dict[str, list[tuple[ModelFile, str | None, int]]] = {}
+        #: (path, line of the default) -> the string the documented training command gives
+        #: the option (``--model deit_small_patch16_224``), which the run selects by
+        self.launched: dict[tuple[str, int], str] = {}
         #: dotted configuration key suffix ("MODEL.META_ARCHITECTURE") -> (file, value, line)
         self.config: dict[str, list[tuple[ModelFile, str | None, int]]] = {}
         #: registered model name -> the architectures registered for it (fairseq's
@@ -211,6 +214,9 @@ class Registries:
         for option in argparse.with_default(by_path):  # the review's argparse table
             found = (by_path[option.path], option.text, option.written.line)  # type: ignore[union-attr]
             self.options.setdefault(option.dest, []).append(found)
+            given = argparse.launched.get((option.path, option.line, option.col))
+            if isinstance(given, str) and option.text is not None:
+                self.launched[(option.path, found[2])] = given
 
     def _index(self, file: ModelFile) -> None:
         for qual, _, decorators in file.facts.decorated:
@@ -259,6 +265,13 @@ class Registries:
             options = self.options.get(parts[1], [])
             local = [o for o in options if o[0].path == file.path]
             for ofile, default, line in local or options:
+                given = self.launched.get((ofile.path, line))
+                if given is not None:
+                    # the documented training command's choice, not the default
+                    return given, (
+                        f"{text} = {given!r}, given by the documented training command "
+                        f"(argparse default {default!r} at {ofile.loc(line)})"
+                    )
                 if default is not None:
                     return default, (f"{text} = {default!r}, argparse default at {ofile.loc(line)}")
             return None

@@ -882,9 +882,15 @@ class Ancillary:
             for fa in files
             if PurePosixPath(fa.path).name == "__init__.py"
         }
+        # a model file at the root that no file imports and that runs nothing itself (DeiT's
+        # ``patchconvnet_models.py`` beside the ``models.py`` its ``main.py`` imports): the
+        # training never builds its models, where there is a training to tell it by (a root
+        # module of a library with no training is what users import)
+        trains = bool(self._ported_entries())
         candidates: list[str] = []
         for fa in files:
             path = PurePosixPath(fa.path)
+            root_model = trains and not fa.syntax.main_guard and _defines_modules(fa)
             if (
                 fa.path in self._why
                 or fa.path in self.keep
@@ -896,7 +902,7 @@ class Ancillary:
                 )
                 or path.suffix != ".py"
                 or path.name == "__init__.py"
-                or len(path.parts) == 1
+                or (len(path.parts) == 1 and not root_model)
                 or path.parent not in used_folders
             ):
                 continue
@@ -8225,6 +8231,16 @@ VENDORED_PARALLEL: dict[str, tuple[str, str, str]] = {
         "by a factor of its own) moves into the train step between the gradients and the "
         "optimizer",
     ),
+    "mpi": (
+        "MPI set-up",
+        "multi-process set-up through MPI (mpi4py: each process's rank and the world size "
+        "read from the MPI communicator, values or a checkpoint's bytes broadcast from the "
+        "first rank, the run started with mpiexec)",
+        "mindspore.communication.init() with get_rank()/get_group_size() in place of the "
+        "communicator's (msrun or mpirun starts the processes), the checkpoint loaded on "
+        "every rank (or a Broadcast op) in place of the MPI broadcast; the torch.distributed "
+        "group the repository initialises from MPI's rank goes with it",
+    ),
 }
 
 
@@ -8417,6 +8433,23 @@ def vendored_parallel(
                 where=tuple(sorted(set(names.values()), key=lambda w: (w.path, w.line))),
                 why=(f"the repository carries its own {what}; MindSpore has it built in: {port}"),
                 uses=len(names),
+            )
+        )
+    # the processes set up through MPI (improved-diffusion-style ``dist_util``: the rank
+    # from ``MPI.COMM_WORLD.Get_rank()``, the state dict's bytes broadcast with ``bcast``)
+    mpi: dict[str, Where] = {}
+    for fa, name, tail, line in _package_names_called(analyses, ancillary):
+        if name.partition(".")[0] == "mpi4py":
+            mpi.setdefault(tail, place(fa, line))
+    if mpi:
+        short, what, port = VENDORED_PARALLEL["mpi"]
+        items.append(
+            WorkItem(
+                kind="vendored-parallel",
+                what=f"mpi4py ({', '.join(sorted(mpi))}) (the repository's own {short})",
+                where=tuple(sorted(set(mpi.values()), key=lambda w: (w.path, w.line))),
+                why=f"the repository carries its own {what}; MindSpore has it built in: {port}",
+                uses=len(mpi),
             )
         )
     edges = list(call_edge_lines(analyses))

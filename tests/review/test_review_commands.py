@@ -98,3 +98,34 @@ def test_root_pages_hold_a_runner_s_training_command(tmp_path: Path) -> None:
         "    python main.py --eval --cfg configs/a/one.yaml\n", encoding="utf-8"
     )
     assert commanded_config(tmp_path, _CONFIGS) is None  # one page command left: none picked
+
+
+def test_a_command_passes_the_words_of_the_variables_set_before_it(tmp_path: Path) -> None:
+    """A README that sets its flags in shell variables (``TRAIN_FLAGS="--lr 1e-4
+    --batch_size 128"``) and runs ``python train.py $MODEL_FLAGS $TRAIN_FLAGS`` documents
+    those values: the command's options are the variables' words; a variable set after the
+    command, one the caller chooses (``NET=$2``) and a command run with a variable in its
+    environment are no such value."""
+    from apiscan.review.commands import launches
+
+    readme = (
+        "```\n"
+        'MODEL_FLAGS="--image_size 64 --num_res_blocks 3"\n'
+        "export TRAIN_FLAGS='--lr 1e-4 --batch_size 128'\n"
+        "GPUS=$2\n"
+        "```\n\n"
+        "```\n"
+        "CUDA_VISIBLE_DEVICES=0 python train.py --data x $MODEL_FLAGS ${TRAIN_FLAGS}\n"
+        "mpiexec -n $GPUS python train.py --seed 1 $UNSET\n"
+        "```\n\n"
+        'MODEL_FLAGS="--image_size 256"\n'
+    )
+    runs = launches(_repo(tmp_path, readme), "train.py")
+    assert [r.words for r in runs] == [
+        (
+            *("--data", "x", "--image_size", "64", "--num_res_blocks", "3"),
+            *("--lr", "1e-4", "--batch_size", "128"),
+        ),
+        ("--seed", "1", "$UNSET"),
+    ]
+    assert runs[0].given(("--batch_size",)) == ("128",)

@@ -816,6 +816,9 @@ def test_step_decay_settings_are_the_schedule() -> None:
     assert _setting_category("focal_alpha") == "loss"
     assert _setting_category("--focal_loss_gamma") == "loss"
     assert _setting_category("--focal-length-x") is None
+    # a GAN trained for a number of thousands of real images shown (--kimg, total_kimg)
+    assert _setting_category("--kimg") == "epochs"
+    assert _setting_category("total_kimg") == "epochs"
 
 
 CONFIGS = """\

@@ -443,3 +443,34 @@ def test_an_elif_whose_earlier_test_is_unknown_is_not_taken_for_sure(tmp_path: P
     # smoothing 0.1 holds, but only if mixup_fn is None, which is not known here
     assert "the branch taken" not in notes["timm.loss.LabelSmoothingCrossEntropy"]
     assert "the branch taken" not in notes["timm.loss.SoftTargetCrossEntropy"]
+
+
+def test_options_of_a_dict_of_defaults_take_the_documented_command_s_values(
+    tmp_path: Path,
+) -> None:
+    """The README sets its flags in shell variables and runs ``python image_train.py
+    $DIFFUSION_FLAGS $TRAIN_FLAGS``: the options declared from a dict of defaults (their
+    values written in another module) are the command's, as a literal ``add_argument`` is."""
+    write_repo(
+        tmp_path,
+        {
+            "script_util.py": SCRIPT_UTIL,
+            "diffusion.py": DIFFUSION,
+            "train_util.py": TRAIN_UTIL,
+            "image_train.py": IMAGE_TRAIN,
+        },
+    )
+    (tmp_path / "README.md").write_text(
+        "```\n"
+        'DIFFUSION_FLAGS="--diffusion_steps 4000 --noise_schedule cosine"\n'
+        'TRAIN_FLAGS="--lr 3e-4"\n'
+        "```\n\n"
+        "    python image_train.py --data_dir x $DIFFUSION_FLAGS $TRAIN_FLAGS\n",
+        encoding="utf-8",
+    )
+    items = recipe(tmp_path)
+    launched = {(i.category, i.name): dict(i.values).get("launched") for i in items}
+    assert launched[("loss", "argparse --diffusion_steps")] == "4000 (README.md:6)"
+    assert launched[("loss", "argparse --noise_schedule")] == "'cosine' (README.md:6)"
+    adamw = next(i for i in items if i.name == "torch.optim.AdamW")
+    assert dict(adamw.values)["lr"].startswith("3e-4 (")
