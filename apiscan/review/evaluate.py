@@ -20,8 +20,13 @@ import ast
 from collections.abc import Callable, Collection, Iterable, Mapping
 from itertools import product
 from math import prod
+from typing import TYPE_CHECKING
 
+from apiscan.extract import import_package
 from apiscan.extract.values import ArgOption, Expr
+
+if TYPE_CHECKING:
+    from apiscan.extract.records import FileAnalysis
 
 #: A value :func:`holds` cannot tell.
 UNKNOWN = object()
@@ -54,8 +59,85 @@ COMPARE: dict[str, Callable[[object, object], bool]] = {
 #: String methods a picked name flows through (``args.opt.lower().split('_')[-1]``).
 STRING_METHODS = frozenset(
     {"lower", "upper", "strip", "lstrip", "rstrip", "split", "rsplit", "replace", "casefold",
-     "startswith", "endswith"}
+     "startswith", "endswith", "capitalize", "title"}
 )  # fmt: skip
+
+
+
+class Namespace(frozenset[str]):
+    """The names a repository module binds at its top level (its defs and classes, its
+    assignments, its imports): what ``module.__dict__`` holds as far as the code says, so
+    that a test of membership is decided (DINO's ``if args.arch in vits.__dict__.keys():``
+    with ``--arch vit_small``, a function the module defines: the branches after it are not
+    taken). Only for a module whose names are all written (no star import, no ``globals()``
+    or ``setattr`` filling it at run time)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"<namespace of {len(self)} names>"
+
+
+#: What every module's ``__dict__`` holds beside the names its code binds.
+_MODULE_DUNDERS = frozenset(
+    {"__name__", "__doc__", "__file__", "__package__", "__spec__", "__loader__",
+     "__builtins__", "__cached__", "__annotations__"}
+)  # fmt: skip
+#: Calls that add names to a module's namespace at run time.
+_NAMESPACE_WRITERS = frozenset({"globals", "setattr", "vars", "exec"})
+
+
+def module_namespace(fa: FileAnalysis) -> Namespace | None:
+    """The names ``fa``'s module binds at its top level, from the scan's value records;
+    None when they cannot all be told (a star import, a run-time writer)."""
+    values = fa.syntax.values if fa.syntax is not None else None
+    if values is None or values.star_imports:
+        return None
+    if any(c.expr.callee() in _NAMESPACE_WRITERS for c in values.calls):
+        return None
+    names = set(_MODULE_DUNDERS)
+    names.update(d.name for d in values.defs if "." not in d.qual)
+    for a in values.assigns:
+        names.update(e.name for e in a.target.walk() if e.kind == "Name")
+    names.update(local for local, _ in fa.syntax.imports)  # type: ignore[union-attr]
+    names.update(local for local, _, _, _ in values.relative_imports)
+    return Namespace(names)
+
+
+class Namespaces:
+    """The repository modules' namespaces (:func:`module_namespace`), by the local name a
+    file imports a module as (``import vision_transformer as vits``, ``from .models import
+    vit``): what ``vits.__dict__`` holds where that file reads it."""
+
+    def __init__(self, analyses: Iterable[FileAnalysis]) -> None:
+        self._by_module: dict[str, FileAnalysis] = {}
+        for fa in analyses:
+            for m in fa.modules:
+                self._by_module.setdefault(m, fa)
+        self._memo: dict[str, Namespace | None] = {}
+
+    def module(self, fa: FileAnalysis, local: str) -> str | None:
+        """The repository module the name ``local`` of ``fa`` is imported as, else None."""
+        dotted = dict(fa.syntax.imports).get(local) if fa.syntax is not None else None
+        values = fa.syntax.values if fa.syntax is not None else None
+        for name, level, module, original in values.relative_imports if values else ():
+            if name == local:
+                package = import_package(fa.modules, fa.path.endswith("__init__.py"))
+                parts = package.split(".") if package else []
+                parts = parts[: len(parts) - (level - 1)] if level > 1 else parts
+                dotted = ".".join([*parts, *([module] if module else []), original])
+        return dotted if dotted in self._by_module else None
+
+    def of(self, fa: FileAnalysis, local: str) -> Namespace | None:
+        """The namespace of the module ``local`` names in ``fa``; None when it is no
+        repository module or its names cannot all be told."""
+        module = self.module(fa, local)
+        if module is None:
+            return None
+        if module not in self._memo:
+            self._memo[module] = module_namespace(self._by_module[module])
+        return self._memo[module]
+
 
 #: values a name takes: (the name's expression, the depth reached) -> its value or UNKNOWN;
 #: also asked of a read by a string key (``x['lr']``) whose container is not told
@@ -149,6 +231,18 @@ def holds(expr: Expr, lookup: Lookup, depth: int = 0, limit: int = 10) -> object
             # (``model.hyperparams['optimizer']`` from a Darknet ``.cfg``)
             return lookup(expr, depth)
         return UNKNOWN
+    if (
+        kind == "Call"
+        and expr.func.kind == "Attribute"
+        and expr.func.name == "keys"
+        and not expr.args
+        and not expr.keywords
+    ):
+        # ``vits.__dict__.keys()``, ``table.keys()``: the names a test looks a value up in
+        receiver = holds(expr.func.target, lookup, depth + 1, limit)
+        if isinstance(receiver, Namespace):
+            return receiver
+        return frozenset(receiver) if isinstance(receiver, dict) else UNKNOWN
     if kind == "Call" and expr.func.kind == "Attribute" and expr.func.name in STRING_METHODS:
         receiver = holds(expr.func.target, lookup, depth + 1, limit)
         if not isinstance(receiver, str) or expr.keywords:

@@ -97,7 +97,16 @@ from apiscan.review.config_files import (
     yaml_rows,
 )
 from apiscan.review.configs import with_config_rows
-from apiscan.review.evaluate import BUILT, COMPARE, UNKNOWN, agreed, holds, unset_option
+from apiscan.review.evaluate import (
+    BUILT,
+    COMPARE,
+    UNKNOWN,
+    Namespace,
+    Namespaces,
+    agreed,
+    holds,
+    unset_option,
+)
 from apiscan.review.leftout import call_sites_by_def, left_out
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.readings import Readings
@@ -3808,6 +3817,8 @@ class _Recipe:
         self.local = {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
         #: module name -> its file (built on first use)
         self._by_module: dict[str, _File] | None = None
+        #: the repository modules' namespaces, for ``module.__dict__`` (built on first use)
+        self._namespaces: Namespaces | None = None
         #: the attributes and the names the repository reads, by name (built on first use)
         self._read_index: tuple[dict[str, list[_Read]], dict[str, list[_Read]]] | None = None
         self._ifs_by_file: dict[str, list[IfValues]] = {}
@@ -5273,6 +5284,10 @@ class _Recipe:
         :func:`~apiscan.review.evaluate.holds`; :data:`_UNKNOWN` when it cannot be told."""
 
         def lookup(name: Expr, at: int) -> object:
+            if name.kind == "Attribute" and name.name == "__dict__":
+                space = self._namespace(file, fn, name.target)
+                if space is not None:
+                    return space
             if name.kind == "Name" and fn < 0:
                 local = self._local_holds(file, fn, name, at + 1)
                 if local is not None:
@@ -5348,6 +5363,15 @@ class _Recipe:
                     ]
                 return {"True": True, "False": False}.get(decided.text, _UNKNOWN)
         return holds(expr, lookup, depth, 2 * MAX_DEPTH)
+
+    def _namespace(self, file: _File, fn: int, module: Expr) -> Namespace | None:
+        """The namespace of the repository module ``module`` names where ``file`` reads it
+        (``vits`` of ``vits.__dict__``), unless the def ``fn`` binds that name itself."""
+        if module.kind != "Name" or (fn >= 0 and self._assigns_in(file, fn, module.name)):
+            return None
+        if self._namespaces is None:
+            self._namespaces = Namespaces(f.fa for f in self.files.values())
+        return self._namespaces.of(file.fa, module.name)
 
     def _enum_member(self, expr: Expr) -> _Member | None:
         """``SamplerType.SHARDED_INFINITE``, a member of an ``Enum`` class of the repository

@@ -31,7 +31,14 @@ from apiscan.extract.models import REGISTER
 from apiscan.extract.records import RETURNS, FileAnalysis
 from apiscan.extract.shapes import BATCH_PADDING, HOST_INDEX, RANDOM_RESIZE, SIZED_LIST
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
-from apiscan.extract.values import CallValues, DefValues, Expr, FileValues, literal_value
+from apiscan.extract.values import (
+    CallValues,
+    DefValues,
+    Expr,
+    FileValues,
+    IfValues,
+    literal_value,
+)
 from apiscan.mapping.match import memory_only
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.program.index import follow, module_aliases
@@ -43,7 +50,7 @@ from apiscan.review.commands import (
     launches,
 )
 from apiscan.review.config_files import OptionFiles, config_names, config_words
-from apiscan.review.evaluate import choice_key, outcomes, values_of
+from apiscan.review.evaluate import Namespaces, choice_key, outcomes, values_of
 from apiscan.review.gaps import float_only_passes
 from apiscan.review.leftout import call_index, globals_picks
 from apiscan.review.masked import METRICS
@@ -1916,7 +1923,7 @@ def work_items(
     unchosen, given = choices or _string_choices(analyses, ancillary, defaults)
     others: dict[str, list[str]] = {}
     vendored = vendored_dirs(analyses)
-    flags = unpassed_flags(analyses)
+    flags = namespace_gates(analyses, unpassed_flags(analyses))
     # a backbone built in a class the repository imports where it builds its model, leaves
     # unused and nothing else builds (a core swapped for another, its factory's hub load
     # never run) is never built; a class nothing refers to at all may be the package's API
@@ -2194,12 +2201,14 @@ def switched_off_branch(
     parameter defaulting to True); "" when it is built, or that cannot be told. The
     innermost ``if`` only, or with ``every`` each ``if`` around the call, the outermost
     first (a resume's ``torch.load`` under ``if opts.startswith("https"):`` inside ``if
-    opts.resume:``)."""
+    opts.resume:``); the innermost ``if`` includes the ``if``/``elif`` tests before it in
+    its chain (an ``elif`` runs only when they fail: DINO's torchvision backbone after ``if
+    args.arch in vits.__dict__.keys():``)."""
     values = fa.syntax.values if fa.syntax is not None else None
     for call in values.calls if values is not None else ():
         if call.expr.line != line or not call.ifs:
             continue
-        for branch in reversed(call.ifs) if every else call.ifs[:1]:
+        for branch in reversed(call.ifs) if every else elif_chain(call.ifs):
             given = (flags or {}).get(branch.function, {})
             found = outcomes(branch.test, _gate_key, _gate_values(defaults, given))
             if found is None:
@@ -2209,6 +2218,23 @@ def switched_off_branch(
                 test = branch.test.shown()
                 return f"only if {'not ' if in_else else ''}{test}, off by default"
     return ""
+
+
+def elif_chain(ifs: Sequence[IfValues]) -> Sequence[IfValues]:
+    """The innermost of the ``if`` statements ``ifs`` (innermost first) around a line, with
+    each one it is the ``elif`` of: an ``elif`` is an ``if`` alone in the ``else`` of the
+    one before, written at its column."""
+    n = 1
+    while n < len(ifs):
+        inner, outer = ifs[n - 1], ifs[n]
+        if not (
+            inner.function == outer.function
+            and inner.col == outer.col
+            and 0 < outer.body_end < inner.line <= inner.end_line <= outer.end_line
+        ):
+            break
+        n += 1
+    return ifs[:n]
 
 
 def unpassed_flags(
@@ -2479,7 +2505,37 @@ def _gate_key(expr: Expr) -> str | None:
     a plain name by ``=name`` (a local or a parameter of the function holding the test)."""
     if expr.kind == "Name":
         return f"={expr.name}"
+    if expr.kind == "Attribute" and expr.name == "__dict__" and expr.target.kind == "Name":
+        return f"={expr.target.name}.__dict__"  # a module's namespace (:func:`namespace_gates`)
     return _option_key(expr)
+
+
+def namespace_gates(
+    analyses: Iterable[FileAnalysis],
+    into: dict[str, dict[int, dict[str, list[object]]]] | None = None,
+) -> dict[str, dict[int, dict[str, list[object]]]]:
+    """path -> def index -> ``name.__dict__`` -> [the namespace] of each repository module
+    whose ``__dict__`` a branch test of the def reads (DINO's ``if args.arch in
+    vits.__dict__.keys():``), as :func:`_gate_key` values it: with the option's default a
+    name the module defines, the ``elif`` branches after it (a torchvision or hub backbone)
+    are not taken. Added to ``into`` when given (the parameters' values,
+    :func:`unpassed_flags`)."""
+    analyses = list(analyses)
+    out = into if into is not None else {}
+    spaces: Namespaces | None = None
+    for fa, facts in with_facts(analyses):
+        for call in facts.values.calls if facts.values is not None else ():
+            for branch in call.ifs:
+                for e in branch.test.walk():
+                    key = _gate_key(e) if e.kind == "Attribute" else None
+                    if key is None or not key.endswith(".__dict__"):
+                        continue
+                    spaces = spaces or Namespaces(analyses)
+                    space = spaces.of(fa, e.target.name)
+                    if space is not None:
+                        given = out.setdefault(fa.path, {}).setdefault(branch.function, {})
+                        given[key[1:]] = [space]
+    return out
 
 
 def _gate_values(

@@ -1,0 +1,113 @@
+"""What the run builds when it picks by a name at run time: a test of membership in a
+repository module's namespace (``if args.arch in vits.__dict__.keys(): ... elif args.arch in
+torchvision_models.__dict__.keys(): ...``) is decided by the option's default, so the
+backbones of the ``elif`` branches after it are neither recipe rows nor work items. Small
+repositories written inline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from scan_helpers import write_repo
+
+from apiscan.extract.values import Expr
+from apiscan.review.build import build_review
+from apiscan.review.evaluate import UNKNOWN, Namespace, holds
+
+_VIT = """
+    import torch.nn as nn
+
+
+    class VisionTransformer(nn.Module):
+        def __init__(self, depth=12):
+            super().__init__()
+            self.blocks = nn.ModuleList([nn.Linear(8, 8) for _ in range(depth)])
+
+        def forward(self, x):
+            for block in self.blocks:
+                x = block(x)
+            return x
+
+
+    def vit_small(**kwargs):
+        return VisionTransformer(depth=12, **kwargs)
+"""
+
+_TRAIN = """
+    import argparse
+
+    import torch
+    import torchvision.models as torchvision_models
+
+    import vit as vits
+
+
+    def main(args):
+        if args.arch in vits.__dict__.keys():
+            model = vits.__dict__[args.arch]()
+        elif args.arch in torchvision_models.__dict__.keys():
+            model = torchvision_models.__dict__[args.arch](pretrained=True)
+        else:
+            raise SystemExit(1)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        for _ in range(10):
+            loss = model(torch.randn(2, 8)).sum()
+            loss.backward()
+            optimizer.step()
+
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--arch", default="ARCH", type=str)
+        main(parser.parse_args())
+"""
+
+
+def _review(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, arch: str):  # type: ignore[no-untyped-def]
+    write_repo(tmp_path, {"vit.py": _VIT, "train.py": _TRAIN.replace("ARCH", arch)})
+    monkeypatch.chdir(tmp_path)
+    return build_review(".", jobs=1)
+
+
+def _backbones(review) -> tuple[list[str], list[str]]:  # type: ignore[no-untyped-def]
+    rows = [i.name for i in review.recipe if i.category == "backbone"]
+    items = [i.what for i in review.work if "backbone" in i.kind]
+    return rows, items
+
+
+def test_a_name_the_module_defines_skips_the_elif_backbones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows, items = _backbones(_review(tmp_path, monkeypatch, "vit_small"))
+    assert not [r for r in rows if "torchvision" in r]
+    assert not [i for i in items if "torchvision" in i]
+
+
+def test_a_name_the_module_lacks_takes_the_elif(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows, items = _backbones(_review(tmp_path, monkeypatch, "resnet50"))
+    assert [i for i in items if "torchvision" in i]
+
+
+def _name(name: str) -> Expr:
+    return Expr("Name", name, 1, 0, 1, len(name), name=name)
+
+
+def test_membership_in_a_namespace_is_told_and_a_dicts_keys_are_its_keys() -> None:
+    space = Namespace({"vit_small", "VisionTransformer"})
+    target = Expr("Attribute", "m.__dict__", 1, 0, 1, 10, name="__dict__", parts=(_name("m"),))
+    keys = Expr("Attribute", "m.__dict__.keys", 1, 0, 1, 15, name="keys", parts=(target,))
+    call = Expr("Call", "m.__dict__.keys()", 1, 0, 1, 17, parts=(keys,))
+    arch = Expr("Constant", "'vit_small'", 1, 0, 1, 11, value="vit_small")
+    test = Expr("Compare", "x in m.__dict__.keys()", 1, 0, 1, 20, name="In", parts=(arch, call))
+
+    def lookup(e: Expr, depth: int) -> object:
+        return space if e.name == "__dict__" else UNKNOWN
+
+    assert holds(test, lookup) is True
+    other = arch._replace(value="resnet50")
+    assert holds(test._replace(parts=(other, call)), lookup) is False
+    # an unknown receiver tells nothing
+    assert holds(test, lambda e, d: UNKNOWN) is UNKNOWN
