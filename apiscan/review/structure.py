@@ -37,7 +37,7 @@ from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
 from apiscan.review.commands import script_config
 from apiscan.review.config_files import YamlPlace, section_values
-from apiscan.review.evaluate import UNKNOWN, holds
+from apiscan.review.evaluate import UNKNOWN, holds, values_of
 from apiscan.review.model import ModuleNode, TopModel, Where
 from apiscan.review.names import OptionDefault
 from apiscan.review.oplibs import (
@@ -1241,14 +1241,35 @@ class _Builders:
             values = file.fa.syntax.values if file.fa.syntax is not None else None
             if values is None:
                 continue
-            exprs = [c.expr for c in values.calls] + [a.value for a in values.assigns]
-            exprs += [loop.iter for loop in values.loops]
+            # each expression with the def it is read in (-1: the module's code)
+            exprs = [(c.expr, c.function) for c in values.calls]
+            exprs += [(a.value, -1) for a in values.assigns]
+            exprs += [(loop.iter, loop.function) for loop in values.loops]
             for d in values.defs:
-                exprs += [a.value for a in d.assigns] + list(d.returns)
-            for x in exprs:
+                fn = -1 if d.is_class else d.function
+                exprs += [(a.value, fn) for a in d.assigns] + [(r, fn) for r in d.returns]
+            for x, fn in exprs:
                 looked_up: set[int] = set()
                 for e in x.walk():
-                    if e.kind == "Subscript" and e.parts:
+                    if (
+                        e.kind == "Call"
+                        and e.func.kind == "Attribute"
+                        and e.func.name == "get"
+                        and len(e.args) == 1
+                        and not e.keywords
+                    ):
+                        # ``DATASET_REGISTRY.get(name)`` (a fvcore-style registry) with the
+                        # name followed to the config key it comes from
+                        registry = self._registry(file, e.func.target, ends)
+                        if registry is None:
+                            continue
+                        looked_up.add(id(e.func.target))
+                        keys = self._key_values(file, fn, e.args[0], 0)
+                        if keys is None or not keys <= tables[registry].keys():
+                            unknown.add(registry)
+                        else:
+                            picked.setdefault(registry, set()).update(keys)
+                    elif e.kind == "Subscript" and e.parts:
                         looked_up.add(id(e.parts[0]))
                         registry = self._registry(file, e.parts[0], ends)
                         if registry is None:
@@ -1276,6 +1297,87 @@ class _Builders:
             return None
         registry = self.resolve(file, text.split("."))
         return registry if registry in self.registries.tables else None
+
+    def _key_values(
+        self, file: ModelFile, fn: int, expr: ValueExpr, depth: int
+    ) -> set[str] | None:
+        """Every string a registry's key ``expr`` read in the def ``fn`` of ``file`` may
+        hold in the configured run: a literal, a yacs key's value in the chosen config, a
+        local's assigned values (every branch's), a parameter's values at every call of the
+        def, through the string methods a name flows through (SlowFast's ``name =
+        dataset_name.capitalize()`` with ``construct_loader`` passing ``cfg.TRAIN.DATASET``
+        in one branch, ``cfg.TEST.DATASET`` in another); None when one cannot be told."""
+        if depth > 4:
+            return None
+        known: dict[str, list[object]] = {}
+        todo = [expr]
+        while todo:
+            e = todo.pop()
+            if e.kind == "Attribute" and (value := self._config_key(e)) is not None:
+                known[f"cfg:{e.full()}"] = [value]  # ``cfg.TRAIN.DATASET``: not its parts
+            elif e.kind != "Name":
+                todo.extend(e.parts)
+            else:
+                found = self._name_values(file, fn, e, depth + 1)
+                if found is None:
+                    return None
+                known[f"={e.name}"] = sorted(found)
+
+        def key(e: ValueExpr) -> str | None:
+            if e.kind == "Name":
+                return f"={e.name}"
+            return f"cfg:{e.full()}" if e.kind == "Attribute" else None
+
+        found = values_of(expr, key, known)
+        if found is None or not all(isinstance(v, str) for v in found):
+            return None
+        return {str(v) for v in found}
+
+    def _name_values(
+        self, file: ModelFile, fn: int, name: ValueExpr, depth: int
+    ) -> set[str] | None:
+        """The strings a plain name read in the def ``fn`` may hold (:meth:`_key_values`):
+        each value the def assigns it, else, for a parameter, what each call passes."""
+        values = file.fa.syntax.values if file.fa.syntax is not None else None
+        if values is None or fn < 0:
+            return None
+        d = values.defs[fn]
+        assigned = [
+            a for a in d.assigns if a.target.kind == "Name" and a.target.name == name.name
+        ]
+        if assigned:
+            out: set[str] = set()
+            for a in assigned:
+                found = self._key_values(file, fn, a.value, depth)
+                if found is None:
+                    return None
+                out |= found
+            return out
+        if name.name not in d.positional or d.owner >= 0 or d.vararg:
+            return None  # a method's callers are not told apart here
+        index = d.positional.index(name.name)
+        dotted = f"{file.module}.{d.qual}"
+        out = set()
+        calls = 0
+        for caller in self.files:
+            cvalues = caller.fa.syntax.values if caller.fa.syntax is not None else None
+            for c in cvalues.calls if cvalues is not None else ():
+                func = c.expr.func
+                chain = func.chain() if func.kind in ("Name", "Attribute") else None
+                if not chain or chain[-1] != d.name or self.resolve(caller, chain) != dotted:
+                    continue
+                if c.expr.unpacks():
+                    return None
+                passed = {k.name: k.target for k in c.expr.keywords}
+                arg = c.expr.args[index] if index < len(c.expr.args) else passed.get(name.name)
+                if arg is None:
+                    return None
+                found = self._key_values(caller, c.function, arg, depth)
+                if found is None:
+                    return None
+                out |= found
+                calls += 1
+        return out if calls else None
 
     def _config_key(self, expr: ValueExpr) -> str | None:
         """The value of a yacs key read as ``cfg.MODEL.X.Y`` in the chosen config."""

@@ -111,3 +111,133 @@ def test_membership_in_a_namespace_is_told_and_a_dicts_keys_are_its_keys() -> No
     assert holds(test._replace(parts=(other, call)), lookup) is False
     # an unknown receiver tells nothing
     assert holds(test, lambda e, d: UNKNOWN) is UNKNOWN
+
+
+# --- a registry looked up by a name a config key gives, through a parameter ----------------
+
+_DATASETS = {
+    "vid/config/defaults.py": """
+        from fvcore.common.config import CfgNode
+
+        _C = CfgNode()
+        _C.NUM_GPUS = 1
+        _C.RNG_SEED = 1
+        _C.TRAIN = CfgNode()
+        _C.TRAIN.ENABLE = True
+        _C.TRAIN.BATCH_SIZE = 64
+        _C.TRAIN.DATASET = "clips"
+        _C.TEST = CfgNode()
+        _C.TEST.DATASET = "clips"
+        _C.SOLVER = CfgNode()
+        _C.SOLVER.BASE_LR = 0.1
+        _C.MODEL = CfgNode()
+        _C.MODEL.MODEL_NAME = "TwoPath"
+
+
+        def get_cfg():
+            return _C.clone()
+    """,
+    "configs/K/ONE.yaml": """
+        TRAIN:
+          BATCH_SIZE: 32
+          DATASET: clips
+        SOLVER:
+          BASE_LR: 0.05
+        MODEL:
+          MODEL_NAME: OnePath
+        RNG_SEED: 0
+    """,
+    "vid/datasets/__init__.py": """
+        from .build import DATASET_REGISTRY, build_dataset  # noqa: F401
+        from .clips import Clips, Frames  # noqa: F401 (registers the datasets)
+    """,
+    "vid/datasets/build.py": """
+        from fvcore.common.registry import Registry
+
+        DATASET_REGISTRY = Registry("DATASET")
+
+
+        def build_dataset(dataset_name, cfg, split):
+            name = dataset_name.capitalize()
+            return DATASET_REGISTRY.get(name)(cfg, split)
+    """,
+    "vid/datasets/loader.py": """
+        import torch
+
+        from .build import build_dataset
+
+
+        def construct_loader(cfg, split):
+            if split == "train":
+                dataset_name = cfg.TRAIN.DATASET
+            else:
+                dataset_name = cfg.TEST.DATASET
+            dataset = build_dataset(dataset_name, cfg, split)
+            return torch.utils.data.DataLoader(dataset, batch_size=cfg.TRAIN.BATCH_SIZE)
+    """,
+    "vid/datasets/clips.py": """
+        import torch
+        import torchvision.transforms as T
+
+        from .build import DATASET_REGISTRY
+
+
+        @DATASET_REGISTRY.register()
+        class Clips(torch.utils.data.Dataset):
+            def __init__(self, cfg, split):
+                self.transform = T.Compose([T.RandomHorizontalFlip(), T.ToTensor()])
+
+            def __getitem__(self, index):
+                return self.transform(torch.zeros(3, 8, 8))
+
+            def __len__(self):
+                return 8
+
+
+        @DATASET_REGISTRY.register()
+        class Frames(torch.utils.data.Dataset):
+            def __init__(self, cfg, split):
+                self.transform = T.Compose([T.RandomResizedCrop(224), T.ToTensor()])
+
+            def __getitem__(self, index):
+                return self.transform(torch.zeros(3, 8, 8))
+
+            def __len__(self):
+                return 8
+    """,
+    "tools/train_net.py": """
+        import numpy as np
+        import torch
+
+        from vid.datasets.loader import construct_loader
+        from vid.models import nets  # noqa: F401 (registers the models)
+        from vid.models.build import build_model
+
+
+        def train(cfg):
+            np.random.seed(cfg.RNG_SEED)
+            torch.manual_seed(cfg.RNG_SEED)
+            model = build_model(cfg)
+            optimizer = torch.optim.SGD(model.parameters(), lr=cfg.SOLVER.BASE_LR)
+            loader = construct_loader(cfg, "train")
+            for x in loader:
+                loss = model(x).mean()
+                loss.backward()
+                optimizer.step()
+    """,
+}
+
+
+def test_a_registry_get_by_a_config_key_through_a_parameter_keeps_the_named_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from registry_repo import FILES
+
+    write_repo(tmp_path, {**FILES, **_DATASETS})
+    monkeypatch.chdir(tmp_path)
+    review = build_review(".", jobs=1)
+    augmentation = " ".join(
+        f"{i.name} {i.values}" for i in review.recipe if i.category == "augmentation"
+    )
+    assert "RandomHorizontalFlip" in augmentation  # Clips: ``clips``.capitalize()
+    assert "RandomResizedCrop" not in augmentation  # Frames: registered, never picked
