@@ -63,7 +63,6 @@ STRING_METHODS = frozenset(
 )  # fmt: skip
 
 
-
 class Namespace(frozenset[str]):
     """The names a repository module binds at its top level (its defs and classes, its
     assignments, its imports): what ``module.__dict__`` holds as far as the code says, so

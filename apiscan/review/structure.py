@@ -1298,9 +1298,7 @@ class _Builders:
         registry = self.resolve(file, text.split("."))
         return registry if registry in self.registries.tables else None
 
-    def _key_values(
-        self, file: ModelFile, fn: int, expr: ValueExpr, depth: int
-    ) -> set[str] | None:
+    def _key_values(self, file: ModelFile, fn: int, expr: ValueExpr, depth: int) -> set[str] | None:
         """Every string a registry's key ``expr`` read in the def ``fn`` of ``file`` may
         hold in the configured run: a literal, a yacs key's value in the chosen config, a
         local's assigned values (every branch's), a parameter's values at every call of the
@@ -1342,9 +1340,7 @@ class _Builders:
         if values is None or fn < 0:
             return None
         d = values.defs[fn]
-        assigned = [
-            a for a in d.assigns if a.target.kind == "Name" and a.target.name == name.name
-        ]
+        assigned = [a for a in d.assigns if a.target.kind == "Name" and a.target.name == name.name]
         if assigned:
             out: set[str] = set()
             for a in assigned:

@@ -87,7 +87,7 @@ def test_a_name_the_module_defines_skips_the_elif_backbones(
 def test_a_name_the_module_lacks_takes_the_elif(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    rows, items = _backbones(_review(tmp_path, monkeypatch, "resnet50"))
+    _, items = _backbones(_review(tmp_path, monkeypatch, "resnet50"))
     assert [i for i in items if "torchvision" in i]
 
 
