@@ -387,6 +387,11 @@ class _Recorder:
             # ``eval('models.' + cfg.MODEL.NAME + '.get_pose_net')(cfg)``: a function picked
             # by a dotted name built from a config key (HRNet's train.py)
             return True
+        elif isinstance(func, ast.Call) and (func.args or func.keywords):
+            # ``get_model(cfg.MODEL.NAME)(**kwargs)``: what a factory of the repository
+            # returns for a name (a registry's entry), called
+            parts = name_chain(func.func)
+            return parts is not None and parts[0] in self.roots and parts[0] not in self.torch
         return parts is not None and parts[0] in self.roots
 
     def _chained(self, call: ast.Call) -> bool:

@@ -343,6 +343,12 @@ class Registries:
             if table and found is not None and found[0] in table:
                 return Lookup(table[found[0]], f"{file.text(func_ref, 60)}: {found[1]}")
             return None
+        if func.kind == "call" and not (
+            inner is not None and inner.kind == "attr" and inner.value == "get"
+        ):
+            factory = self._factory(file, func, fn)
+            if factory is not None:
+                return factory
         if (
             func.kind == "call"
             and inner is not None
@@ -377,6 +383,67 @@ class Registries:
                 how = f"{module[1]}, .{func.value}"
                 return Lookup(target, how, others) if target else None
         return self._by_name(file, call, func_ref, fn)
+
+    def _factory(self, file: ModelFile, func: Expr, fn: int) -> Lookup | None:
+        """``get_model(cfg.MODEL.NAME)(**kwargs)``: a repository function whose one ``return``
+        looks a registry up by one of its parameters (``return REGISTRY.get(model_name)``,
+        ``return REGISTRY[model_name]``), resolved with the name the call passes for it."""
+        found = self._function(self.dotted(file, func.refs[0]))
+        if found is None:
+            return None
+        tfile, fid = found
+        returns = tfile.returns_in(fid)
+        ret = tfile.expr(returns[0]) if len(returns) == 1 else None
+        if ret is None:
+            return None
+        inner = tfile.expr(ret.refs[0]) if ret.refs else None
+        if ret.kind == "call" and inner is not None and inner.kind == "attr":
+            if inner.value != "get" or len(tfile.args(ret)) != 1:
+                return None
+            registry, key_ref = self.dotted(tfile, inner.refs[0]), tfile.args(ret)[0]
+        elif ret.kind == "sub" and len(ret.refs) == 2:
+            registry, key_ref = self.dotted(tfile, ret.refs[0]), ret.refs[1]
+        else:
+            return None
+        table = self.tables.get(registry or "")
+        key = tfile.expr(key_ref)
+        values = tfile.fa.syntax.values if tfile.fa.syntax is not None else None
+        qual = tfile.functions[fid].qualname
+        own = [d for d in values.defs if d.qual == qual and not d.is_class] if values else []
+        if not table or key is None or key.kind != "name" or len(own) != 1 or own[0].owner >= 0:
+            return None
+        positional = own[0].positional
+        if key.value not in positional:
+            return None
+        index = positional.index(key.value)
+        args = file.args(func)
+        named = dict(
+            zip(func.keywords, func.refs[len(func.refs) - len(func.keywords) :], strict=True)
+        )
+        arg = args[index] if index < len(args) else named.get(key.value or "")
+        picked = self.key(file, arg, fn) if arg is not None else None
+        if picked is None or picked[0] not in table:
+            return None
+        others = tuple((k, t) for k, t in sorted(table.items()) if k != picked[0] and k)
+        how = f"{file.text(func.refs[0], 40)}({picked[1]}) → {tfile.text(returns[0], 40)}"
+        return Lookup(table[picked[0]], how, others)
+
+    def _function(self, dotted: str | None) -> tuple[ModelFile, int] | None:
+        """(file, index) of the repository function ``dotted`` names, through the imports
+        that re-export it (``from .build import get_model`` in a package's
+        ``__init__.py``)."""
+        for _ in range(4):
+            if not dotted:
+                return None
+            module, _, name = dotted.rpartition(".")
+            file = self.by_module.get(module)
+            if file is None:
+                return None
+            fid = file.defs.get(name)
+            if fid is not None:
+                return (file, fid) if fid >= 0 else None
+            dotted = file.imports.get(name)
+        return None
 
     def _by_name(self, file: ModelFile, call: Expr, func_ref: int, fn: int) -> Lookup | None:
         """``create_model(key, ...)`` over ``@register_model`` functions."""

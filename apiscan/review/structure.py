@@ -1311,8 +1311,8 @@ class _Builders:
         todo = [expr]
         while todo:
             e = todo.pop()
-            if e.kind == "Attribute" and (value := self._config_key(e)) is not None:
-                known[f"cfg:{e.full()}"] = [value]  # ``cfg.TRAIN.DATASET``: not its parts
+            if e.kind == "Attribute" and (strings := self._config_strings(e)) is not None:
+                known[f"cfg:{e.full()}"] = sorted(strings)  # ``cfg.TRAIN.DATASET``, not its parts
             elif e.kind != "Name":
                 todo.extend(e.parts)
             else:
@@ -1374,6 +1374,30 @@ class _Builders:
                 out |= found
                 calls += 1
         return out if calls else None
+
+    def _config_strings(self, expr: ValueExpr) -> set[str] | None:
+        """The strings a yacs key read as ``cfg.MODEL.X.Y`` holds in the run: the chosen
+        YAML's (or the value its command passes after it), else the Python default; with no
+        YAML chosen, the default's and every YAML file's that sets the key (ResNeSt's
+        ``MODEL.NAME``: ``resnet50`` in the defaults and in its one YAML). None when the key
+        is no yacs key or a value is no string."""
+        chain = expr.full().split(".") if expr.kind == "Attribute" else []
+        keys = [k for k in chain if k.isupper()]
+        yacs = self.yacs
+        if yacs is None or len(keys) < 2 or chain[-len(keys) :] != keys:
+            return None
+        key = ".".join(keys)
+        default = yacs.defaults.get(key)
+        if yacs.chosen is not None:
+            given = yacs.overrides.get(key) or yacs.flat.get(yacs.chosen, {}).get(key) or default
+            texts = [given.text] if given is not None else []
+        else:
+            texts = [default.text] if default is not None else []
+            texts += [flat[key].text for flat in yacs.flat.values() if key in flat]
+        values = [config_value(text) for text in texts]
+        if not values or not all(isinstance(v, str) for v in values):
+            return None
+        return {str(v) for v in values}
 
     def _config_key(self, expr: ValueExpr) -> str | None:
         """The value of a yacs key read as ``cfg.MODEL.X.Y`` in the chosen config."""

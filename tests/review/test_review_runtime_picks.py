@@ -241,3 +241,120 @@ def test_a_registry_get_by_a_config_key_through_a_parameter_keeps_the_named_entr
     )
     assert "RandomHorizontalFlip" in augmentation  # Clips: ``clips``.capitalize()
     assert "RandomResizedCrop" not in augmentation  # Frames: registered, never picked
+
+
+# --- a factory whose result is called: ``get_model(name)(**kwargs)`` ------------------------
+
+_FACTORY = {
+    "zoo/__init__.py": "",
+    "zoo/build.py": """
+        from fvcore.common.registry import Registry
+
+        MODELS = Registry("MODELS")
+
+
+        def get_model(model_name):
+            return MODELS.get(model_name)
+    """,
+    "zoo/nets.py": """
+        import torch
+        from torch import nn
+
+        from .build import MODELS
+
+
+        class Small(nn.Module):
+            def __init__(self, num_classes=10):
+                super().__init__()
+                self.fc = nn.Linear(8, num_classes)
+
+            def forward(self, x):
+                return self.fc(x)
+
+
+        class Large(nn.Module):
+            def __init__(self, num_classes=10):
+                super().__init__()
+                self.fc = nn.Sequential(nn.Linear(8, 64), nn.Linear(64, num_classes))
+
+            def forward(self, x):
+                return self.fc(x)
+
+
+        @MODELS.register()
+        def small(**kwargs):
+            return Small(**kwargs)
+
+
+        @MODELS.register()
+        def large(pretrained=True, **kwargs):
+            model = Large(**kwargs)
+            if pretrained:
+                url = "https://example.com/large.pth"
+                model.load_state_dict(torch.hub.load_state_dict_from_url(url))
+            return model
+    """,
+    "train.py": """
+        import argparse
+
+        import torch
+
+        from zoo import nets  # noqa: F401 (registers the models)
+        from zoo.build import get_model
+
+
+        def main(args):
+            model = get_model(args.model)(num_classes=10)
+            optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+            for _ in range(10):
+                loss = model(torch.randn(2, 8)).sum()
+                loss.backward()
+                optimizer.step()
+
+
+        if __name__ == "__main__":
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--model", default="small", type=str)
+            main(parser.parse_args())
+    """,
+}
+
+
+def test_a_called_factory_result_is_the_registered_model_the_default_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_repo(tmp_path, _FACTORY)
+    monkeypatch.chdir(tmp_path)
+    review = build_review(".", jobs=1)
+    (top,) = [t for t in review.top_models if t.builder == "main"]
+    assert top.cls == "zoo.nets.Small"
+    selected = dict(top.parts)["selected by"]
+    assert "get_model" in selected and "'small'" in selected
+
+
+def test_a_called_factory_by_a_yacs_key_leaves_the_other_entries_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from registry_repo import FILES
+
+    files = {**FILES, **{k: v for k, v in _FACTORY.items() if k.startswith("zoo/")}}
+    files["vid/config/defaults.py"] = files["vid/config/defaults.py"].replace(
+        '_C.MODEL.MODEL_NAME = "TwoPath"',
+        '_C.MODEL.MODEL_NAME = "TwoPath"\n        _C.MODEL.ZOO = "small"',
+    )
+    files["tools/train_net.py"] = (
+        files["tools/train_net.py"]
+        .replace("model = build_model(cfg)", "model = get_model(cfg.MODEL.ZOO)(num_classes=10)")
+        .replace(
+            "from vid.models.build import build_model",
+            "from zoo import nets  # noqa: F401\n        from zoo.build import get_model",
+        )
+    )
+    write_repo(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    review = build_review(".", jobs=1)
+    (top,) = [t for t in review.top_models if t.builder == "train"]
+    assert top.cls == "zoo.nets.Small"
+    # ``large``'s weights download is no recipe row and no work: no config names it
+    assert not [i for i in review.work if any(w.path == "zoo/nets.py" for w in i.where)]
+    assert not [i for i in review.recipe if i.where.path == "zoo/nets.py"]
