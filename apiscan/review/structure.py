@@ -981,6 +981,8 @@ class _Builders:
         self.section_unbuilt: set[str] = set()
         #: the classes a per-branch builder returns that the chosen config does not pick
         self._not_picked: set[str] = set()
+        #: the classes whose methods' calls :meth:`registry_picks` does not count
+        self._skipped_owners: set[str] = set()
         #: the models a package exports that the chosen config does not name (still listed
         #: as top models, after the configured one)
         self._unconfigured: set[str] = set()
@@ -1233,7 +1235,23 @@ class _Builders:
         config, nor for a table with one entry."""
         if self.yacs is None:
             return set()
-        tables = self.registries.tables
+        # a look-up in a model the config leaves out never runs (SlowFast's
+        # ``ContrastiveModel`` asking ``get_loss_func("contrastive_loss")``): read again
+        # without the classes the last reading left out, until nothing changes
+        self._skipped_owners = set(self._not_picked)
+        found: set[str] = set()
+        for _ in range(3):
+            again = self._registry_picks_once()
+            if again == found:
+                break
+            found = again
+            self._skipped_owners = set(self._not_picked) | found
+        self._skipped_owners = set()
+        return found
+
+    def _registry_picks_once(self) -> set[str]:
+        """One reading of :meth:`registry_picks`."""
+        tables = {**self.registries.tables, **self._dict_tables()}
         ends = {registry.rpartition(".")[2] for registry, table in tables.items() if len(table) > 1}
         picked: dict[str, set[str]] = {}
         unknown: set[str] = set()
@@ -1260,7 +1278,7 @@ class _Builders:
                     ):
                         # ``DATASET_REGISTRY.get(name)`` (a fvcore-style registry) with the
                         # name followed to the config key it comes from
-                        registry = self._registry(file, e.func.target, ends)
+                        registry = self._registry(file, e.func.target, ends, tables)
                         if registry is None:
                             continue
                         looked_up.add(id(e.func.target))
@@ -1271,32 +1289,68 @@ class _Builders:
                             picked.setdefault(registry, set()).update(keys)
                     elif e.kind == "Subscript" and e.parts:
                         looked_up.add(id(e.parts[0]))
-                        registry = self._registry(file, e.parts[0], ends)
-                        if registry is None:
+                        registry = self._registry(file, e.parts[0], ends, tables)
+                        if registry is None or len(e.parts) < 2:
                             continue
-                        key = self._config_key(e.parts[1]) if len(e.parts) > 1 else None
-                        if key is None or key not in tables[registry]:
+                        index = e.parts[1]
+                        key = self._config_key(index)
+                        # a name (a factory's parameter: ``return _LOSSES[loss_name]``) is
+                        # followed to what its callers pass
+                        keys = {key} if key is not None else None
+                        if keys is None and index.kind != "Attribute":
+                            keys = self._key_values(file, fn, index, 0)
+                        if keys is None or not keys <= tables[registry].keys():
                             unknown.add(registry)
                         else:
-                            picked.setdefault(registry, set()).add(key)
+                            picked.setdefault(registry, set()).update(keys)
                     elif e.kind == "Attribute" and e.name in REGISTER and e.parts:
                         looked_up.add(id(e.parts[0]))  # ``@REG.register("x")``: filling it
+                    elif e.kind == "Attribute" and e.name in ("keys", "__contains__") and e.parts:
+                        looked_up.add(id(e.parts[0]))  # ``if name not in TABLE.keys()``
                     elif e.kind in ("Name", "Attribute") and id(e) not in looked_up:
-                        registry = self._registry(file, e, ends)
+                        registry = self._registry(file, e, ends, tables)
                         if registry is not None:
                             unknown.add(registry)  # used some other way
         told = {registry: keys for registry, keys in picked.items() if registry not in unknown}
         # a def registered into several tables is built when any of them picks it
         chosen = {tables[registry][k] for registry, keys in told.items() for k in keys}
-        return {d for registry in told for d in tables[registry].values()} - chosen
+        return {d for registry in told for d in tables[registry].values() if d} - chosen
 
-    def _registry(self, file: ModelFile, expr: ValueExpr, ends: set[str]) -> str | None:
+    def _registry(
+        self, file: ModelFile, expr: ValueExpr, ends: set[str], tables: dict[str, dict[str, str]]
+    ) -> str | None:
         """The registry table (dotted) a name or attribute chain stands for, else None."""
         text = expr.full()
         if text.rpartition(".")[2] not in ends or not re.fullmatch(r"[\w.]+", text):
             return None
         registry = self.resolve(file, text.split("."))
-        return registry if registry in self.registries.tables else None
+        return registry if registry in tables else None
+
+    def _dict_tables(self) -> dict[str, dict[str, str]]:
+        """Module-level dicts of the repository's module classes by name (SlowFast's
+        ``_LOSSES = {"cross_entropy": nn.CrossEntropyLoss, "contrastive_loss":
+        ContrastiveLoss, ...}``), as :meth:`registry_picks` reads a registry: dotted table ->
+        key -> the dotted entry ("" for an entry that names nothing: ``partial(...)``). Only
+        dicts whose keys are all strings and that name one module class at least."""
+        out: dict[str, dict[str, str]] = {}
+        for file in self.files:
+            for assign in file.assigns_in(-1):
+                value = file.expr(assign.value)
+                if not assign.single or value is None or value.kind != "dict":
+                    continue
+                keys = [file.expr(k) for k in value.keys]
+                if len(keys) < 2 or any(
+                    k is None or k.kind != "const" or not k.value for k in keys
+                ):
+                    continue
+                entries = {
+                    k.value or "": self.dotted(file, ref) or ""
+                    for k, ref in zip(keys, value.refs, strict=True)
+                    if k is not None
+                }
+                if any(dotted in self.classes for dotted in entries.values()):
+                    out[f"{file.module}.{assign.names[0]}"] = entries
+        return out
 
     def _key_values(self, file: ModelFile, fn: int, expr: ValueExpr, depth: int) -> set[str] | None:
         """Every string a registry's key ``expr`` read in the def ``fn`` of ``file`` may
@@ -1362,6 +1416,11 @@ class _Builders:
                 chain = func.chain() if func.kind in ("Name", "Attribute") else None
                 if not chain or chain[-1] != d.name or self.resolve(caller, chain) != dotted:
                     continue
+                owner = cvalues.defs[c.function].owner if c.function >= 0 else -1  # type: ignore[union-attr]
+                if owner >= 0 and (
+                    f"{caller.module}.{cvalues.defs[owner].qual}" in self._skipped_owners  # type: ignore[union-attr]
+                ):
+                    continue  # a method of a model the run's config leaves out never runs
                 if c.expr.unpacks():
                     return None
                 passed = {k.name: k.target for k in c.expr.keywords}

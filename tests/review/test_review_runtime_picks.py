@@ -358,3 +358,85 @@ def test_a_called_factory_by_a_yacs_key_leaves_the_other_entries_out(
     # ``large``'s weights download is no recipe row and no work: no config names it
     assert not [i for i in review.work if any(w.path == "zoo/nets.py" for w in i.where)]
     assert not [i for i in review.recipe if i.where.path == "zoo/nets.py"]
+
+
+# --- a dict of loss classes by name, looked up through a factory ----------------------------
+
+_LOSSES = {
+    "vid/models/losses.py": """
+        import torch
+        from torch import nn
+
+
+        class PairLoss(nn.Module):
+            def forward(self, inputs, labels=None):
+                targets = torch.zeros(inputs.shape[0], dtype=torch.long)
+                return nn.CrossEntropyLoss(reduction="sum")(inputs, targets)
+
+
+        class MultiLoss(nn.Module):
+            def __init__(self, reduction="mean"):
+                super().__init__()
+                self.mse = nn.MSELoss(reduction=reduction)
+
+            def forward(self, x, y):
+                return sum(self.mse(a, b) for a, b in zip(x, y))
+
+
+        _LOSSES = {
+            "cross_entropy": nn.CrossEntropyLoss,
+            "pairs": PairLoss,
+            "multi": MultiLoss,
+        }
+
+
+        def get_loss_func(loss_name):
+            if loss_name not in _LOSSES.keys():
+                raise NotImplementedError(loss_name)
+            return _LOSSES[loss_name]
+    """,
+}
+
+
+@pytest.mark.parametrize("unpicked_asks", [False, True])
+def test_a_dict_of_losses_picked_through_a_factory_keeps_only_the_configured_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unpicked_asks: bool
+) -> None:
+    from registry_repo import FILES
+
+    files = {**FILES, **_LOSSES}
+    files["vid/config/defaults.py"] = files["vid/config/defaults.py"].replace(
+        '_C.MODEL.MODEL_NAME = "TwoPath"',
+        '_C.MODEL.MODEL_NAME = "TwoPath"\n        _C.MODEL.LOSS_FUNC = "cross_entropy"',
+    )
+    # the model the config does not pick asks for another entry: it never runs
+    files["vid/models/nets.py"] = (
+        files["vid/models/nets.py"]
+        .replace(
+            "self.fast = Stem(8)",
+            'self.fast = Stem(8)\n                self.pairs = losses.get_loss_func("pairs")()'
+            if unpicked_asks
+            else "self.fast = Stem(8)",
+        )
+        .replace(
+            "from .build import MODEL_REGISTRY",
+            "from . import losses\n        from .build import MODEL_REGISTRY",
+        )
+    )
+    files["tools/train_net.py"] = (
+        files["tools/train_net.py"]
+        .replace(
+            "from vid.models.build import build_model",
+            "from vid.models import losses\n        from vid.models.build import build_model",
+        )
+        .replace(
+            "loss = model(x).mean()",
+            'loss = losses.get_loss_func(cfg.MODEL.LOSS_FUNC)(reduction="mean")(model(x), x)',
+        )
+    )
+    write_repo(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    review = build_review(".", jobs=1)
+    assert not [i for i in review.recipe if i.where.path == "vid/models/losses.py"]
+    assert "vid.models.losses.PairLoss" in review.alternatives
+    assert "vid.models.losses.MultiLoss" in review.alternatives
