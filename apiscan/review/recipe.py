@@ -8779,14 +8779,66 @@ class _Recipe:
             normed |= method == "norm"
         return clamped or (scaled and normed)
 
+    def _table_entry(self, file: _File, call: CallValues) -> tuple[str, str] | None:
+        """(the torch API, how it was picked) that ``call`` builds when its callee is what a
+        repository function returns for a name (SlowFast's
+        ``losses.get_loss_func(cfg.MODEL.LOSS_FUNC)(reduction="mean")``, where
+        ``get_loss_func(loss_name)`` returns ``_LOSSES[loss_name]`` and ``_LOSSES`` maps
+        ``"cross_entropy"`` to ``nn.CrossEntropyLoss``): the entry of the module-level dict
+        the name the call passes selects with the run's values; None when any step is not
+        told."""
+        inner = call.expr.func
+        factory = file.dotted(inner.func) if inner.func.kind in ("Name", "Attribute") else None
+        key = self.repo_key(factory) if factory else None
+        found = self.repo.defs.get(key) if key else None
+        if found is None:
+            return None
+        tfile, index = found
+        d = tfile.defs[index]
+        if d.is_class or d.owner >= 0 or len(d.returns) != 1:
+            return None
+        ret = d.returns[0]
+        if ret.kind != "Subscript" or len(ret.parts) != 2:
+            return None
+        table, param = ret.parts
+        if table.kind != "Name" or param.kind != "Name" or param.name not in d.positional:
+            return None
+        at = d.positional.index(param.name)
+        named = {k.name: k.target for k in inner.keywords}
+        arg = inner.args[at] if at < len(inner.args) else named.get(param.name)
+        value = self._holds(file, call.function, arg, 0) if arg is not None else _UNKNOWN
+        if not isinstance(value, str):
+            return None
+        bound = [
+            a.value
+            for a in tfile.values.assigns
+            if a.target.kind == "Name" and a.target.name == table.name and a.value.kind == "Dict"
+        ]
+        if len(bound) != 1 or value not in bound[0].keys:
+            return None
+        entry = bound[0].items[bound[0].keys.index(value)]
+        api = tfile.dotted(entry) if entry.kind in ("Name", "Attribute") else None
+        if api is None or not api.startswith("torch."):
+            return None
+        return api, f"{table.name}[{value!r}] ({inner.shown(60)})"
+
     # -- patterns read from the trees
     def _foreign_calls(self, file: _File) -> None:
         """torchvision / albumentations transforms, numpy and ``random`` seeds, and calls
-        that end augmentation for the last epochs (``close_mosaic()``)."""
+        that end augmentation for the last epochs (``close_mosaic()``); a torch class a
+        repository function picks from a dict by name (:meth:`_table_entry`)."""
         for call in file.values.calls:
             expr = call.expr
             name = file.dotted(expr.func)
-            if name is not None and name.startswith(_AUG_PACKAGES):
+            picked = self._table_entry(file, call) if expr.func.kind == "Call" else None
+            category = _category(picked[0]) if picked is not None else None
+            if picked is not None and category is not None:
+                fn = call.function
+                describe = self.values.describe
+                values = [(f"arg{i + 1}", describe(file, fn, a)) for i, a in enumerate(expr.args)]
+                values += [(k.name or "**", describe(file, fn, k.target)) for k in expr.keywords]
+                self.add(category, picked[0], file.where(expr.line), values, f"picked: {picked[1]}")
+            elif name is not None and name.startswith(_AUG_PACKAGES):
                 if _place_key(file.path, expr) in self.composed_calls:
                     continue  # shown in its composition's row
                 if self.composed_modules and not name.rpartition(".")[2][:1].isupper():

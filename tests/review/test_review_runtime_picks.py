@@ -438,5 +438,9 @@ def test_a_dict_of_losses_picked_through_a_factory_keeps_only_the_configured_one
     monkeypatch.chdir(tmp_path)
     review = build_review(".", jobs=1)
     assert not [i for i in review.recipe if i.where.path == "vid/models/losses.py"]
+    # the entry the configured name picks is the loss, where the training builds it
+    (row,) = [i for i in review.recipe if i.category == "loss"]
+    assert (row.name, row.where.path) == ("torch.nn.CrossEntropyLoss", "tools/train_net.py")
+    assert ("reduction", '"mean"') in row.values and "'cross_entropy'" in row.note
     assert "vid.models.losses.PairLoss" in review.alternatives
     assert "vid.models.losses.MultiLoss" in review.alternatives
