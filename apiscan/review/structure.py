@@ -1266,6 +1266,13 @@ class _Builders:
             for d in values.defs:
                 fn = -1 if d.is_class else d.function
                 exprs += [(a.value, fn) for a in d.assigns] + [(r, fn) for r in d.returns]
+            # a table filled at run time (pycls's ``_models[name] = ctor`` in
+            # ``register_model``) holds entries no code names
+            for a in (*values.assigns, *(a for d in values.defs for a in d.assigns)):
+                if a.target.kind == "Subscript" and a.target.parts:
+                    filled = self._registry(file, a.target.parts[0], ends, tables)
+                    if filled is not None:
+                        unknown.add(filled)
             for x, fn in exprs:
                 looked_up: set[int] = set()
                 for e in x.walk():
@@ -1314,7 +1321,25 @@ class _Builders:
         told = {registry: keys for registry, keys in picked.items() if registry not in unknown}
         # a def registered into several tables is built when any of them picks it
         chosen = {tables[registry][k] for registry, keys in told.items() for k in keys}
-        return {d for registry in told for d in tables[registry].values() if d} - chosen
+        left = {d for registry in told for d in tables[registry].values() if d} - chosen
+        # an entry a picked one subclasses is built with it (pycls's ``AnyNet`` under
+        # ``RegNet``)
+        return {d for d in left if not self._inherited_by(d, chosen)}
+
+    def _inherited_by(self, cls: str, chosen: set[str]) -> bool:
+        """Whether one of the classes ``chosen`` derives from ``cls`` (through the
+        repository's classes); False when the hierarchy is not known."""
+        if self.hierarchy is None:
+            return False
+        todo, seen = [cls], {cls}
+        while todo:
+            for sub in self.hierarchy.subclasses(todo.pop()):
+                if sub in chosen:
+                    return True
+                if sub not in seen:
+                    seen.add(sub)
+                    todo.append(sub)
+        return False
 
     def _registry(
         self, file: ModelFile, expr: ValueExpr, ends: set[str], tables: dict[str, dict[str, str]]

@@ -444,3 +444,78 @@ def test_a_dict_of_losses_picked_through_a_factory_keeps_only_the_configured_one
     assert ("reduction", '"mean"') in row.values and "'cross_entropy'" in row.note
     assert "vid.models.losses.PairLoss" in review.alternatives
     assert "vid.models.losses.MultiLoss" in review.alternatives
+
+
+# --- what a table's pick never leaves out ------------------------------------------------------
+
+_TABLE = {
+    "vid/models/table.py": """
+        from torch import nn
+
+
+        class Plain(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.stem = nn.Conv2d(3, 8, 3)
+
+            def forward(self, x):
+                return self.stem(x)
+
+
+        class Deep(Plain):
+            def __init__(self):
+                super().__init__()
+                self.more = nn.Conv2d(8, 8, 3)
+
+            def forward(self, x):
+                return self.more(super().forward(x))
+
+
+        class Wide(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.stem = nn.Conv2d(3, 64, 3)
+
+            def forward(self, x):
+                return self.stem(x)
+
+
+        _models = {"plain": Plain, "deep": Deep, "wide": Wide}
+
+
+        def get_model():
+            from vid.config.defaults import _C as cfg
+
+            return _models[cfg.MODEL.TABLE]
+    REGISTER""",
+}
+
+
+@pytest.mark.parametrize("filled", [False, True])
+def test_a_table_pick_keeps_the_bases_of_the_picked_entry_and_a_filled_table_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, filled: bool
+) -> None:
+    from registry_repo import FILES
+
+    register = "\n        def register_model(name, ctor):\n            _models[name] = ctor\n"
+    files = {**FILES, **_TABLE}
+    files["vid/models/table.py"] = files["vid/models/table.py"].replace(
+        "REGISTER", register if filled else ""
+    )
+    files["vid/config/defaults.py"] = files["vid/config/defaults.py"].replace(
+        '_C.MODEL.MODEL_NAME = "TwoPath"',
+        '_C.MODEL.MODEL_NAME = "TwoPath"\n        _C.MODEL.TABLE = "deep"',
+    )
+    files["tools/train_net.py"] = (
+        files["tools/train_net.py"]
+        .replace("model = build_model(cfg)", "model = get_model()()")
+        .replace(
+            "from vid.models.build import build_model", "from vid.models.table import get_model"
+        )
+    )
+    write_repo(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    alternatives = build_review(".", jobs=1).alternatives
+    assert "vid.models.table.Plain" not in alternatives  # Deep's base: built with it
+    # ``register_model`` may fill the table with anything: no entry is left out
+    assert ("vid.models.table.Wide" in alternatives) is not filled
