@@ -3393,15 +3393,20 @@ class _Builders:
         classifier)``) has the parts the builder on its way injects (``_segm_mobilenet``
         reached from ``deeplabv3plus_mobilenet``); that builder's entry is the same model,
         so it is dropped from ``found``."""
-        if any(name != "selected by" for name, _ in pick.parts):
+        if any(name not in ("selected by", "alternatives", ALSO_BUILDS) for name, _ in pick.parts):
             return pick
         trail = self.trails.get(pick, ())
         for model in [*found, *self.fed]:
             if model.cls == pick.cls and model.builder and model.builder in trail:
                 if model in found:
                     found.remove(model)
-                how = f"{pick.parts[0][1]} → {model.builder}()"
-                return replace(pick, parts=(("selected by", how), *model.parts))
+                how = pick.parts[0][1]
+                if not how.endswith(f" → {model.builder}()"):
+                    how += f" → {model.builder}()"
+                # the layers its constructor builds itself after the parts handed in
+                given = {name for name, _ in model.parts}
+                own = [(n, p) for n, p in pick.parts[1:] if n not in given]
+                return replace(pick, parts=(("selected by", how), *model.parts, *own))
         return pick
 
     def _in_self_test(self, model: TopModel) -> bool:
@@ -4062,9 +4067,22 @@ def top_models(
         for m in tops
     )
     if not_picked is not None:
+        # the models shown and the parts their constructions are handed (FPN's
+        # ``bottom_up``, built by the other entry of the table the picked builder calls):
+        # built by the run, whatever other entry of a table also names them
         chosen = {m.cls for m in tops}
+        parts: set[str] = set()
+        todo = list(chosen)
+        while todo:
+            for part in builders.injected.get(todo.pop(), ()):
+                if part not in chosen and part not in parts:
+                    parts.add(part)
+                    todo.append(part)
+        # (the models a package exports that the config does not name stay listed, and
+        # left out all the same)
+        not_picked.update(c for c in builders._unconfigured if c not in parts)
+        chosen |= parts
         not_picked.update(c for c in builders._not_picked if c not in chosen)
-        not_picked.update(builders._unconfigured)
         not_picked.update(c for c in builders.registry_picks() if c not in chosen)
         builders._unbuilt()
         not_picked.update(c for c in builders.section_unbuilt if c not in chosen)
