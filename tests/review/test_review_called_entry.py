@@ -186,3 +186,130 @@ def test_the_body_the_picked_builder_calls_is_no_alternative(review) -> None:  #
 def test_the_documented_config_s_values_are_the_recipe_s(review) -> None:  # type: ignore[no-untyped-def]
     sgd = next(i for i in review.recipe if i.name == "torch.optim.SGD")
     assert dict(sgd.values)["lr"].startswith("0.02")
+
+
+# the same repository with a second config system beside the YAML one: Python configs a
+# lazy-config launcher loads by path, building a dense detector and an optimizer of their own
+LAZY_FILES = {
+    **FILES,
+    "det/lazy.py": """
+        import importlib.util
+
+
+        class LazyCall:
+            def __init__(self, target):
+                self.target = target
+
+            def __call__(self, **kwargs):
+                return {"_target_": self.target, **kwargs}
+
+
+        def load(path):
+            spec = importlib.util.spec_from_file_location("cfg", path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            return module
+
+
+        def instantiate(cfg):
+            return cfg["_target_"](**{k: v for k, v in cfg.items() if k != "_target_"})
+    """,
+    "det/dense.py": """
+        import torch
+        from torch import nn
+        from torch.nn import functional as F
+
+
+        class Dense(nn.Module):
+            def __init__(self, depth):
+                super().__init__()
+                self.convs = nn.Sequential(*[nn.Conv2d(8, 8, 3) for _ in range(depth)])
+                self.score = nn.Conv2d(8, 1, 1)
+
+            def forward(self, x, target):
+                logits = self.score(self.convs(x))
+                keep = (target > 0).nonzero()
+                return F.binary_cross_entropy_with_logits(logits[keep], target[keep])
+    """,
+    "configs/common/models/dense.py": """
+        from det.dense import Dense
+        from det.lazy import LazyCall as L
+
+        model = L(Dense)(depth=3)
+    """,
+    "configs/common/optim.py": """
+        import torch
+
+        from det.lazy import LazyCall as L
+
+        SGD = L(torch.optim.SGD)(params=None, lr=0.5, momentum=0.9)
+    """,
+    "configs/x/dense_1x.py": """
+        from ..common.models.dense import model
+        from ..common.optim import SGD as optimizer
+    """,
+    "tools/lazy_train_net.py": """
+        import argparse
+
+        from det.lazy import instantiate, load
+
+
+        def main():
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--config-file", default="")
+            args = parser.parse_args()
+            cfg = load(args.config_file)
+            model = instantiate(cfg.model)
+            cfg.optimizer["params"] = model.parameters()
+            optimizer = instantiate(cfg.optimizer)
+            for x in range(8):
+                loss = model(x, x)
+                loss.backward()
+                optimizer.step()
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+}
+
+
+@pytest.fixture(scope="module")
+def lazy(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    return build_review(str(write_repo(tmp_path_factory.mktemp("lazyconfigs"), LAZY_FILES)))
+
+
+def test_the_other_launcher_s_python_configs_are_counted_apart(lazy) -> None:  # type: ignore[no-untyped-def]
+    from apiscan.review.work import UNLAUNCHED
+
+    apart = dict(lazy.ancillary)
+    for path in (
+        "configs/common/models/dense.py",
+        "configs/common/optim.py",
+        "configs/x/dense_1x.py",
+    ):
+        assert apart.get(path) == UNLAUNCHED
+    # their optimizer is no row of the run's recipe; the documented run's is
+    sgd = [i for i in lazy.recipe if i.name == "torch.optim.SGD"]
+    assert all(not i.where.path.startswith("configs/") for i in sgd)
+    assert any(dict(i.values)["lr"].startswith("0.02") for i in sgd)
+    assert lazy.top_models[0].cls.endswith("backbone.Pyramid")
+
+
+def test_a_config_module_the_run_imports_stays_ported(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """INVALID as another launcher's config: a module of the config folder that code outside
+    it imports (the training's own settings) is the run's."""
+    from apiscan.pipeline import ScanOptions, scan_with_facts
+    from apiscan.review.work import Ancillary
+
+    files = {
+        **LAZY_FILES,
+        "configs/paths.py": "DATA = 'datasets/coco'\n",
+        "det/data.py": "from configs.paths import DATA\n\n\ndef root():\n    return DATA\n",
+    }
+    root = write_repo(tmp_path, files)
+    _, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
+    keep = {"tools/train_net.py", "tools/lazy_train_net.py"}
+    ancillary = Ancillary(analyses, None, keep=keep, root=root)
+    assert ancillary.why("configs/paths.py") == ""
+    assert ancillary.why("configs/common/optim.py") != ""
