@@ -3064,6 +3064,13 @@ def _decorated(facts: SyntaxFacts) -> set[str]:
     return set(decorators_of(facts))
 
 
+def _registered_classes(facts: SyntaxFacts) -> set[str]:
+    """The classes of a file a decorator registers into a table (``@REGISTRY.register()``
+    over ``class Head(nn.Module)``), as the scan's model records have them."""
+    models = facts.models
+    return {name for name, _, found in models.decorated if found} if models is not None else set()
+
+
 def uncalled_methods(
     analyses: Sequence[FileAnalysis],
     dead: Collection[tuple[str, str]],
@@ -3513,7 +3520,8 @@ def apart_only(
             continue
         if not any(m in imported for m in fa.modules):
             continue
-        decorated = _decorated(facts)
+        # and the classes a registry's decorator fills it with: built by name
+        decorated = _decorated(facts) | _registered_classes(facts)
         spans = [(d.line, d.end_line) for d in values.defs]
         for d in values.defs:
             name = d.qual
@@ -3565,7 +3573,10 @@ def apart_only(
             for part in c.callee.split(".")[-2:]:
                 if part in by_name:
                     uses.setdefault(part, set()).add((path, 0, c.caller))
-        for ref in fa.local_refs:
+        # (a package's ``__init__`` importing a name re-exports it: its users import it
+        # from the package, each a use of its own; the re-export alone builds nothing)
+        exports = PurePosixPath(path).name == "__init__.py"
+        for ref in fa.local_refs if not exports else ():
             module, _, last = ref.rpartition(".")
             if last in by_name and module not in fa.modules:  # an import from another file
                 uses.setdefault(last, set()).add((path, _IMPORTED, ""))

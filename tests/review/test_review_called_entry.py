@@ -192,6 +192,32 @@ def test_the_documented_config_s_values_are_the_recipe_s(review) -> None:  # typ
 # lazy-config launcher loads by path, building a dense detector and an optimizer of their own
 LAZY_FILES = {
     **FILES,
+    # the package re-exports the dense detector and a registered head: a re-export builds
+    # nothing; the head, registered into a table the training looks up, is the run's
+    "det/__init__.py": """
+        from .dense import Dense
+        from .heads import ScoreHead
+    """,
+    "det/heads.py": """
+        from fvcore.common.registry import Registry
+        from torch import nn
+
+        HEAD_REGISTRY = Registry("HEAD")
+
+
+        @HEAD_REGISTRY.register()
+        class ScoreHead(nn.Module):
+            def __init__(self, cfg):
+                super().__init__()
+                self.score = nn.Conv2d(256, 1, 1)
+
+            def forward(self, x):
+                return self.score(x).sigmoid()
+
+
+        def build_head(cfg):
+            return HEAD_REGISTRY.get(cfg.MODEL.HEAD_NAME)(cfg)
+    """,
     "det/lazy.py": """
         import importlib.util
 
@@ -232,10 +258,11 @@ LAZY_FILES = {
                 return F.binary_cross_entropy_with_logits(logits[keep], target[keep])
     """,
     "configs/common/models/dense.py": """
-        from det.dense import Dense
+        from det import Dense, ScoreHead
         from det.lazy import LazyCall as L
 
         model = L(Dense)(depth=3)
+        head = L(ScoreHead)(cfg=None)
     """,
     "configs/common/optim.py": """
         import torch
@@ -313,3 +340,15 @@ def test_a_config_module_the_run_imports_stays_ported(tmp_path) -> None:  # type
     ancillary = Ancillary(analyses, None, keep=keep, root=root)
     assert ancillary.why("configs/paths.py") == ""
     assert ancillary.why("configs/common/optim.py") != ""
+
+
+def test_what_only_the_other_launcher_s_configs_build_is_not_priced(lazy) -> None:  # type: ignore[no-untyped-def]
+    """``Dense`` is built only by a config counted apart; the package's ``__init__``
+    re-exporting it is no use of its own. ``ScoreHead`` is registered into a table: a
+    registry builds it by name, whatever else names it."""
+    said = next(
+        s for s in lazy.effort.explanation if s.startswith("Used only by files counted apart")
+    )
+    assert "det/dense.py:Dense" in said
+    assert "ScoreHead" not in said
+    assert not any("det/dense.py:Dense" in s for s in lazy.effort.explanation if "rewrites" in s)
