@@ -158,13 +158,26 @@ def commanded_configs(
             name = value if flag in _CONFIG_FLAGS else ""
             if flag.partition("=")[0] in _CONFIG_FLAGS and "=" in flag:
                 name = flag.partition("=")[2]
-            name = os.path.normpath(name.removeprefix("./")) if name else ""
+            name = _config_path(name, configs) if name else ""
             if name in configs:
                 counts[name] += 1
                 first.setdefault(name, f"{path}:{line}")
     order = list(first)
     ranked = sorted(first, key=lambda c: (-counts[c], order.index(c)))
     return [(c, first[c], counts[c]) for c in ranked]
+
+
+def _config_path(written: str, configs: Collection[str]) -> str:
+    """The root-relative path of the config a command names: as written (``./`` left
+    aside), or, when that names none of ``configs``, with its leading ``../`` parts dropped:
+    a command run from a folder of the repository (``cd tools/`` then ``./train_net.py
+    --config-file ../configs/x.yaml``) names a config the same path below the root."""
+    name = os.path.normpath(written.removeprefix("./"))
+    if name in configs or not name.startswith("../"):
+        return name
+    while name.startswith("../"):
+        name = name[3:]
+    return name
 
 
 #: The options that pick what a script run in several modes does (``--mode train``).

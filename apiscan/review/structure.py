@@ -1322,9 +1322,41 @@ class _Builders:
         # a def registered into several tables is built when any of them picks it
         chosen = {tables[registry][k] for registry, keys in told.items() for k in keys}
         left = {d for registry in told for d in tables[registry].values() if d} - chosen
+        # an entry a picked one calls is built with it (a pyramid's builder calling the
+        # table's plain backbone builder for its bottom-up path)
+        left -= self._called_by(chosen, left)
         # an entry a picked one subclasses is built with it (pycls's ``AnyNet`` under
         # ``RegNet``)
         return {d for d in left if not self._inherited_by(d, chosen)}
+
+    def _called_by(self, chosen: set[str], left: set[str]) -> set[str]:
+        """The entries of ``left`` (dotted defs) that a def of ``chosen`` calls by name,
+        directly or through another such entry."""
+        by_name: dict[str, set[str]] = {}
+        for d in left:
+            by_name.setdefault(d.rpartition(".")[2], set()).add(d)
+        bodies: dict[str, list[str]] = {}  # dotted def -> the names its own calls call
+        for file in self.files:
+            values = file.fa.syntax.values if file.fa.syntax is not None else None
+            if values is None:
+                continue
+            own: dict[int, list[str]] = {}
+            for c in values.calls:
+                func = c.expr.func
+                if func.kind in ("Name", "Attribute") and func.name in by_name:
+                    own.setdefault(c.function, []).append(func.name)
+            for i, d in enumerate(values.defs):
+                if i in own:
+                    for module in file.fa.modules:
+                        bodies[f"{module}.{d.qual}"] = own[i]
+        found: set[str] = set()
+        todo = list(chosen)
+        while todo:
+            for name in bodies.get(todo.pop(), ()):
+                for d in by_name[name] - found:
+                    found.add(d)
+                    todo.append(d)
+        return found
 
     def _inherited_by(self, cls: str, chosen: set[str]) -> bool:
         """Whether one of the classes ``chosen`` derives from ``cls`` (through the
@@ -3599,15 +3631,20 @@ class _Builders:
         classifier)``) has the parts the builder on its way injects (``_segm_mobilenet``
         reached from ``deeplabv3plus_mobilenet``); that builder's entry is the same model,
         so it is dropped from ``found``."""
-        if any(name != "selected by" for name, _ in pick.parts):
+        if any(name not in ("selected by", "alternatives", ALSO_BUILDS) for name, _ in pick.parts):
             return pick
         trail = self.trails.get(pick, ())
         for model in [*found, *self.fed]:
             if model.cls == pick.cls and model.builder and model.builder in trail:
                 if model in found:
                     found.remove(model)
-                how = f"{pick.parts[0][1]} → {model.builder}()"
-                return replace(pick, parts=(("selected by", how), *model.parts))
+                how = pick.parts[0][1]
+                if not how.endswith(f" → {model.builder}()"):
+                    how += f" → {model.builder}()"
+                # the layers its constructor builds itself after the parts handed in
+                given = {name for name, _ in model.parts}
+                own = [(n, p) for n, p in pick.parts[1:] if n not in given]
+                return replace(pick, parts=(("selected by", how), *model.parts, *own))
         return pick
 
     def _in_self_test(self, model: TopModel) -> bool:
@@ -4268,9 +4305,22 @@ def top_models(
         for m in tops
     )
     if not_picked is not None:
+        # the models shown and the parts their constructions are handed (FPN's
+        # ``bottom_up``, built by the other entry of the table the picked builder calls):
+        # built by the run, whatever other entry of a table also names them
         chosen = {m.cls for m in tops}
+        parts: set[str] = set()
+        todo = list(chosen)
+        while todo:
+            for part in builders.injected.get(todo.pop(), ()):
+                if part not in chosen and part not in parts:
+                    parts.add(part)
+                    todo.append(part)
+        # (the models a package exports that the config does not name stay listed, and
+        # left out all the same)
+        not_picked.update(c for c in builders._unconfigured if c not in parts)
+        chosen |= parts
         not_picked.update(c for c in builders._not_picked if c not in chosen)
-        not_picked.update(builders._unconfigured)
         not_picked.update(c for c in builders.registry_picks() if c not in chosen)
         builders._unbuilt()
         not_picked.update(c for c in builders.section_unbuilt if c not in chosen)

@@ -44,9 +44,11 @@ from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.program.index import follow, module_aliases
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review.commands import (
+    commanded_config,
     documented_entry,
     documented_scripts,
     documented_stages,
+    files_below,
     launches,
 )
 from apiscan.review.config_files import OptionFiles, config_names, config_words
@@ -402,7 +404,47 @@ class Ancillary:
                 self._why.update(others)
                 self._recipes.update(dict.fromkeys(others, "task"))
                 self._configure(analyses, entry, scripts)
+            unloaded = self._other_config_system(analyses, entry)
+            self._why.update(unloaded)
+            self._recipes.update(dict.fromkeys(unloaded, "task"))
+            # (one that builds an optimizer holds another launcher's training, not the run's)
+            self.keep -= unloaded.keys()
         self._why.update(self._copies(analyses))
+
+    def _other_config_system(
+        self, analyses: Sequence[FileAnalysis], entry: str | None
+    ) -> dict[str, str]:
+        """The Python modules of the folder holding the YAML config the documented training
+        command names (``configs/`` of ``train_net.py --config-file
+        ../configs/x/mask_rcnn.yaml``) that no file outside that folder imports: the
+        configurations of another launcher, which loads them by path (a lazy-config
+        trainer's ``configs/common/models/fcos.py``, ``configs/x/retinanet.py``), never
+        read by the documented run. Counted apart, with what only they build."""
+        if self._root is None:
+            return {}
+        yamls = set(files_below(self._root, (".yaml", ".yml"), _CONFIG_SKIPPED, _MAX_YAMLS))
+        chosen = commanded_config(self._root, yamls) if yamls else None
+        if chosen is None:
+            return {}
+        parts = PurePosixPath(chosen[0]).parts
+        if len(parts) < 2:
+            return {}
+        folder = PurePosixPath(parts[0])
+        graph = _reference_graph(analyses, self._imports)
+        inside = {
+            fa.path
+            for fa in analyses
+            if folder in PurePosixPath(fa.path).parents and fa.path.endswith(".py")
+        }
+        # a module of the folder the code outside it imports (``configs/defaults.py`` read
+        # by the training) is the run's, and what it imports there too
+        used = {t for source, targets in graph.items() if source not in inside for t in targets}
+        used = (used & inside) | _closure(used & inside, graph)
+        return {
+            path: UNLAUNCHED
+            for path in sorted(inside - used)
+            if path not in self._why and path != entry
+        }
 
     def _scripts(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """Each module name and path of the ported training scripts (a ``__main__`` block,
@@ -1358,6 +1400,10 @@ OTHER_TASK = "other task"
 UNRUN_SCRIPT = "script the training does not run (data preparation, evaluation...)"
 #: Why a config module no documented training command loads is counted apart.
 UNLAUNCHED = "configuration the documented training does not load"
+#: YAML configs read at most, and the folders not entered, to find the one the
+#: documented training command names (:meth:`Ancillary._other_config_system`).
+_MAX_YAMLS = 2000
+_CONFIG_SKIPPED = frozenset({".git", ".github", "node_modules", "__pycache__", "site"})
 
 #: Why a module that only root-level tools import is counted apart (with the tools).
 TOOLS_ONLY = "used only by tools"
@@ -3080,6 +3126,13 @@ def _decorated(facts: SyntaxFacts) -> set[str]:
     return set(decorators_of(facts))
 
 
+def _registered_classes(facts: SyntaxFacts) -> set[str]:
+    """The classes of a file a decorator registers into a table (``@REGISTRY.register()``
+    over ``class Head(nn.Module)``), as the scan's model records have them."""
+    models = facts.models
+    return {name for name, _, found in models.decorated if found} if models is not None else set()
+
+
 def uncalled_methods(
     analyses: Sequence[FileAnalysis],
     dead: Collection[tuple[str, str]],
@@ -3529,7 +3582,8 @@ def apart_only(
             continue
         if not any(m in imported for m in fa.modules):
             continue
-        decorated = _decorated(facts)
+        # and the classes a registry's decorator fills it with: built by name
+        decorated = _decorated(facts) | _registered_classes(facts)
         spans = [(d.line, d.end_line) for d in values.defs]
         for d in values.defs:
             name = d.qual
@@ -3581,7 +3635,10 @@ def apart_only(
             for part in c.callee.split(".")[-2:]:
                 if part in by_name:
                     uses.setdefault(part, set()).add((path, 0, c.caller))
-        for ref in fa.local_refs:
+        # (a package's ``__init__`` importing a name re-exports it: its users import it
+        # from the package, each a use of its own; the re-export alone builds nothing)
+        exports = PurePosixPath(path).name == "__init__.py"
+        for ref in fa.local_refs if not exports else ():
             module, _, last = ref.rpartition(".")
             if last in by_name and module not in fa.modules:  # an import from another file
                 uses.setdefault(last, set()).add((path, _IMPORTED, ""))

@@ -129,3 +129,23 @@ def test_a_command_passes_the_words_of_the_variables_set_before_it(tmp_path: Pat
         ("--seed", "1", "$UNSET"),
     ]
     assert runs[0].given(("--batch_size",)) == ("128",)
+
+
+def test_a_command_run_from_a_folder_names_its_config_from_the_root(tmp_path: Path) -> None:
+    """A page's ``cd tools/`` then ``./train_net.py --config-file ../configs/a/one.yaml``:
+    the command runs in a folder of the repository, so the config it names is the same path
+    below the root; its evaluation run (``--eval-only``) still names none."""
+    (tmp_path / "README.md").write_text("See GETTING_STARTED.md.\n", encoding="utf-8")
+    (tmp_path / "GETTING_STARTED.md").write_text(
+        "```\ncd tools/\n./train_net.py --num-gpus 8 \\\n"
+        "  --config-file ../configs/a/one.yaml\n```\n"
+        "```\n./train_net.py --config-file ../configs/a/one.yaml --num-gpus 1 X 2\n```\n"
+        "```\n./train_net.py --config-file ../configs/b/two.yaml --eval-only\n```\n",
+        encoding="utf-8",
+    )
+    assert commanded_config(tmp_path, _CONFIGS) == ("configs/a/one.yaml", "GETTING_STARTED.md:3")
+    assert commanded_configs(tmp_path, _CONFIGS) == [
+        ("configs/a/one.yaml", "GETTING_STARTED.md:3", 2)
+    ]
+    # INVALID: a path climbing out of the repository's folders names no config of it
+    assert commanded_configs(tmp_path, {"a/one.yaml"}) == []
