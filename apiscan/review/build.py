@@ -14,7 +14,7 @@ tree follow values and constructions across files through the records the worker
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -519,6 +519,12 @@ def review(options: ScanOptions) -> Review:
             injected.setdefault(cls, set()).update(
                 m.cls for m in modules if m.cls.rpartition(".")[2] in layers and m.cls != cls
             )
+    if training:
+        # the classes nothing on the run's path builds (dead, only dead code's, or only
+        # files counted apart use them): no network rows, as they are no work
+        modules = _unbuilt_classes_out(
+            modules, tops, frozenset(dead_spans) | frozenset(exporting), unbuilt, ancillary
+        )
     modules = structure.with_top_roles(modules, tops, injected)
     return Review(
         root=result.root,
@@ -1252,6 +1258,65 @@ def branch_picked_parts(
                 for mod in fa.modules:
                     out.setdefault(f"{mod}.{owner}", []).append((target.name, cls))
     return out
+
+
+def _unbuilt_classes_out(
+    modules: Sequence[ModuleNode],
+    tops: Sequence[TopModel],
+    dead: Collection[tuple[str, str]],
+    unreached: Collection[tuple[str, str]],
+    ancillary: Ancillary,
+) -> tuple[ModuleNode, ...]:
+    """The module classes less those of ported files the run never builds, and less their
+    place among other classes' children: a class nothing names at all or only files counted
+    apart use (``dead``, (path, module-level name): HAT's ``PatchMerging`` nothing
+    constructs, ByteTrack's ``YOLOFPN`` only re-exported by a package's ``__init__``), and
+    one of ``unreached`` (what only code not reached uses) whose every builder in the tree
+    is gone (the ``Darknet`` only ``YOLOFPN`` builds). A class only unreached functions
+    build stays a row: a module's functions picked from its ``__dict__`` by a name not known
+    may build it. A top model and the parts it builds stay, as do the classes of files
+    counted apart (listed apart with their files)."""
+    # a top model and its parts stay, whatever the reachability says of them (a model
+    # whose training only a script counted apart launches)
+    by_cls = {m.cls: m for m in modules}
+    models = {t.cls for t in tops}
+    todo = list(models)
+    while todo:
+        node = by_cls.get(todo.pop())
+        for child in node.children if node is not None else ():
+            if child not in models:
+                models.add(child)
+                todo.append(child)
+    builders: dict[str, set[str]] = {}
+    for m in modules:
+        for child in m.children:
+            builders.setdefault(child, set()).add(m.cls)
+
+    def key(m: ModuleNode) -> tuple[str, str]:
+        # a module-level class by its name (a nested one is its outer def's: kept)
+        return (m.where.path, m.cls.rpartition(".")[2])
+
+    candidates = [m for m in modules if m.cls not in models and not ancillary.why(m.where.path)]
+    gone = {m.cls for m in candidates if key(m) in dead}
+    grew = True
+    while grew:
+        grew = False
+        for m in candidates:
+            if (
+                m.cls not in gone
+                and key(m) in unreached
+                and builders.get(m.cls)
+                and builders[m.cls] <= gone
+            ):
+                gone.add(m.cls)
+                grew = True
+    if not gone:
+        return tuple(modules)
+    return tuple(
+        replace(m, children=tuple(c for c in m.children if c not in gone))
+        for m in modules
+        if m.cls not in gone
+    )
 
 
 def _without_classes(

@@ -86,6 +86,9 @@ class OptionDefault(NamedTuple):
     #: the ``add_argument`` call's place
     line: int
     col: int
+    #: its ``type=`` maps the command line's words to booleans (:class:`BoolTypes`):
+    #: ``--model_ema true`` holds True, not the string
+    boolean: bool = False
 
     @property
     def value(self) -> object:
@@ -113,6 +116,8 @@ class ArgparseDefaults:
     argparse`)."""
 
     def __init__(self, files: Iterable[tuple[FileAnalysis, FileValues]]) -> None:
+        files = list(files)
+        booleans = BoolTypes(files)
         self.all: list[OptionDefault] = []
         #: (path, line, col) of the ``add_argument`` call -> its option
         self.at: dict[tuple[str, int, int], OptionDefault] = {}
@@ -135,7 +140,8 @@ class ArgparseDefaults:
                 option = argparse_option(expr)
                 if option is None:
                     continue
-                written = option.default
+                boolean = booleans.of(fa, values, expr)
+                written = as_bool(option.default) if boolean else option.default
                 default = numbers.literal(written, call.function) if written is not None else None
                 found = OptionDefault(
                     fa.path,
@@ -145,6 +151,7 @@ class ArgparseDefaults:
                     option.action,
                     expr.line,
                     expr.col,
+                    boolean,
                 )
                 self.all.append(found)
                 self.at[(fa.path, expr.line, expr.col)] = found
@@ -182,6 +189,8 @@ class ArgparseDefaults:
                     continue
                 listed = option.written is not None and option.written.kind in ("List", "Tuple")
                 value = _word_value(words, option.action, listed)
+                if option.boolean:
+                    value = bool_word(value)
                 self.launched[(option.path, option.line, option.col)] = value
 
     def with_default(self, paths: Iterable[str] | None = None) -> list[OptionDefault]:
@@ -221,6 +230,103 @@ def _word_value(words: tuple[str, ...], action: str, listed: bool = False) -> ob
 
     values = tuple(one(w) for w in words)
     return values[0] if len(values) == 1 and not listed else values
+
+
+#: The words a string-to-bool ``type=`` reads as True and as False (``distutils``'
+#: ``strtobool``'s, which the hand-written ``str2bool`` helpers copy), lower-cased.
+_TRUE_WORDS = frozenset({"y", "yes", "t", "true", "on", "1"})
+_FALSE_WORDS = frozenset({"n", "no", "f", "false", "off", "0"})
+
+
+def bool_word(value: object) -> object:
+    """What a string-to-bool ``type=`` makes of a word (``'true'`` → True, ``'0'`` →
+    False, a number the command line gave as 1 or 0 too); anything else as it is."""
+    word = str(value).lower() if isinstance(value, str | int) else None
+    if word in _TRUE_WORDS:
+        return True
+    if word in _FALSE_WORDS:
+        return False
+    return value
+
+
+def as_bool(default: Expr | None) -> Expr | None:
+    """A string default (``default='True'``) as the bool constant argparse makes of it
+    through a string-to-bool ``type=`` (argparse passes a string default through ``type``);
+    any other default as it is."""
+    if default is None or default.kind != "Constant" or not isinstance(default.value, str):
+        return default
+    value = bool_word(default.value)
+    if not isinstance(value, bool):
+        return default
+    return default._replace(text=str(value), value=value, literal=True, whole=None)
+
+
+def _to_bool(d: DefValues) -> bool:
+    """Whether the def maps a string to a bool: one positional parameter, and every
+    ``return`` a bool constant, a test (``v.lower() in ("yes", "true", "t", "1")``, ``v ==
+    "true"``, ``not ...``), ``bool(...)`` or the parameter itself (a bool given through
+    unchanged), at least one of them not the parameter (ConvNeXt's and DETR-style
+    ``str2bool``)."""
+    params = [p for p in d.positional if p not in ("self", "cls")]
+    if d.is_class or len(params) != 1 or not d.returns:
+        return False
+    return all(_boolean(r, params[0]) for r in d.returns) and any(
+        not (r.kind == "Name" and r.name == params[0]) for r in d.returns
+    )
+
+
+def _boolean(e: Expr, param: str = "") -> bool:
+    """An expression whose value is a bool (or ``param``, passed through)."""
+    if e.kind == "Constant":
+        return isinstance(e.value, bool)
+    if e.kind == "Name":
+        return e.name == param
+    if e.kind == "Compare" or (e.kind == "UnaryOp" and e.name == "Not"):
+        return True
+    if e.kind == "BoolOp":
+        return all(_boolean(p, param) for p in e.parts)
+    return e.kind == "Call" and e.func.kind == "Name" and e.func.name == "bool"
+
+
+class BoolTypes:
+    """The repository's functions that map a command-line word to a bool (a ``str2bool``
+    helper) and the lambdas that do (``type=lambda x: x.lower() == "true"``): an option
+    whose ``type=`` is one holds True or False, never the word. Read from the value
+    records' defs (their ``return`` values), once per table of options."""
+
+    def __init__(self, files: Iterable[tuple[FileAnalysis, FileValues]]) -> None:
+        #: (module, def name) of every module-level string-to-bool function
+        self.defs: set[tuple[str, str]] = set()
+        for fa, values in files:
+            for d in values.defs:
+                if d.owner < 0 and "." not in d.qual and _to_bool(d):
+                    self.defs.update((m, d.qual) for m in fa.modules)
+                    self.defs.add((fa.path, d.qual))
+
+    def of(self, fa: FileAnalysis, values: FileValues, call: Expr) -> bool:
+        """Whether the ``add_argument`` call's ``type=`` maps words to bools: a lambda
+        whose body is a test, or a string-to-bool function of the repository named as
+        this file defines or imports it (``str2bool``, ``utils.str2bool``)."""
+        kind = next((k.target for k in call.keywords if k.name == "type"), None)
+        if kind is not None and kind.kind == "Lambda":
+            return _boolean(kind.parts[-1])
+        chain = kind.chain() if kind is not None else None
+        if not chain or not self.defs:
+            return False
+        name = chain[-1]
+        if len(chain) == 1 and (fa.path, name) in self.defs:
+            return True
+        imported = dict(fa.syntax.imports) if fa.syntax is not None else {}
+        head = imported.get(chain[0])
+        if head is not None:
+            module, _, last = ".".join([head, *chain[1:]]).rpartition(".")
+            return (module, last) in self.defs
+        for bound, _, module, imported_name in values.relative_imports:
+            if bound == chain[0] and len(chain) == 1:
+                return any(
+                    n == imported_name and (not module or m.endswith(module)) for m, n in self.defs
+                )
+        return False
 
 
 class _Numbers:

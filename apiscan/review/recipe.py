@@ -109,6 +109,7 @@ from apiscan.review.evaluate import (
 )
 from apiscan.review.leftout import call_sites_by_def, left_out
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
+from apiscan.review.names import BoolTypes, as_bool, bool_word
 from apiscan.review.readings import Readings
 from apiscan.review.roles import (
     DEMO_DIRS,
@@ -1105,6 +1106,8 @@ class _ArgOption:
     #: the script whose parser declares an option of a dict of defaults (the caller of
     #: ``add_dict_to_argparser(parser, defaults)``), when ``file`` only writes its value
     script: _File | None = None
+    #: its ``type=`` maps words to bools (:class:`~apiscan.review.names.BoolTypes`)
+    boolean: bool = False
 
     @property
     def declared(self) -> ArgOption:
@@ -1194,6 +1197,8 @@ class _Repo:
     _launches: dict[str, list[Launch]] = field(default_factory=dict)
     #: what the review reads once (the parameters no call passes, read on first use)
     readings: Readings | None = None
+    #: the repository's string-to-bool ``type=`` functions (set by the recipe)
+    booleans: BoolTypes | None = None
 
     def launched(self, option: _ArgOption) -> _Launched | None:
         """What the shell scripts that run the option's script pass it (RAFT's
@@ -1293,7 +1298,7 @@ class _Repo:
             if f.defs[n].is_class and f.module:
                 self._class_attrs(f, f"{f.module}.{q}", n)
         for call in f.values.calls:
-            option = _argparse_option(f, call)
+            option = _argparse_option(f, call, self.booleans)
             if option is not None:
                 self.argparse.setdefault(option[0], []).append(option[1])
         # ``cfg = __C``: the names a module's config object is also read by
@@ -1466,6 +1471,8 @@ def _launched_value(option: _ArgOption, words: tuple[str, ...]) -> tuple[str, bo
         return ("False" if option.action == "store_false" else "True"), True
     if any("$" in w or "`" in w for w in words):
         return " ".join(words), False
+    if option.boolean and len(words) == 1 and isinstance(bool_word(words[0]), bool):
+        return str(bool_word(words[0])), True  # ``--model_ema true`` through ``str2bool``
     kind = next((k.target for k in option.call.expr.keywords if k.name == "type"), None)
     numeric = kind is not None and (
         (kind.kind == "Name" and kind.name in ("int", "float"))
@@ -1507,14 +1514,20 @@ def _unparsed(expr: Expr) -> str:
     return ".".join(chain) if chain is not None else expr.full()
 
 
-def _argparse_option(f: _File, call: CallValues) -> tuple[str, _ArgOption] | None:
+def _argparse_option(
+    f: _File, call: CallValues, booleans: BoolTypes | None = None
+) -> tuple[str, _ArgOption] | None:
     """``parser.add_argument("-b", "--batch-size", default=64)`` → ("batch_size", option),
-    read by the one reading of an argparse declaration (:func:`argparse_option`)."""
+    read by the one reading of an argparse declaration (:func:`argparse_option`); with a
+    string-to-bool ``type=`` (``booleans``), a string default is the bool argparse makes of
+    it."""
     option = argparse_option(call.expr)
     if option is None:
         return None
+    boolean = booleans is not None and booleans.of(f.fa, f.values, call.expr)
+    default = as_bool(option.default) if boolean else option.default
     return option.dest, _ArgOption(
-        option.option, option.default, option.action, f, call, option.required
+        option.option, default, option.action, f, call, option.required, boolean=boolean
     )
 
 
@@ -3807,6 +3820,7 @@ class _Recipe:
         #: every file's value record (test files included: they may call what is followed)
         self.files = _files(analyses)
         self.repo = _Repo(root=root)
+        self.repo.booleans = BoolTypes((f.fa, f.values) for f in self.files.values())
         for path in sorted(self.files):
             if not is_test_path(path):
                 self.repo.add_file(self.files[path])

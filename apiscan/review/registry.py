@@ -36,7 +36,7 @@ from apiscan.review.sources import place
 #: Receivers whose attributes are command-line options or configuration values.
 _ARG_RECEIVERS = frozenset({"args", "opt", "opts", "flags", "FLAGS", "parsed", "hparams", "hp"})
 #: Functions that create a model from a registered name (timm's ``create_model``).
-_BY_NAME = frozenset({"create_model", "build_model", "get_model", "model_entrypoint"})
+BY_NAME_FUNCTIONS = frozenset({"create_model", "build_model", "get_model", "model_entrypoint"})
 
 
 class ModelFile:
@@ -177,6 +177,9 @@ class Lookup:
     how: str  # "args.model = 'resnet50' (argparse default at train.py:112)"
     #: (the other names the same look-up takes, the def each resolves to), where known
     alternatives: tuple[tuple[str, str], ...] = ()
+    #: picked by name among a ``@register_model`` table's functions (``create_model(args.
+    #: model)``): the others are the sizes and models the run's name does not pick
+    registered: bool = False
 
 
 class Registries:
@@ -449,14 +452,17 @@ class Registries:
         """``create_model(key, ...)`` over ``@register_model`` functions."""
         callee = self.dotted(file, func_ref)
         args = file.args(call)
-        if callee is None or callee.rpartition(".")[2] not in _BY_NAME or not args:
+        if callee is None or callee.rpartition(".")[2] not in BY_NAME_FUNCTIONS or not args:
             return None
         found = self.key(file, args[0], fn)
         if found is None:
             return None
         for registry, table in sorted(self.tables.items()):
             if registry.rpartition(".")[2] == "register_model" and found[0] in table:
-                return Lookup(table[found[0]], f"{file.text(func_ref, 40)}({found[1]})")
+                # the table's other names: what another ``--model`` would build
+                others = tuple((k, t) for k, t in table.items() if k != found[0] and k)
+                how = f"{file.text(func_ref, 40)}({found[1]})"
+                return Lookup(table[found[0]], how, others, registered=True)
         return None
 
     def _evaluated(self, file: ModelFile, func: Expr) -> Lookup | None:

@@ -48,6 +48,7 @@ from apiscan.review.oplibs import (
 )
 from apiscan.review.readings import Readings
 from apiscan.review.registry import (
+    BY_NAME_FUNCTIONS,
     Lookup,
     ModelFile,
     Registries,
@@ -986,6 +987,11 @@ class _Builders:
         #: the models a package exports that the chosen config does not name (still listed
         #: as top models, after the configured one)
         self._unconfigured: set[str] = set()
+        #: the functions and classes a ``@register_model`` pick by a known name leaves out
+        #: (:meth:`_registered_alternatives`), and those some such pick takes: a model one
+        #: script picks is no alternative because another script's name is another
+        self.registered_out: set[str] = set()
+        self.registered_in: set[str] = set()
         #: class -> the table key that picks it by default and the other keys (the model's
         #: alternatives, named once: ``dla picked by ...; also resdcn, res``)
         self.table_picks: dict[str, str] = {}
@@ -3817,7 +3823,11 @@ class _Builders:
         how = lookup.how
         if lookup.target != cls:  # a registered function: the variant it builds
             how += f" → {lookup.target.rpartition('.')[2]}()"
-        parts = (("selected by", how), *self.parts_of(cls), *self._alternatives(lookup))
+        if lookup.registered:
+            others = self._registered_alternatives(lookup, cls)
+        else:
+            others = self._alternatives(lookup)
+        parts = (("selected by", how), *self.parts_of(cls), *others)
         if self.yacs is not None and self.yacs.chosen is not None:
             # the run's YAML names the model: the registry's others are another config's
             for _, target in lookup.alternatives:
@@ -3868,6 +3878,48 @@ class _Builders:
         if others:
             parts.append(("alternatives", ", ".join(others)))
         return TopModel(cls, file.where(call.line), fn.name, tuple(parts))
+
+    def registered_picks(self) -> set[str]:
+        """The defs and classes a ``@register_model`` pick by a known name takes anywhere in
+        the repository (every script's ``create_model(args.model)`` with its own default):
+        a model one script trains is no alternative because the entry's name is another."""
+        out: set[str] = set()
+        for file in self.files:
+            for ref, fid in file.facts.calls:
+                func = file.exprs[file.exprs[ref].refs[0]]
+                if func.kind not in ("name", "attr") or func.value not in BY_NAME_FUNCTIONS:
+                    continue
+                lookup = self.registries.lookup(file, ref, fid)
+                if lookup is not None and lookup.registered:
+                    out.add(lookup.target)
+                    out.add(self._returned(lookup.target, 0) or lookup.target)
+        return out
+
+    def _registered_alternatives(self, lookup: Lookup, cls: str) -> list[tuple[str, str]]:
+        """The models the other names of a ``@register_model`` table build, the run's name
+        known (``create_model(args.model)`` with ``--model convnext_tiny``): ConvNeXt's
+        ``convnext_isotropic_small`` ... building ``ConvNeXtIsotropic`` beside the picked
+        ``convnext_tiny``. The run builds none of them, nor runs the functions registered
+        for other sizes of the picked model: all are left out (:attr:`_unconfigured`: no
+        recipe rows, no work: :attr:`registered_out`), the other classes shown with the
+        names that build them."""
+        self.registered_in.update((lookup.target, cls))
+        by_class: dict[str, list[str]] = {}
+        for key, target in lookup.alternatives:
+            other = self._returned(target, 0)
+            if other is None or other not in self.classes:
+                continue  # a third-party model: nothing of the repository to leave out
+            self.registered_out.add(target)
+            if other != cls:
+                by_class.setdefault(other, []).append(key)
+        self.registered_out.update(by_class)
+        shown = []
+        for other, keys in list(by_class.items())[:_BUILDER_SHOWN]:
+            names = ", ".join(keys[:3]) + (f" and {len(keys) - 3} more" if len(keys) > 3 else "")
+            shown.append(f"{other.rpartition('.')[2]} ({names})")
+        more = len(by_class) - _BUILDER_SHOWN
+        text = ", ".join(shown) + (f" and {more} more models" if more > 0 else "")
+        return [("alternatives", text)] if shown else []
 
     def _alternatives(self, lookup: Lookup) -> list[tuple[str, str]]:
         """The other models the look-up's key picks (HRNet's ``PoseResNet`` from
@@ -4322,6 +4374,9 @@ def top_models(
         chosen |= parts
         not_picked.update(c for c in builders._not_picked if c not in chosen)
         not_picked.update(c for c in builders.registry_picks() if c not in chosen)
+        if builders.registered_out:
+            taken = builders.registered_in | builders.registered_picks()
+            not_picked.update(builders.registered_out - taken - chosen)
         builders._unbuilt()
         not_picked.update(c for c in builders.section_unbuilt if c not in chosen)
     return tops

@@ -27,6 +27,7 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from apiscan.config import path_matches
+from apiscan.extract import import_package
 from apiscan.extract.models import REGISTER
 from apiscan.extract.records import RETURNS, FileAnalysis
 from apiscan.extract.shapes import BATCH_PADDING, HOST_INDEX, RANDOM_RESIZE, SIZED_LIST
@@ -3270,6 +3271,97 @@ def uncalled_methods(
     return out
 
 
+def _trains_here(analyses: Sequence[FileAnalysis]) -> bool:
+    """Whether a file of the repository (tests aside) builds an optimizer or runs a backward
+    pass: what is ported is what that training builds, not a package's public names."""
+    return any(trains(u.api) for fa in analyses if not is_test_path(fa.path) for u in fa.uses)
+
+
+def _framework_classes(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
+    """The last names of the repository's classes that derive from another package's class
+    (a torch Module, a Dataset): the classes a training builds, unlike the plain ones
+    (:func:`plain_classes`: a package's ``Reader``, ``Predictor``, which users build)."""
+    names = {c.qualname.rpartition(".")[2] for fa in analyses if not fa.errors for c in fa.classes}
+    return frozenset(names - plain_classes(analyses))
+
+
+def _handed_on(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
+    """The repository modules some file uses as a value, not only through their attributes:
+    handed to a call (``get_instance(models, "arch", config)``, ``getattr(models, name)``)
+    or read whole (``models.__dict__[args.arch]``). Any name such a package exports may be
+    looked up by a string: its re-exports are uses (:func:`_reexported`)."""
+    out: set[str] = set()
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if values is None:
+            continue
+        bound = dict(facts.imports)
+        for name, level, module, imported in values.relative_imports:
+            package = import_package(fa.modules, fa.path.endswith("__init__.py")).split(".")
+            parts = package[: len(package) - (level - 1)] if level else []
+            bound[name] = ".".join(p for p in [*parts, module, imported] if p)
+        if not bound:
+            continue
+        todo = list(_written(values))
+        while todo:
+            e = todo.pop()
+            if e.kind == "Call":
+                todo.extend(e.parts[1:])  # its arguments, not what it calls
+            elif e.kind == "Attribute":
+                # ``models.__dict__``: the module read whole; ``models.FCN8``: one name
+                chain = e.parts[0].chain() if e.name == "__dict__" else None
+                if chain and chain[0] in bound:
+                    out.add(".".join([bound[chain[0]], *chain[1:]]))
+            elif e.kind == "Name":
+                if e.name in bound:
+                    out.add(bound[e.name])
+            else:
+                todo.extend(e.parts)
+    return frozenset(out)
+
+
+def _reexported(
+    fa: FileAnalysis, framework: Collection[str], handed: Collection[str] = ()
+) -> set[str]:
+    """The classes of ``framework`` (:func:`_framework_classes`) a package's
+    ``__init__.py`` imports from its submodules only to re-export them (``from .darknet
+    import CSPDarknet, Darknet``, each bound name written nowhere in the file), as the
+    qualified names they are bound to; nothing for another file. Where the repository
+    trains, such a re-export is no use: what the training builds is
+    (:func:`uncalled_functions`, :func:`apart_only`). A plain class the package exports (an
+    inference API's ``Reader``) is its users' to build, and a package some file hands on
+    whole (:func:`_handed_on`) is looked up by name: their re-exports stay uses."""
+    facts = fa.syntax if not fa.errors else None
+    values = facts.values if facts is not None else None
+    if not fa.path.endswith("__init__.py") or facts is None or values is None or not framework:
+        return set()
+    if any(m in handed for m in fa.modules):
+        return set()
+    exprs = _written(values) + [loop.iter for loop in values.loops]
+    written = {e.name for x in exprs for e in x.walk() if e.kind in ("Name", "Attribute")}
+    written.update(base.split(".")[0] for c in fa.classes for base in c.bases)
+    written.update(d.split(".")[0] for _, _, decorators in facts.decorators for d in decorators)
+    return {
+        target
+        for bound, target in fa.exports
+        if target.rpartition(".")[0] not in fa.modules
+        and bound not in written
+        and target.rpartition(".")[2] in framework
+    }
+
+
+def _not_listing(values: FileValues, written: list[Expr]) -> list[Expr]:
+    """The written expressions less a module's ``__all__ = [...]``: the names a package
+    lists for ``import *`` and its users, which builds nothing (as a re-export uses
+    nothing where the repository trains)."""
+    listing = {
+        id(a.value)
+        for a in values.assigns
+        if a.target.kind == "Name" and a.target.name == "__all__"
+    }
+    return [x for x in written if id(x) not in listing] if listing else written
+
+
 def uncalled_functions(
     analyses: Sequence[FileAnalysis], result: ScanResult | None = None
 ) -> dict[tuple[str, str], tuple[int, int]]:
@@ -3296,6 +3388,11 @@ def uncalled_functions(
     factory method that builds its class (``MidasCore.build``: ``MidasCore(...)``), with
     nothing outside naming the class, runs only if something else reaches the class."""
     local = _local_packages(analyses)
+    # where something trains, a package's re-export is no use (what the training builds
+    # is); where nothing does, the package's names are its product
+    trained = _trains_here(analyses)
+    framework = _framework_classes(analyses) if trained else frozenset()
+    handed = _handed_on(analyses) if trained else frozenset()
     every_call = call_index(
         fa.syntax.values
         for fa in analyses
@@ -3331,7 +3428,11 @@ def uncalled_functions(
 
     for fa in analyses:
         unused = _unused_imports(fa)
-        for refs, into in ((fa.local_refs, used), (set(fa.local_refs) - unused, used_class)):
+        reexported = _reexported(fa, framework, handed)
+        for refs, into in (
+            (fa.local_refs, used),
+            (set(fa.local_refs) - unused - reexported, used_class),
+        ):
             into.update(refs)
             # through a package's re-export (YOLOX's ``yolox.utils.occupy_mem`` for
             # ``yolox/utils/metric.py``): any name of the repository's own packages ending so
@@ -3365,9 +3466,10 @@ def uncalled_functions(
             and not (target.rpartition(".")[0] in starred and bound not in explicit)
         }
         named.update(target.rpartition(".")[2] for target in exported)
-        # a package's ``__init__`` re-exports on purpose; another module's import is a use
+        # a package's ``__init__`` re-exports on purpose (its plain classes, and every name
+        # where nothing trains: the package's product); another module's import is a use
         # only where the module uses it
-        kept = exported if fa.path.endswith("__init__.py") else exported - unused
+        kept = exported - reexported if fa.path.endswith("__init__.py") else exported - unused
         named_class.update(target.rpartition(".")[2] for target in kept)
         values = fa.syntax.values if not fa.errors and fa.syntax is not None else None
         if values is None:
@@ -3396,7 +3498,7 @@ def uncalled_functions(
         named_class.update(bases)
         strings.update(
             e.value
-            for x in written
+            for x in (_not_listing(values, written) if trained else written)
             for e in x.walk()
             if e.kind == "Constant" and isinstance(e.value, str)
         )
@@ -3414,6 +3516,21 @@ def uncalled_functions(
         for i in range(1, len(parts)):
             called_inside.setdefault(".".join(parts[:i]), set()).update(callers)
     out: dict[tuple[str, str], tuple[int, int]] = {}
+    called_last: set[str] = set()
+    #: the last names dotted strings spell (``"nets.beta.Generator"`` a class is built from
+    #: by ``importlib`` and ``getattr``: dnnlib's ``construct_class_by_name``)
+    string_last = {v.rpartition(".")[2] for v in strings if "." in v}
+
+    def last_called() -> set[str]:
+        """The last name of every call's callee as written, resolved or not (read once)."""
+        if not called_last:
+            called_last.update(
+                call.expr.callee()
+                for _, facts in with_facts(analyses)
+                for call in (facts.values.calls if facts.values is not None else ())
+            )
+            called_last.add("")
+        return called_last
 
     # a class whose method is called through its name (an autograd Function's
     # ``RankSort.apply(...)``, which resolves to torch's ``Function.apply``: no call record
@@ -3458,13 +3575,29 @@ def uncalled_functions(
 
     for fa, facts in with_facts(analyses):
         values = facts.values
-        if facts.main_guard or values is None or not any(m in imported for m in fa.modules):
+        if facts.main_guard or values is None:
+            continue
+        # a module no file imports by name (an architecture file a registry's folder scan
+        # imports, HAT's ``hat/archs/*_arch.py``): where something trains, its network and
+        # dataset classes are built only by name, so one no string, registry or call names
+        # is dead (its functions may be entry points run by name, its plain classes an
+        # inference API's ``Reader`` users build: kept)
+        library = any(m in imported for m in fa.modules)
+        if not library and not trained:
             continue
         decorated = _decorated(facts)
         spans = [(d.line, d.end_line) for d in values.defs]
         for d in values.defs:
             name = d.qual
             if d.owner >= 0 or "." in name or name.startswith("__"):
+                continue
+            # ... and a call naming the class by its last name anywhere keeps it, as does a
+            # dotted string ending in it: the module may be imported by a spelling that
+            # resolves to no file (``import datasets.transforms as T`` beside
+            # ``transforms.py``: ``T.Mot...``) or by a string (``"nets.beta.Generator"``)
+            if not library and (
+                name not in framework or name in last_called() or name in string_last
+            ):
                 continue
             if d.is_class and (
                 name in strings
@@ -3570,6 +3703,9 @@ def apart_only(
     else may build (a config file writes them: a model YAML's layer): reached, whatever
     uses them."""
     dead = dict(dead or {})
+    trained = _trains_here(analyses)
+    framework = _framework_classes(analyses) if trained else frozenset()
+    handed = _handed_on(analyses) if trained else frozenset()
     files = {fa.path: fa for fa in analyses if not fa.errors and fa.syntax is not None}
     imported = imported_modules(fa for fa in analyses if not is_test_path(fa.path))
     plain = plain_classes(analyses)
@@ -3580,7 +3716,10 @@ def apart_only(
         values = facts.values if facts is not None else None
         if apart(path) or facts is None or values is None or facts.main_guard:
             continue
-        if not any(m in imported for m in fa.modules):
+        # a module nothing imports by name: its network and dataset classes where something
+        # trains, as :func:`uncalled_functions` reads them
+        library = any(m in imported for m in fa.modules)
+        if not library and not trained:
             continue
         # and the classes a registry's decorator fills it with: built by name
         decorated = _decorated(facts) | _registered_classes(facts)
@@ -3588,6 +3727,8 @@ def apart_only(
         for d in values.defs:
             name = d.qual
             if d.owner >= 0 or "." in name or name.startswith("__") or name in decorated:
+                continue
+            if not library and name not in framework:
                 continue
             if any(a < d.line and d.end_line <= b for a, b in spans):
                 continue  # nested in another def
@@ -3616,7 +3757,11 @@ def apart_only(
         e.value
         for fa in files.values()
         if fa.syntax is not None and fa.syntax.values is not None
-        for x in _written(fa.syntax.values)
+        for x in (
+            _not_listing(fa.syntax.values, _written(fa.syntax.values))
+            if trained
+            else _written(fa.syntax.values)
+        )
         for e in x.walk()
         if e.kind == "Constant" and isinstance(e.value, str)
     }
@@ -3635,12 +3780,12 @@ def apart_only(
             for part in c.callee.split(".")[-2:]:
                 if part in by_name:
                     uses.setdefault(part, set()).add((path, 0, c.caller))
-        # (a package's ``__init__`` importing a name re-exports it: its users import it
-        # from the package, each a use of its own; the re-export alone builds nothing)
-        exports = PurePosixPath(path).name == "__init__.py"
-        for ref in fa.local_refs if not exports else ():
+        # a package's re-export is no use where the repository trains (ByteTrack's
+        # ``yolox/models/__init__.py`` re-exporting the Darknet only YOLOv3's neck builds)
+        reexported = _reexported(fa, framework, handed)
+        for ref in fa.local_refs:
             module, _, last = ref.rpartition(".")
-            if last in by_name and module not in fa.modules:  # an import from another file
+            if last in by_name and module not in fa.modules and ref not in reexported:
                 uses.setdefault(last, set()).add((path, _IMPORTED, ""))
         # a class's base is used by the class: reached wherever the class is (a training
         # set ``JointSet(LoadImages)`` runs its base's ``__getitem__`` and helpers), however

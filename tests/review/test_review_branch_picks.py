@@ -216,16 +216,17 @@ def test_a_class_only_a_file_counted_apart_builds_is_still_a_model() -> None:
     assert _roles(review)["pkg.lora.Net"] == "model"
 
 
-def test_a_class_a_ported_class_builds_stays_its_block(tmp_path: Path) -> None:
-    """The same wrapper in the package, which exports it, is part of the port: the LoRA
-    ``Net`` is its part, no top model of its own."""
+def test_a_wrapper_the_package_only_re_exports_is_no_part_of_the_port(tmp_path: Path) -> None:
+    """The same wrapper in the package, which only re-exports it (its ``__init__``): where
+    the repository trains, a re-export builds nothing (issue 20), so the wrapper is no row
+    of the network; the LoRA ``Net`` it wraps is no top model of its own either."""
     root = tmp_path / "apartbuilt"
     shutil.copytree(_ROOT / "apartbuilt", root)
     (root / "examples" / "lit_wrap.py").rename(root / "pkg" / "lit_wrap.py")
     (root / "pkg" / "__init__.py").write_text("from pkg.lit_wrap import LitWrap\n")
     review = build_review(str(root), jobs=1)
     assert "pkg.lora.Net" not in {m.cls for m in review.top_models}
-    assert _roles(review)["pkg.lora.Net"] == "block"
+    assert "pkg.lit_wrap.LitWrap" not in _roles(review)
 
 
 _BACKBONES = {

@@ -64,8 +64,8 @@ def test_builder_candidates_are_parts_not_models(arch) -> None:
     }
     assert _role(arch, "segnet.models.SmallEncoder") == "block"
     assert _role(arch, "segnet.models.DeepEncoder") == "block"
-    # INVALID: a class nothing builds keeps the role its name gives it
-    assert _role(arch, "segnet.models.Plain") == "other"
+    # INVALID: a class nothing builds is no row of the network (issue 20)
+    assert all(m.cls != "segnet.models.Plain" for m in arch.modules)
 
 
 def test_recursive_config_builder_parts_are_one_of_its_classes(conf) -> None:
