@@ -3585,7 +3585,8 @@ def uncalled_functions(
         library = any(m in imported for m in fa.modules)
         if not library and not trained:
             continue
-        decorated = _decorated(facts)
+        # (a class a registry's decorator fills a table with is built by name)
+        decorated = _decorated(facts) | _registered_classes(facts)
         spans = [(d.line, d.end_line) for d in values.defs]
         for d in values.defs:
             name = d.qual
