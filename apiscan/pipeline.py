@@ -310,6 +310,7 @@ def _stages(
     runner = _Runner(cache, ctx, local_roots, options)
     try:
         analyses, reexports, cut = _rounds(tasks, runner, stats, options)
+        _cpu_since(stats, "workers_cpu_s", 0.0, runner)
     finally:
         runner.close()
     stats["analyse_s"] = time.perf_counter() - t0
@@ -317,7 +318,7 @@ def _stages(
     stats["files_cached"] = runner.cached
     stats["position_fallbacks"] = sum(1 for fa in analyses if fa.position_fallback)
 
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     table = load_table(options.ms_version)
     stats["load_table_s"] = time.perf_counter() - t1
     t1 = time.perf_counter()
@@ -333,12 +334,14 @@ def _stages(
     if cut:
         result = replace(result, facts_cut=cut)
     stats["join_s"] = time.perf_counter() - t1
+    stats["join_cpu_s"] = time.process_time() - c1
     t1 = time.perf_counter()
     cache.put_scan(whole, replace(result, stats={}))
     stats["put_scan_s"] = time.perf_counter() - t1
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     result = _link_verification(result, options)
     stats["link_s"] = time.perf_counter() - t1
+    stats["link_cpu_s"] = time.process_time() - c1
     stats["total_s"] = time.perf_counter() - t0
     stats["main_cpu_s"] = time.process_time()
     rendered = _keep_report(cache, report_key, render, result)
@@ -357,6 +360,7 @@ def _rounds(
     t0 = time.perf_counter()
     analyses = runner.run(tasks)
     stats["walk_s"] = time.perf_counter() - t0
+    _cpu_since(stats, "walk_cpu_s", 0.0, runner)
 
     # Round 2: files that imported torch names through the repo's own modules.
     reexports = resolve_reexports(analyses)
@@ -373,9 +377,10 @@ def _rounds(
             else:
                 known[fa.path] = same
     if walk:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), _workers_cpu(runner)
         known.update(zip((t.relpath for t in walk), runner.run(walk), strict=True))
         stats["reexport_walk_s"] = time.perf_counter() - t0
+        _cpu_since(stats, "reexport_walk_cpu_s", c0, runner)
     if known:
         analyses = [known.get(fa.path, fa) for fa in analyses]
     stats["files_reexport_walked"] = len(walk)
@@ -421,9 +426,10 @@ def _keep_report(
     """Render ``result`` and keep the report under ``key`` (when the report is cached)."""
     if render is None or key is None:
         return None
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     rendered = Rendered(render[1](result), _statuses(result), result.stats)
     result.stats["render_s"] = time.perf_counter() - t0
+    result.stats["render_cpu_s"] = time.process_time() - c0
     cache.put_report(key, rendered.text, rendered.statuses)
     return rendered
 
@@ -481,12 +487,13 @@ def _whole_program(
     total = sum(len(t.data) for t in current.values())
     budget = max(REWALK_MIN_BYTES, int(total * REWALK_SHARE))
     edge_budget = max(EDGE_REWALK_MIN_BYTES, int(total * EDGE_REWALK_SHARE))
-    solve_s = rewalk_s = 0.0
+    solve_s = rewalk_s = solve_cpu_s = 0.0
     cut: set[str] = set()
     for _ in range(MAX_ROUNDS):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         sol = solve(analyses, classes, reuse, envs=rewalk)
         solve_s += time.perf_counter() - t0
+        solve_cpu_s += time.process_time() - c0
         iterations += sol.iterations
         redo, edges = [], []
         for fa in analyses if rewalk else ():
@@ -511,9 +518,10 @@ def _whole_program(
             break
         rounds += 1
         rewalked += len(redo)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), _workers_cpu(runner)
         again = dict(zip((t.relpath for t in redo), runner.run(redo), strict=True))
         rewalk_s += time.perf_counter() - t0
+        _cpu_since(stats, "rewalk_cpu_s", c0, runner)
         current.update((t.relpath, t) for t in redo)
         # a walk for call edges only hands on its calls: the file's findings and the facts
         # the solver reads stay those of its walk for facts (whose env changed nothing that
@@ -524,18 +532,35 @@ def _whole_program(
                 again[t.relpath] = replace(walked_for[t.relpath], calls=again[t.relpath].calls)
         analyses = [again.get(fa.path, fa) for fa in analyses]
     else:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         # the facts of the last walks, for the owners (no file is walked again)
         sol = solve(analyses, classes, reuse, envs=False)
         solve_s += time.perf_counter() - t0
+        solve_cpu_s += time.process_time() - c0
         iterations += sol.iterations
     stats["solve_s"] = solve_s
+    stats["solve_cpu_s"] = solve_cpu_s
     stats["rewalk_s"] = rewalk_s
     stats["solver_rounds"] = rounds
     stats["solver_iterations"] = iterations
     stats["files_rewalked"] = rewalked
     stats["files_facts_cut"] = len(cut)
     return [with_owners(fa, sol, classes.api) for fa in analyses], tuple(sorted(cut))
+
+
+def _workers_cpu(runner: _Runner) -> float | None:
+    """The CPU seconds the scan's workers have used so far (0 before any was started;
+    None where the system cannot tell)."""
+    return 0.0 if runner.pool is None else runner.pool.cpu_seconds()
+
+
+def _cpu_since(stats: dict[str, float], key: str, before: float | None, runner: _Runner) -> None:
+    """Add the workers' CPU seconds since ``before`` (:func:`_workers_cpu`) to ``stats[key]``
+    (``--stats``: how a cold scan's CPU splits between its rounds); nothing where the system
+    cannot tell."""
+    after = _workers_cpu(runner)
+    if before is not None and after is not None:
+        stats[key] = stats.get(key, 0.0) + after - before
 
 
 def _within_budget(redo: list[FileTask], budget: int) -> tuple[list[FileTask], int]:

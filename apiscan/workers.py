@@ -75,6 +75,10 @@ STEAL_RATIO = 3
 KEPT_SPEEDUP = 5
 
 
+#: ``/proc``'s unit of CPU time (:meth:`StickyPool.cpu_seconds`).
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
 @dataclass
 class _Slot:
     process: ForkProcess | None = None
@@ -258,6 +262,22 @@ class StickyPool:
                     slot.conn.send(None)
         for slot in self.slots:
             self._stop(slot, kill=False)
+
+    def cpu_seconds(self) -> float | None:
+        """The CPU seconds (user and system) the live workers have used so far, from
+        ``/proc`` (for ``--stats``); None where ``/proc`` cannot tell (not Linux). A worker
+        that died took its share with it."""
+        total = 0.0
+        for slot in self.slots:
+            if slot.process is None or slot.process.pid is None:
+                continue
+            try:
+                with open(f"/proc/{slot.process.pid}/stat", "rb") as f:
+                    fields = f.read().rpartition(b")")[2].split()
+                total += (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
+            except (OSError, ValueError, IndexError):
+                return None
+        return total
 
     def kill(self) -> None:
         for slot in self.slots:

@@ -63,6 +63,17 @@ def test_solver_stats(result: ScanResult) -> None:
     assert result.stats["files_rewalked"] >= 2
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="workers' CPU is read from /proc")
+def test_stats_split_the_workers_cpu_by_round(result: ScanResult) -> None:
+    stats = result.stats
+    rounds = [stats[k] for k in ("walk_cpu_s", "reexport_walk_cpu_s", "rewalk_cpu_s") if k in stats]
+    assert "walk_cpu_s" in stats and "rewalk_cpu_s" in stats  # the fixture's files are walked again
+    assert all(seconds >= 0 for seconds in rounds)
+    # each round's share is read from the same counters as the total, later
+    assert sum(rounds) <= stats["workers_cpu_s"] + 1e-9
+    assert stats["solve_cpu_s"] >= 0 and stats["join_cpu_s"] >= 0
+
+
 def _chain(result: ScanResult, path: str, rule: str, function: str) -> list[tuple]:
     found = [
         f.chain
