@@ -49,6 +49,7 @@ from apiscan.review.model import (
     WorkItem,
 )
 from apiscan.review.readings import Readings
+from apiscan.review.registry import registry_choices
 from apiscan.review.roles import (
     HAND_DRAWN,
     TORCH_FRAMEWORKS,
@@ -168,6 +169,11 @@ def review(options: ScanOptions) -> Review:
         not_picked,
         built_under,
     )
+    # the losses, optimizers and schedules a command-line option picks by name that the run
+    # does not (the documented command's ``--criterion``, else the default): what other
+    # commands build, alternatives as the registry's other models are
+    for choice in registry_choices(analyses, readings.documented_runs):
+        not_picked.update(dotted for _, _, dotted in choice.left_out() if dotted)
     # the code only the entries a default key leaves out of a table reach: their weights
     # downloads are no work item (the recipe drops their rows the same way)
     # the functions nothing runs: no recipe rows, no effort for their gaps
