@@ -395,6 +395,8 @@ def documented_runs(root: Path | None, scripts: Mapping[str, str]) -> list[Launc
                 continue
             if _EVALUATION_RUN.search(command):
                 continue
+            if any(w.strip("().") == "" and "..." in w for w in passed):
+                continue  # a fragment showing one option (``fairseq-train --fp16 (...)``)
             runs.append(Launch(path, line, passed))
     return runs
 

@@ -84,6 +84,17 @@ class Readings:
         return documented_runs(self.root, scripts)
 
     @cached_property
+    def documented_run(self) -> Launch | None:
+        """The documented training run: the first of :attr:`documented_runs` that passes an
+        option (a getting-started page's first ``fairseq-train`` command). Its values are
+        read together, as one run: an option it does not pass keeps its default, whatever
+        a later command (another model's) passes."""
+        return next(
+            (run for run in self.documented_runs if any(w.startswith("-") for w in run.words)),
+            None,
+        )
+
+    @cached_property
     def argparse(self) -> ArgparseDefaults:
         """Every argparse option of the repository's files (test files left out) with its
         default: the one table the work items, the inference numbers and the model tree

@@ -9760,11 +9760,9 @@ class _Recipe:
         if not any(_DATACLASS.match(name) for name in decorators.get(cls, ())):
             return ""
         names = (f"--{attr.replace('_', '-')}", f"--{attr}")
-        for run in readings.documented_runs:
-            given = run.given(names)
-            if given:
-                return f"{' '.join(given)} ({run.path}:{run.line})"
-        return ""
+        run = readings.documented_run
+        given = run.given(names) if run is not None else None
+        return f"{' '.join(given)} ({run.path}:{run.line})" if run is not None and given else ""
 
     def _enum_tags(self) -> set[tuple[str, str]]:
         """(path, name) of the module constants that are members of an enumeration: two or
@@ -10199,8 +10197,8 @@ class _Recipe:
         the run's, whatever their row; those of the picked one's file stay. Read from the
         scan's syntax facts."""
         readings = self.repo.readings
-        runs = readings.documented_runs if readings is not None else []
-        for choice in registry_choices(self.analyses, runs):
+        run = readings.documented_run if readings is not None else None
+        for choice in registry_choices(self.analyses, [run] if run is not None else []):
             category = _registry_category(choice.option)
             if category is None:
                 continue

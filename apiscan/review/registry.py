@@ -321,7 +321,8 @@ class Registries:
                         f"{run.path}:{run.line}; {registry.rpartition('.')[2]} registers "
                         f"{len(models)} models"
                     )
-                    others = sorted(t for n, t in models.items() if t != models[model])
+                    # every other entry (those no module class stands for too)
+                    others = sorted({t for t in table.values() if t != models[model]})
                     return models[model], why, others
         return None
 

@@ -2629,13 +2629,17 @@ class _Builders:
             # picked at run time with no default, named by the documented training command
             # (``--arch fconv_iwslt_de_en``): that model; the registry's others are what
             # other commands build, alternatives of this run
+            run = self.readings.documented_run
             documented = self.registries.documented(
                 (c for c, m in self.classes.items() if m.role not in _NOT_TOP),
-                self.readings.documented_runs,
+                [run] if run is not None else [],
             )
             if documented is not None:
                 cls, why, others = documented
-                parts = (("selected by", why), *self.parts_of(cls))
+                # with the parts its builder hands it (``build_model``: encoder, decoder)
+                built = next((m for m in found if m.cls == cls and m.parts), None)
+                own = built.parts if built is not None else self.parts_of(cls)
+                parts = (("selected by", why), *own)
                 run_time = TopModel(cls, self.classes[cls].where, "", tuple(parts))
                 self._unconfigured.update(others)
         if not named and run_time is None:

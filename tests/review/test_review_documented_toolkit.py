@@ -28,7 +28,11 @@ def test_a_console_command_of_a_docs_page_is_a_documented_run(toolkit) -> None:
     runs = documented_runs(root, scripts)
     # the generation command trains nothing; a training scoring its validation set
     # (``--eval-bleu``) is still a training run
-    assert [(r.path, r.line) for r in runs] == [("docs/getting_started.md", 12)]
+    # a fragment showing one option (``--fp16 (...)``) is no run
+    assert [(r.path, r.line) for r in runs] == [
+        ("docs/getting_started.md", 12),
+        ("docs/getting_started.md", 22),
+    ]
     assert runs[0].given(("--arch", "-a")) == ("conv_small",)
 
 
@@ -79,3 +83,15 @@ def test_the_documented_command_picks_the_loss_and_optimizer(toolkit) -> None:
     [shapes] = [e for e in review.effort.explanation if "dynamic-shape rewrite" in e]
     assert "ctc.py" not in shapes
     assert {"kit.criterions.ctc.CtcCriterion", "kit.optim.nag.KitNag"} <= set(review.alternatives)
+
+
+def test_the_first_documented_run_gives_every_value(toolkit) -> None:
+    """The values are one run's: the speech model's later command (``--criterion ctc``)
+    changes none, and the speech model's config fields are not the run's rows."""
+    _, review = toolkit
+    assert _rows(review, "loss")["--criterion (picked by name)"]["documented"].startswith(
+        '"smooth"'
+    )
+    assert not [i for i in review.recipe if i.where.path == "kit/models/speech.py"]
+    top = review.top_models[0]
+    assert dict(top.parts)["encoder"].startswith("ConvEncoder")

@@ -26,6 +26,14 @@ FILES = {
             --arch conv_small --optimizer adam --lr 5e-4 --warmup-updates 300 \\
             --criterion smooth --label-smoothing 0.2 --eval-bleu
         ```
+
+        Half precision: `kit-train --fp16 (...)`.
+
+        Train a speech model:
+
+        ```
+        kit-train data-bin/audio --arch speech_m --optimizer nag --criterion ctc
+        ```
     """,
     "setup.py": """
         from setuptools import setup
@@ -139,6 +147,8 @@ FILES = {
             args.dim = 16
     """,
     "kit/models/speech.py": """
+        from dataclasses import dataclass
+
         import torch
         from torch import nn
 
@@ -155,6 +165,11 @@ FILES = {
                 return self.rnn(kept.view(-1, 1, 8))[0]
 
 
+        @dataclass
+        class SpeechConfig:
+            fp16: bool = False
+
+
         @register_model("speech")
         class SpeechModel(nn.Module):
             def __init__(self, encoder):
@@ -163,7 +178,8 @@ FILES = {
 
             @classmethod
             def build_model(cls, args):
-                return cls(SpeechEncoder(8))
+                model = cls(SpeechEncoder(8))
+                return model.half() if SpeechConfig().fp16 else model
 
             def forward(self, x, lengths):
                 steps = lengths.cpu().numpy()
