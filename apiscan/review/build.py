@@ -173,8 +173,10 @@ def review(options: ScanOptions) -> Review:
     # does not (the documented command's ``--criterion``, else the default): what other
     # commands build, alternatives as the registry's other models are
     run = readings.documented_run
+    chosen: list[str] = []  # the entries those options pick: built by name
     for choice in registry_choices(analyses, [run] if run is not None else []):
         not_picked.update(dotted for _, _, dotted in choice.left_out() if dotted)
+        chosen += [d for name, _, d in choice.registered if d and name == choice.chosen]
     # the code only the entries a default key leaves out of a table reach: their weights
     # downloads are no work item (the recipe drops their rows the same way)
     # the functions nothing runs: no recipe rows, no effort for their gaps
@@ -192,6 +194,9 @@ def review(options: ScanOptions) -> Review:
         and t.parts[0][0] == "selected by"
         and not t.parts[0][1].startswith("an alt")
     ]
+    # ... and the loss an option picks by name, though only the losses it leaves out name
+    # its class in code (their base class)
+    picked += [c for c in chosen if c not in not_picked]
     left = left_out(
         [fa for fa in analyses if not is_test_path(fa.path)],
         hierarchy,

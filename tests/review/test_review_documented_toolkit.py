@@ -83,6 +83,8 @@ def test_the_documented_command_picks_the_loss_and_optimizer(toolkit) -> None:
     [shapes] = [e for e in review.effort.explanation if "dynamic-shape rewrite" in e]
     assert "ctc.py" not in shapes
     assert {"kit.criterions.ctc.CtcCriterion", "kit.optim.nag.KitNag"} <= set(review.alternatives)
+    # the picked loss stays the run's though only a loss left out names its class (a base)
+    assert "kit.criterions.smooth.SmoothCriterion" not in review.alternatives
 
 
 def test_the_first_documented_run_gives_every_value(toolkit) -> None:

@@ -201,13 +201,19 @@ FILES = {
             args.dim = 32
     """,
     "kit/criterions/__init__.py": """
+        import importlib
+        import os
+
         from kit.registry import setup_registry
 
         build_criterion, register_criterion, CRITERION_REGISTRY = setup_registry(
             "--criterion", default="ce"
         )
 
-        from kit.criterions import ce, ctc, smooth  # noqa: E402  (registers them)
+        # every module of the folder registers its criterions
+        for file in sorted(os.listdir(os.path.dirname(__file__))):
+            if file.endswith(".py") and not file.startswith("_"):
+                importlib.import_module("kit.criterions." + file[: -len(".py")])
     """,
     "kit/criterions/ce.py": """
         import torch.nn.functional as F
@@ -252,10 +258,11 @@ FILES = {
         from torch import nn
 
         from kit.criterions import register_criterion
+        from kit.criterions.smooth import SmoothCriterion
 
 
         @register_criterion("ctc")
-        class CtcCriterion(nn.Module):
+        class CtcCriterion(SmoothCriterion):
             def __init__(self, cfg):
                 super().__init__()
 
