@@ -2642,6 +2642,9 @@ class _Builders:
                 parts = (("selected by", why), *own)
                 run_time = TopModel(cls, self.classes[cls].where, "", tuple(parts))
                 self._unconfigured.update(others)
+                # what the registry's other entries build is no model of this run: the
+                # tree shows them apart, as alternatives
+                found = [m for m in found if m.cls not in set(others)]
         if not named and run_time is None:
             # picked at run time with no default: the registry's main model
             picked = self.registries.most_variants(

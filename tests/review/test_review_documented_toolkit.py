@@ -43,6 +43,8 @@ def test_the_documented_architecture_picks_the_top_model(toolkit) -> None:
     why = dict(top.parts)["selected by"]
     assert "--arch conv_small (an architecture of 'conv')" in why
     assert "docs/getting_started.md:12" in why
+    # the models other commands train are alternatives, not models this run builds
+    assert "kit.models.speech.SpeechModel" not in {m.cls for m in review.top_models}
 
 
 def test_the_models_other_commands_train_are_no_work_of_this_run(toolkit) -> None:
