@@ -176,7 +176,8 @@ class Assign:
     module: bool  # the module's own code (no def or class around it)
 
 
-#: (top-level def or class, its name, (architecture, registry chain, key) per decorator)
+#: (top-level def or class, its name, (architecture, registry chain, key) per decorator); an
+#: architecture decorator's key is the architecture's own name (no registry chain)
 Decorated = tuple[str, str, tuple[tuple[str, tuple[str, ...], str], ...]]
 
 
@@ -861,13 +862,13 @@ def _decorated(
         for dec in node.decorator_list:
             registered = _register_key(dec, node.name)
             chain = name_chain(registered[0]) if registered is not None else None
-            decorators.append(
-                (
-                    _architecture_of(dec) or "",
-                    tuple(chain or ()),
-                    registered[1] if registered is not None else "",
-                )
-            )
+            architecture = _architecture_of(dec) or ""
+            key = registered[1] if registered is not None else ""
+            if architecture and not key:
+                # ``@register_model_architecture("transformer", "transformer_iwslt_de_en")``:
+                # the name a command line gives (``--arch transformer_iwslt_de_en``)
+                key = _architecture_name(dec)
+            decorators.append((architecture, tuple(chain or ()), key))
         found.append((qual, node.name, tuple(decorators)))
     return tuple(found)
 
@@ -887,6 +888,18 @@ def _register_key(dec: ast.expr, default: str) -> tuple[ast.expr, str] | None:
     # ``@REG.register()`` registers in REG; a bare ``@register_model`` in its own table.
     registry = func.value if isinstance(func, ast.Attribute) and tail != "register_model" else func
     return registry, key
+
+
+def _architecture_name(dec: ast.expr) -> str:
+    """The name an architecture decorator registers (its second argument, or ``arch_name``),
+    "" when not a literal."""
+    if not isinstance(dec, ast.Call):
+        return ""
+    named = [k.value for k in dec.keywords if k.arg == "arch_name"]
+    for arg in [*dec.args[1:2], *named]:
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            return arg.value
+    return ""
 
 
 def _architecture_of(dec: ast.expr) -> str | None:

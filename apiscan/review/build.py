@@ -49,6 +49,7 @@ from apiscan.review.model import (
     WorkItem,
 )
 from apiscan.review.readings import Readings
+from apiscan.review.registry import registry_choices
 from apiscan.review.roles import (
     HAND_DRAWN,
     TORCH_FRAMEWORKS,
@@ -168,6 +169,14 @@ def review(options: ScanOptions) -> Review:
         not_picked,
         built_under,
     )
+    # the losses, optimizers and schedules a command-line option picks by name that the run
+    # does not (the documented command's ``--criterion``, else the default): what other
+    # commands build, alternatives as the registry's other models are
+    run = readings.documented_run
+    chosen: list[str] = []  # the entries those options pick: built by name
+    for choice in registry_choices(analyses, [run] if run is not None else []):
+        not_picked.update(dotted for _, _, dotted in choice.left_out() if dotted)
+        chosen += [d for name, _, d in choice.registered if d and name == choice.chosen]
     # the code only the entries a default key leaves out of a table reach: their weights
     # downloads are no work item (the recipe drops their rows the same way)
     # the functions nothing runs: no recipe rows, no effort for their gaps
@@ -185,6 +194,9 @@ def review(options: ScanOptions) -> Review:
         and t.parts[0][0] == "selected by"
         and not t.parts[0][1].startswith("an alt")
     ]
+    # ... and the loss an option picks by name, though only the losses it leaves out name
+    # its class in code (their base class)
+    picked += [c for c in chosen if c not in not_picked]
     left = left_out(
         [fa for fa in analyses if not is_test_path(fa.path)],
         hierarchy,
@@ -341,6 +353,11 @@ def review(options: ScanOptions) -> Review:
         taken,
         picked,
     )
+    # the rows of a file whose registered classes the run picks none of (another model's
+    # config dataclass and its fp16 field, another task's loss weights) are that
+    # alternative's, not the run's
+    elsewhere = alternative_files(analyses, not_picked)
+    recipe = type(recipe)(i for i in recipe if i.where.path not in elsewhere)
     # the parts a constructor builds per branch, as the run's values (the YAML the entry
     # loads included) take them: the tree follows the values the recipe reads
     for branch_taken in taken:
@@ -788,6 +805,25 @@ def _filled_key(item: RecipeItem) -> str:
 
 #: Recipe rows that are an input's whole path: a composition, a pipeline of statements.
 _PATHS = ("composition in ", "pipeline in ")
+
+
+def alternative_files(analyses: Sequence[FileAnalysis], not_picked: set[str]) -> frozenset[str]:
+    """The files whose module-level classes registered by a decorator (``@register_model(
+    "hubert")``, ``@register_criterion("ctc")``) are all classes the run's pick leaves out:
+    each holds another command's model, loss or task with its settings."""
+    out: set[str] = set()
+    for fa, facts in with_facts(analyses):
+        module = fa.modules[0] if fa.modules else ""
+        registered = [
+            f"{module}.{qual}"
+            for qual, _, names in facts.decorators
+            if "." not in qual
+            and any(n.rpartition(".")[2].startswith("register") for n in names)
+            and any(c.qualname == qual for c in fa.classes)
+        ]
+        if registered and all(r in not_picked for r in registered):
+            out.add(fa.path)
+    return frozenset(out)
 
 
 def entry_points(result: ScanResult, analyses: Sequence[FileAnalysis]) -> frozenset[str]:

@@ -57,7 +57,8 @@ _CONFIG_FLAGS = frozenset(
 #: A command that evaluates, tests or demonstrates (its config is not the training's).
 _NOT_TRAINING = re.compile(r"--eval-only|--eval_only|--test-only|--evaluate\b")
 #: A run of the training script that only evaluates (``--eval true``, a bare ``--eval``).
-_EVALUATION_RUN = re.compile(r"--eval(uate)?\b(?!\s*(false|0)\b)", re.IGNORECASE)
+#: ``--eval-bleu`` (a training that scores its validation set) is no such option.
+_EVALUATION_RUN = re.compile(r"--eval(uate)?(?![-\w])(?!\s*(false|0)\b)", re.IGNORECASE)
 _SKIPPED_DIRS = frozenset({".git", ".github", "node_modules", "__pycache__", "site"})
 
 
@@ -386,6 +387,33 @@ _FROM_ARGUMENT = re.compile(
 )
 
 
+def documented_runs(root: Path | None, scripts: Mapping[str, str]) -> list[Launch]:
+    """The documented training runs of ``scripts`` (each module name, path or console
+    command name of a script -> its path), in reading order: the root README, the other
+    Markdown pages at the root, the pages of a root docs folder (a getting-started page's
+    ``fairseq-train data-bin/x --arch fconv_iwslt_de_en --optimizer nag``), then the shell
+    scripts. A run's launched name says it trains (``train.py``, ``fairseq-train``) and
+    the command evaluates nothing (``--eval-only``); a usage line (``--help``) is none.
+    Each :class:`Launch` holds the words after the launched name."""
+    if root is None or not scripts:
+        return []
+    runs: list[Launch] = []
+    for path, line, words, cwd in _placed(_commands(root, docs=True, bare=True, pages=True)):
+        for index, _ in _launched(words, scripts, cwd):
+            passed = tuple(words[index + 1 :])
+            command = " ".join(passed)
+            if "train" not in words[index].rpartition("/")[2]:
+                continue  # an evaluation, a preprocessing, a generation command
+            if {"--help", "-h"} & set(passed) or _NOT_TRAINING.search(command):
+                continue
+            if _EVALUATION_RUN.search(command):
+                continue
+            if any(w.strip("().") == "" and "..." in w for w in passed):
+                continue  # a fragment showing one option (``fairseq-train --fp16 (...)``)
+            runs.append(Launch(path, line, passed))
+    return runs
+
+
 def script_arguments(path: Path) -> frozenset[str]:
     """The variables a shell script binds to its own command-line arguments
     (``NET=${2}`` before ``python train.py --net ${NET}``): what its caller chooses, not a
@@ -481,6 +509,16 @@ def _launched(
     launched = bool(words) and words[0].endswith(".py")
     for index, word in enumerate(words):
         following = words[index + 1] if index + 1 < len(words) else ""
+        command = word.rstrip(")`")
+        if (
+            command in scripts
+            and _console_name(command)
+            and (launched or all(_COMMAND_PREFIX.match(w) for w in words[:index]))
+        ):
+            # a console script the packaging declares (``fairseq-train data-bin/x --lr
+            # 0.25``, after a prompt, variables or ``$(which fairseq-train)``)
+            yield index, scripts[command]
+            return
         if Path(word).name in _LAUNCHERS:
             launched = True
         elif launched and word == "-m":
@@ -510,6 +548,17 @@ def _launched(
             if name in scripts:
                 yield index, scripts[name]
             return
+
+
+#: Words a console command may follow: a prompt (``>``, ``$``), an environment variable set
+#: for it (``CUDA_VISIBLE_DEVICES=0``), the shell's ``$(which`` around its name.
+_COMMAND_PREFIX = re.compile(r"^(?:[>$%#]|\$\(which|`which|[A-Za-z_]\w*=\S*)$")
+
+
+def _console_name(name: str) -> bool:
+    """Whether ``name`` (a key of a script table) is a console script's command name
+    (``fairseq-train``), not a path or a dotted module."""
+    return bool(name) and not name.endswith(".py") and "." not in name and "/" not in name
 
 
 def _module_tail(module: str, script: str) -> bool:

@@ -16,7 +16,7 @@ from functools import cached_property
 from pathlib import Path
 
 from apiscan.extract.records import FileAnalysis
-from apiscan.review.commands import launch_commands, launches
+from apiscan.review.commands import Launch, documented_runs, launch_commands, launches
 from apiscan.review.config_files import (
     Composed,
     OptionFiles,
@@ -67,6 +67,32 @@ class Readings:
         from apiscan.review.work import unpassed_flags  # work reads these readings' tables
 
         return unpassed_flags(self.analyses)
+
+    @cached_property
+    def documented_runs(self) -> list[Launch]:
+        """The documentation's training commands (:func:`~apiscan.review.commands.
+        documented_runs`) of the scripts that run as programs (a ``__main__`` block) and of
+        the console commands the packaging declares (``fairseq-train``), in reading order:
+        the options the documented run passes (``--arch``, ``--optimizer``, ``--lr``)."""
+        from apiscan.review.work import console_scripts  # work reads these readings' tables
+
+        scripts: dict[str, str] = {}
+        for fa, sf in with_facts(self.analyses):
+            if sf.main_guard:
+                scripts.update({fa.path: fa.path, **{m: fa.path for m in fa.modules}})
+        scripts.update(console_scripts(self.root, self.analyses))
+        return documented_runs(self.root, scripts)
+
+    @cached_property
+    def documented_run(self) -> Launch | None:
+        """The documented training run: the first of :attr:`documented_runs` that passes an
+        option (a getting-started page's first ``fairseq-train`` command). Its values are
+        read together, as one run: an option it does not pass keeps its default, whatever
+        a later command (another model's) passes."""
+        return next(
+            (run for run in self.documented_runs if any(w.startswith("-") for w in run.words)),
+            None,
+        )
 
     @cached_property
     def argparse(self) -> ArgparseDefaults:

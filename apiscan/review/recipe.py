@@ -111,6 +111,7 @@ from apiscan.review.leftout import call_sites_by_def, left_out
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.names import BoolTypes, as_bool, bool_word
 from apiscan.review.readings import Readings
+from apiscan.review.registry import registry_choices
 from apiscan.review.roles import (
     DEMO_DIRS,
     GRADIENT_COLLECTIVES,
@@ -5832,8 +5833,8 @@ class _Recipe:
                 index = file.first.get(qual)
                 if index is None or file.defs[index].is_class:
                     continue
-                for _, _, key in decorators:
-                    if key:
+                for architecture, _, key in decorators:
+                    if key and not architecture:  # an architecture's name builds no model
                         builders[key] = (fa.path, index)
         picked = {builders[k] for k in set(builders) & defaults}
         unbuilt = set(builders.values()) - picked if picked and len(builders) >= 2 else set()
@@ -9952,6 +9953,9 @@ class _Recipe:
                         more = f" and {len(places) - 3} more" if len(places) > 3 else ""
                         shown.append(f"{value} ({', '.join(places[:3])}{more})")
                     values.append(("entry defaults", "; ".join(shown)))
+                documented = self._documented_field(a.file, short, a.attr)
+                if documented:
+                    values.append(("documented", documented))
                 self.add(category, name, a.file.where(a.line), values)
         self._dataset_config_settings()
         tags = self._enum_tags()
@@ -9972,6 +9976,23 @@ class _Recipe:
                 and not _name_table(stmt.value)
             ):
                 self.add(category, constant, f.where(stmt.line), [("value", stmt.value.text)])
+
+    def _documented_field(self, file: _File, cls: str, attr: str) -> str:
+        """The value the documented training command gives a field of the dataclass ``cls``
+        as its command-line option (``--warmup-updates 4000`` for ``warmup_updates``: the
+        options a parser generated from the config dataclasses spells), with where; "" when
+        ``cls`` is no dataclass or no documented run passes it."""
+        readings = self.repo.readings
+        facts = file.fa.syntax
+        if readings is None or facts is None:
+            return ""
+        decorators = {qual: names for qual, _, names in facts.decorators}
+        if not any(_DATACLASS.match(name) for name in decorators.get(cls, ())):
+            return ""
+        names = (f"--{attr.replace('_', '-')}", f"--{attr}")
+        run = readings.documented_run
+        given = run.given(names) if run is not None else None
+        return f"{' '.join(given)} ({run.path}:{run.line})" if run is not None and given else ""
 
     def _enum_tags(self) -> set[tuple[str, str]]:
         """(path, name) of the module constants that are members of an enumeration: two or
@@ -10439,45 +10460,48 @@ class _Recipe:
         """Losses, optimizers and LR schedules picked by name on the command line
         (fairseq's ``--criterion``, ``--optimizer``, ``--lr-scheduler``, set up by
         ``registry.setup_registry("--criterion", ..., default="cross_entropy")``): one row
-        with the option, its default and where the default is registered, instead of a row
-        for every registered criterion's own loss calls (only the selected one runs). Read
-        from the scan's syntax facts."""
-        files = list(with_facts(self.analyses))
-        for fa, facts in files:
-            for setup in facts.registry_setups:
-                category = _registry_category(setup.option)
-                if category is None:
-                    continue
-                registered = [
-                    (key, place(other, line))
-                    for other, other_facts in files
-                    for name, key, line in other_facts.registered
-                    if name in setup.registers
-                ]
-                if not registered:
-                    continue
-                chosen = next((w for key, w in registered if key == setup.default), None)
-                where = {w.path for _, w in registered}
+        with the option, its default, the name the documented training command gives it
+        (``--optimizer adam``) and where the one picked is registered. The rows of the files
+        whose entries the run does not pick (another scheduler's warm-up settings) are not
+        the run's, whatever their row; those of the picked one's file stay. Read from the
+        scan's syntax facts."""
+        readings = self.repo.readings
+        run = readings.documented_run if readings is not None else None
+        for choice in registry_choices(self.analyses, [run] if run is not None else []):
+            category = _registry_category(choice.option)
+            if category is None:
+                continue
+            chosen = choice.chosen
+            picked = {w.path for name, w, _ in choice.registered if name == chosen}
+            where = {w.path for _, w, _ in choice.registered}
+            if chosen is None:
+                # no pick known: none of the registered ones' own rows of this kind
                 self.out = [
                     i for i in self.out if i.category != category or i.where.path not in where
                 ]
-                shown = (
-                    "none: the command line must name one"
-                    if setup.default is None
-                    else f'"{setup.default}"'
-                )
-                values = [("default", shown), ("registered", f"{len(registered)} choices")]
-                if chosen is not None:
-                    values.append(("default defined at", str(chosen)))
-                what = RECIPE_CATEGORIES[category].lower()
-                self.add(
-                    category,
-                    f"{setup.option} (picked by name)",
-                    place(fa, setup.line),
-                    values,
-                    f"the {what} is the one the command line names; the registered ones' own "
-                    "rows are not listed",
-                )
+            else:
+                self.out = [i for i in self.out if i.where.path not in where - picked]
+            shown = (
+                "none: the command line must name one"
+                if choice.default is None
+                else f'"{choice.default}"'
+            )
+            values = [("default", shown)]
+            if choice.documented:
+                values.append(("documented", f'"{choice.documented}" ({choice.documented_at})'))
+            values.append(("registered", f"{len(choice.registered)} choices"))
+            at = next((w for name, w, _ in choice.registered if name == chosen), None)
+            if at is not None:
+                label = "default" if chosen == choice.default else "picked"
+                values.append((f"{label} defined at", str(at)))
+            what = RECIPE_CATEGORIES[category].lower()
+            note = (
+                f"the {what} is the one the command line names; the registered ones' own "
+                "rows are not listed"
+                if chosen is None
+                else f"the {what} the run picks; the other registered ones' rows are not listed"
+            )
+            self.add(category, f"{choice.option} (picked by name)", choice.where, values, note)
 
     def _hand_schedules(self, file: _File) -> None:
         """An LR or BatchNorm momentum computed by hand from the epoch (PointNet++'s
@@ -11201,6 +11225,10 @@ def _file_roots(file: _File) -> Iterator[tuple[Expr, int]]:
     for n, d in enumerate(file.defs):
         for r in d.returns:
             yield r, n
+
+
+#: A dataclass decorator, named through the imports (``dataclasses.dataclass``, pydantic's).
+_DATACLASS = re.compile(r"^(\w+\.)*dataclass$")
 
 
 def _registry_category(option: str) -> str | None:

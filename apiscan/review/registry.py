@@ -28,10 +28,11 @@ from apiscan.extract.models import Assign, Expr, Function, ModelFacts
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.syntax import shorten
 from apiscan.extract.values import Expr as ValueExpr
+from apiscan.review.commands import Launch
 from apiscan.review.evaluate import choice_key, outcomes
 from apiscan.review.model import Where
 from apiscan.review.names import ArgparseDefaults, OptionDefault
-from apiscan.review.sources import place
+from apiscan.review.sources import place, with_facts
 
 #: Receivers whose attributes are command-line options or configuration values.
 _ARG_RECEIVERS = frozenset({"args", "opt", "opts", "flags", "FLAGS", "parsed", "hparams", "hp"})
@@ -211,6 +212,9 @@ class Registries:
         #: registered model name -> the architectures registered for it (fairseq's
         #: ``@register_model_architecture("transformer", "transformer_iwslt_de_en")``)
         self.architectures: dict[str, int] = {}
+        #: architecture name -> the registered model name it is a variant of
+        #: (``"transformer_iwslt_de_en"`` -> ``"transformer"``)
+        self.variants: dict[str, str] = {}
         for file in files:
             self._index(file)
         by_path = {file.path: file for file in files}
@@ -226,6 +230,8 @@ class Registries:
             for model, chain, key in decorators:
                 if model:
                     self.architectures[model] = self.architectures.get(model, 0) + 1
+                    if key:
+                        self.variants.setdefault(key, model)
                 if not chain:
                     continue
                 registry = self.resolve(file, list(chain))
@@ -300,6 +306,40 @@ class Registries:
                 f"{name!r} has the most ({counted[name]})"
             )
             return models[name], why
+        return None
+
+    def documented(
+        self, classes: Iterable[str], runs: Iterable[Launch]
+    ) -> tuple[str, str, list[str]] | None:
+        """When the model is named only at run time (fairseq's ``--arch``, no default) and a
+        documented training command names it (``fairseq-train data-bin/x --arch
+        fconv_iwslt_de_en``): (the registered model class that name builds, why, the other
+        classes the same registry holds: what other commands build). The first run whose
+        option value is a registered model's name, or an architecture registered for one,
+        among the module classes ``classes``; None when no run names one."""
+        modules = set(classes)
+        for registry, table in sorted(self.tables.items()):
+            models = {name: target for name, target in table.items() if target in modules}
+            if len(models) < 2:
+                continue
+            for run in runs:
+                for flag, value in zip(run.words, run.words[1:], strict=False):
+                    if not flag.startswith("-"):
+                        continue
+                    if "=" in flag:
+                        flag, _, value = flag.partition("=")
+                    model = self.variants.get(value, value)
+                    if model not in models:
+                        continue
+                    via = f" (an architecture of {model!r})" if model != value else ""
+                    why = (
+                        f"{flag} {value}{via} in the documented training command at "
+                        f"{run.path}:{run.line}; {registry.rpartition('.')[2]} registers "
+                        f"{len(models)} models"
+                    )
+                    # every other entry (those no module class stands for too)
+                    others = sorted({t for t in table.values() if t != models[model]})
+                    return models[model], why, others
         return None
 
     def registered_beside(self, target: str) -> list[str]:
@@ -640,6 +680,81 @@ def _concatenated(expr: ValueExpr) -> list[str | ValueExpr] | None:
         left, right = (_concatenated(p) for p in expr.parts)
         return None if left is None or right is None else [*left, *right]
     return [expr] if expr.kind in ("Attribute", "Name") else None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """Classes registered under names and picked by a command-line option (fairseq's
+    ``setup_registry("--criterion", default="cross_entropy")`` with ``@register_criterion(
+    "label_smoothed_cross_entropy")``): which one the run builds."""
+
+    option: str
+    where: Where  # the registry's set-up
+    default: str | None
+    #: (name, where it is registered, the dotted class or function) of each entry
+    registered: tuple[tuple[str, Where, str], ...]
+    #: the name the documented training command gives the option, and where ("" for none)
+    documented: str = ""
+    documented_at: str = ""
+
+    @property
+    def chosen(self) -> str | None:
+        """The name the run picks: the documented command's, else the default; None when
+        neither names a registered entry."""
+        names = {name for name, _, _ in self.registered}
+        for name in (self.documented, self.default):
+            if name and name in names:
+                return name
+        return None
+
+    def left_out(self) -> list[tuple[str, Where, str]]:
+        """The entries the run does not pick (none when the pick is not known): what other
+        commands build."""
+        chosen = self.chosen
+        if chosen is None:
+            return []
+        return [entry for entry in self.registered if entry[0] != chosen]
+
+
+def registry_choices(analyses: Iterable[FileAnalysis], runs: Iterable[Launch]) -> list[Choice]:
+    """Every registry a command-line option picks from (:class:`Choice`), with the name the
+    first documented training run of ``runs`` gives the option. Read from the scan's syntax
+    facts (the set-ups, the ``@register_x("name")`` decorators) and value records (the
+    class or function each decorator is on)."""
+    files = list(with_facts(analyses))
+    runs = list(runs)
+    out: list[Choice] = []
+    for fa, facts in files:
+        for setup in facts.registry_setups:
+            registered: list[tuple[str, Where, str]] = []
+            for other, other_facts in files:
+                defs = other_facts.values.defs if other_facts.values is not None else ()
+                at_line = {d.line: d.qual for d in defs if d.owner < 0}
+                module = other.modules[0] if other.modules else ""
+                for name, key, line in other_facts.registered:
+                    if name in setup.registers:
+                        qual = at_line.get(line, "")
+                        dotted = f"{module}.{qual}" if qual and module else ""
+                        registered.append((key, place(other, line), dotted))
+            if not registered:
+                continue
+            documented = documented_at = ""
+            for run in runs:
+                given = run.given((setup.option,))
+                if given:
+                    documented, documented_at = given[0], f"{run.path}:{run.line}"
+                    break
+            out.append(
+                Choice(
+                    setup.option,
+                    place(fa, setup.line),
+                    setup.default,
+                    tuple(registered),
+                    documented,
+                    documented_at,
+                )
+            )
+    return out
 
 
 #: A JSON file larger than this is data, not a configuration.

@@ -952,7 +952,7 @@ class _Builders:
         for file in self.files:
             for module in file.modules:
                 self.by_module.setdefault(module, file)
-        readings = readings or Readings(root, analyses)
+        readings = self.readings = readings or Readings(root, analyses)
         #: the review's argparse table (every option with its default)
         self.argparse = readings.argparse
         for file in self.files:  # an import the argparse defaults pick (``--arch``)
@@ -2869,7 +2869,28 @@ class _Builders:
         }
         found = [m for m in found if (m.where.path, m.builder) not in inside_builders]
         run_time: TopModel | None = None
-        if not named:  # picked at run time with no default: the registry's main model
+        if not named:
+            # picked at run time with no default, named by the documented training command
+            # (``--arch fconv_iwslt_de_en``): that model; the registry's others are what
+            # other commands build, alternatives of this run
+            run = self.readings.documented_run
+            documented = self.registries.documented(
+                (c for c, m in self.classes.items() if m.role not in _NOT_TOP),
+                [run] if run is not None else [],
+            )
+            if documented is not None:
+                cls, why, others = documented
+                # with the parts its builder hands it (``build_model``: encoder, decoder)
+                built = next((m for m in found if m.cls == cls and m.parts), None)
+                own = built.parts if built is not None else self.parts_of(cls)
+                parts = (("selected by", why), *own)
+                run_time = TopModel(cls, self.classes[cls].where, "", tuple(parts))
+                self._unconfigured.update(others)
+                # what the registry's other entries build is no model of this run: the
+                # tree shows them apart, as alternatives
+                found = [m for m in found if m.cls not in set(others)]
+        if not named and run_time is None:
+            # picked at run time with no default: the registry's main model
             picked = self.registries.most_variants(
                 c for c, m in self.classes.items() if m.role not in _NOT_TOP
             )

@@ -1265,15 +1265,21 @@ def _logging(name: str) -> bool:
 
 #: ``name = package.module:function`` of a console script, as setup.py's ``entry_points``
 #: writes it.
-_SCRIPT_SPEC = re.compile(r"^\s*[\w.-]+\s*=\s*([A-Za-z_][\w.]*)\s*:\s*[A-Za-z_][\w.]*\s*$")
+_SCRIPT_SPEC = re.compile(r"^\s*([\w.-]+)\s*=\s*([A-Za-z_][\w.]*)\s*:\s*[A-Za-z_][\w.]*\s*$")
 
 
 def declared_entry_points(root: Path | None, analyses: Sequence[FileAnalysis]) -> frozenset[str]:
-    """The files the packaging declares as commands: ``[project.scripts]``,
+    """The files the packaging declares as commands (:func:`console_scripts`). Such a module
+    is run by its command, not imported: an entry point, never "unused"."""
+    return frozenset(console_scripts(root, analyses).values())
+
+
+def console_scripts(root: Path | None, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+    """Each command the packaging declares -> the file it runs: ``[project.scripts]``,
     ``[project.gui-scripts]`` and ``[tool.poetry.scripts]`` of the root's ``pyproject.toml``
     (PyTorch-YOLOv3's ``yolo-detect = "pytorchyolo.detect:run"``), and the ``name =
-    module:function`` strings of setup.py's ``entry_points`` (read from its value records).
-    Such a module is run by its command, not imported: an entry point, never "unused"."""
+    module:function`` strings of setup.py's ``entry_points`` (read from its value records:
+    ``fairseq-train = fairseq_cli.train:cli_main``)."""
     specs: list[str] = []
     pyproject = root / "pyproject.toml" if root is not None else None
     if pyproject is not None and pyproject.is_file():
@@ -1291,7 +1297,7 @@ def declared_entry_points(root: Path | None, analyses: Sequence[FileAnalysis]) -
             poetry.get("scripts", {}) if isinstance(poetry, dict) else {},
         ):
             if isinstance(table, dict):
-                specs += [f"x = {v}" for v in table.values() if isinstance(v, str)]
+                specs += [f"{k} = {v}" for k, v in table.items() if isinstance(v, str)]
     for fa, facts in with_facts(analyses):
         if PurePosixPath(fa.path).name != "setup.py" or facts.values is None:
             continue
@@ -1301,8 +1307,9 @@ def declared_entry_points(root: Path | None, analyses: Sequence[FileAnalysis]) -
                 for e in call.expr.walk()
                 if e.kind == "Constant" and isinstance(e.value, str)
             ]
-    modules = {m for spec in specs if (hit := _SCRIPT_SPEC.match(spec)) for m in [hit.group(1)]}
-    return frozenset(fa.path for fa in analyses if set(fa.modules) & modules)
+    named = {hit.group(1): hit.group(2) for spec in specs if (hit := _SCRIPT_SPEC.match(spec))}
+    by_module = {m: fa.path for fa in analyses for m in fa.modules}
+    return {name: by_module[m] for name, m in named.items() if m in by_module}
 
 
 #: Folders that hold copies of other projects, each child one project (``third_party/x/``).

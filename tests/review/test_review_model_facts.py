@@ -126,7 +126,7 @@ def test_registries_options_config_aliases_and_relative_imports() -> None:
     assert dict((q, d) for q, _, d in facts.decorated) == {
         "Det": (("", ("REG",), "Det"),),
         "big": (("", ("register_model",), "big"),),
-        "tiny": (("transformer", (), ""),),
+        "tiny": (("transformer", (), "tiny"),),  # the architecture's own name
     }
     assert facts.options == (("model", "big", 13), ("arch", None, 14))
 
