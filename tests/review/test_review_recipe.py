@@ -1079,7 +1079,15 @@ def test_a_parameter_passed_through_a_star_import_is_the_callers_value(scripted)
 def test_losses_picked_by_name_are_one_row_with_the_default(scripted) -> None:
     root, items = scripted
     losses = [i for i in items if i.category == "loss"]
-    assert [i.name for i in losses] == ["--criterion (picked by name)"], losses
+    # the option's row, then the picked criterion's own call; the other registered one's
+    # (``label_smoothing=0.1``, in the same file) is no row
+    assert [i.name for i in losses] == [
+        "--criterion (picked by name)",
+        "torch.nn.functional.cross_entropy",
+    ], losses
+    plain_call = line_of(root, "pkg/registry.py", "return F.cross_entropy(out, y)")
+    assert losses[1].where.line == plain_call
+    assert "label_smoothing" not in dict(losses[1].values)
     values = dict(losses[0].values)
     assert values["default"] == '"plain"'
     assert values["registered"] == "2 choices"
