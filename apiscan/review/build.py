@@ -373,7 +373,7 @@ def review(options: ScanOptions) -> Review:
         item.where.path
         for item in recipe
         if item.category == "optimizer"
-        and not item.name.startswith(("argparse", CONFIG))
+        and not item.name.startswith(("argparse", "click ", CONFIG))
         and not ancillary.vendored(item.where.path)
     }
     # a model that computes its losses with no optimizer or backward pass in the repository
