@@ -14,8 +14,9 @@ tree follow values and constructions across files through the records the worker
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -68,6 +69,7 @@ from apiscan.review.work import (
     data_pipeline_sites,
     defaulted_branches,
     defaulted_flags,
+    defaulted_places,
     fixed_size_inputs,
     framework_item,
     name_values,
@@ -229,6 +231,7 @@ def review(options: ScanOptions) -> Review:
     # the functions every call of which the defaults switch off: no effort for their gaps,
     # no weights downloaded by them
     switched_off, named = switched_off_named(analyses, options)
+    flags: dict[str, dict[int, dict[str, list[object]]]] = {}
     if training:
         # a branch on a parameter every call leaves at its default (a forward's ``if
         # augment:`` test-time augmentation the training call never switches on) does not
@@ -240,6 +243,8 @@ def review(options: ScanOptions) -> Review:
                 result,
                 findings=tuple(f for f in result.findings if (f.path, f.span.line) not in off),
             )
+    # the places in branches the parameters' told values never take (none without training)
+    unrun = partial(defaulted_places, analyses=analyses, flags=flags)
     # the functions whose masked selections are only reduced (a loss over the valid pixels)
     # or only read on the host (metrics a loss returns): no dynamic-shape rewrite
     masked = masked_selections(analyses, result.shape_findings)
@@ -300,6 +305,7 @@ def review(options: ScanOptions) -> Review:
         runs,
         readings.config_words,
     )
+    items = _run_places(items, unrun)
     framework = framework_item(readings.options[0], analyses)
     items = items + ((framework,) if framework is not None else ())
     if runs is not None:
@@ -384,7 +390,7 @@ def review(options: ScanOptions) -> Review:
         item.where.path
         for item in recipe
         if item.category == "optimizer"
-        and not item.name.startswith(("argparse", CONFIG))
+        and not item.name.startswith(("argparse", "click ", CONFIG))
         and not ancillary.vendored(item.where.path)
     }
     # a model that computes its losses with no optimizer or backward pass in the repository
@@ -509,6 +515,9 @@ def review(options: ScanOptions) -> Review:
         and not (item.where.path.endswith(".ipynb") and ancillary.why(item.where.path))
     )
     recipe = _counterpart_notes(recipe, result)
+    # a row built in a branch the parameters' told values never take is not the run's
+    skipped = unrun((r.where.path, r.where.line) for r in recipe)
+    recipe = tuple(r for r in recipe if (r.where.path, r.where.line) not in skipped)
     # a framework's training loads its weights where the option file says, not where an
     # inference helper does
     by_path = {fa.path: fa for fa in analyses}
@@ -1526,6 +1535,24 @@ _RELATIVE = re.compile(r"relative", re.IGNORECASE)
 def _fixed_after(steps: Sequence[str], i: int) -> bool:
     """Whether a step after the ``i``-th of a composition crops or pads to a fixed size."""
     return any(_FIXES_SIZE.match(s) and not _RELATIVE.search(s) for s in steps[i + 1 :])
+
+
+def _run_places(
+    items: Sequence[WorkItem],
+    unrun: Callable[[Iterable[tuple[str, int]]], frozenset[tuple[str, int]]],
+) -> tuple[WorkItem, ...]:
+    """The work items less those whose every place is in a branch the run never takes
+    (``unrun``: a third-party conv under ``elif rectified_conv:``, the parameter left False
+    by every caller). A checkpoint load stays (a resume the defaults leave off is still the
+    format to convert), and so does an item with a place that runs, all its places listed."""
+    skipped = unrun((w.path, w.line) for i in items for w in i.where)
+    return tuple(
+        i
+        for i in items
+        if i.kind == "checkpoint"
+        or not i.where
+        or not all((w.path, w.line) in skipped for w in i.where)
+    )
 
 
 def cropped_resizes(result: ScanResult, recipe: Sequence[RecipeItem]) -> frozenset[tuple[str, str]]:

@@ -1115,6 +1115,19 @@ class _ArgOption:
         """The declaration as the shared evaluator reads it."""
         return ArgOption(self.option, self.option, self.default, self.action, self.required)
 
+    @property
+    def parser(self) -> str:
+        """What declares it, as rows name it: "click" for a ``click.option(...)``
+        decorator, else "argparse"."""
+        func = self.call.expr.func if self.call.expr.parts else None
+        return "click" if func is not None and func.text == "click.option" else "argparse"
+
+    @property
+    def label(self) -> str:
+        """``argparse --lr`` or ``click --lr``: the option as a row or a value's trail
+        names it."""
+        return f"{self.parser} {self.option}"
+
 
 @dataclass(frozen=True)
 class _AttrSet:
@@ -3201,7 +3214,7 @@ class _Values:
                 step = f"{text}: parser.set_defaults at {o.file.loc(preset[1])}"
                 return _Val(preset[0], True, (step,))
             place = o.file.loc(o.call.expr.line)
-            step = f"argparse {o.option} at {place}"
+            step = f"{o.label} at {place}"
             launched = self.repo.launched(o)
             first = launched.first() if launched is not None else None
             if launched is not None and first is not None:
@@ -3470,7 +3483,7 @@ class _Values:
             found = []
             for o in options:
                 at = o.file.loc(o.call.expr.line)
-                step = f"{key}: argparse {o.option} at {at}"
+                step = f"{key}: {o.label} at {at}"
                 launched = self.repo.launched(o)
                 first = launched.first() if launched is not None else None
                 if launched is not None and first is not None:
@@ -4601,7 +4614,7 @@ class _Recipe:
             if item.category not in _BRANCH_ROWS or key in self.branches:
                 continue
             file = self.files.get(item.where.path)
-            if file is None or item.name.startswith(("argparse ", "config ")):
+            if file is None or item.name.startswith(("argparse ", "click ", "config ")):
                 continue
             last = item.name.rpartition(".")[2]
             for call in file.values.calls:
@@ -4869,7 +4882,7 @@ class _Recipe:
         built in is called only from untaken branches (deit's ``new_data_aug_generator``,
         called under ``if args.ThreeAugment:``, off by default)."""
         file = self.files.get(item.where.path)
-        if file is None or item.name.startswith(("argparse ", "config ")):
+        if file is None or item.name.startswith(("argparse ", "click ", "config ")):
             return ""
         calls = [c for c in file.values.calls if c.expr.line == item.where.line]
         # the call that builds what the row names, where the line holds several (the two
@@ -5014,7 +5027,7 @@ class _Recipe:
         for dest, options in self.repo.argparse.items():
             reads = self._reads()[0].get(dest, [])
             if reads and all(self._read_untaken(read) for read in reads):
-                dead_options.update(f"argparse {o.option}" for o in options)
+                dead_options.update(o.label for o in options)
         self.out = [i for i in self.out if i.name not in dead_options]
         self._off_switches()
 
@@ -5133,7 +5146,7 @@ class _Recipe:
                                 continue
                             # the option's own row: another script's option of the same
                             # name (an evaluation's --fp16) switches nothing here
-                            tests = gated.setdefault((f"argparse {o.option}", o.file.path), {})
+                            tests = gated.setdefault((o.label, o.file.path), {})
                             shown = f"{item.name} ({item.where.path}:{item.where.line})"
                             test = branch.test.shown().replace("'", '"')
                             found = tests.setdefault(test, [])
@@ -9907,7 +9920,7 @@ class _Recipe:
                     runs = f"; {launched.by_run()}" if launched.by_run() else ""
                     values.append(("launched", f"{shown} ({launched.where()}{runs})"))
                 note = self._lr_rule(o, dest) if category == "optimizer" else ""
-                self.add(category, f"argparse {o.option}", where, values, note)
+                self.add(category, o.label, where, values, note)
         candidates = {
             cls: found
             for cls, sets in self.repo.attrs.items()

@@ -2434,70 +2434,362 @@ def defaulted_flags(
     defs = {fa.path: values.defs for fa, values in files}
     imported_names = {fa.path: dict(fa.syntax.imports) for fa, _ in files if fa.syntax}
     kept: set[tuple[str, int, str]] = set()  # passed a value other than the default, or untold
+    # a def's ``**kwargs`` handed on whole to another def (``ResNet(Block, layers,
+    # **kwargs)`` in a ``resnet50(**kwargs)`` builder): ``**p`` of the builder stands for
+    # "its callers leave keyword ``p`` out", so a parameter ``p`` of the def it reaches keeps
+    # its default exactly when ``**p`` holds (a candidate like any parameter)
+    reach_of: dict[tuple[str, int], set[tuple[str, int]]] = {}  # a call's (path, index) ->
+    spreads: list[tuple[str, int, int]] = []  # (path, call index, def index) spreading kwargs
+    for fa, values in files:
+        for n, call in enumerate(values.calls):
+            d = values.defs[call.function] if call.function >= 0 else None
+            if d is not None and d.kwarg and _spread_name(call.expr) == d.kwarg:
+                spreads.append((fa.path, n, call.function))
+    by_path = {fa.path: (fa, values) for fa, values in files}
+    # each class's attributes set once from a parameter of its ``__init__`` (``self.x =
+    # x``): what ``self.x`` holds in its methods, when that parameter keeps its default
+    attrs = {fa.path: _init_attributes(values, analyses) for fa, values in files}
+
+    def reach(fa: FileAnalysis, values: FileValues, n: int) -> set[tuple[str, int]]:
+        key = (fa.path, n)
+        if key not in reach_of:
+            expr = values.calls[n].expr
+            on_line = resolved_of.get(fa.path, {}).get(expr.line, set())
+            reach_of[key] = _reached_defs(expr, on_line, by_target, by_name, imports_of[fa.path])
+        return reach_of[key]
+
+    imports_of = {fa.path: dict(fa.syntax.imports) for fa, _ in files if fa.syntax is not None}
+    resolved_of: dict[str, dict[int, set[str]]] = {}
+    for fa, _ in files:
+        resolved = resolved_of.setdefault(fa.path, {})
+        for c in fa.calls:
+            if c.role == "call":
+                resolved.setdefault(c.line, set()).add(c.callee)
+    for _ in range(3):  # a builder's builder hands its ``**kwargs`` on in turn
+        for path, n, i in spreads:
+            fa, values = by_path[path]
+            for target_path, j in reach(fa, values, n):
+                target = defs[target_path][j]
+                bound = _bind_names(values.calls[n].expr, target)
+                passed = [
+                    (name, default.value)
+                    for name, default in target.params
+                    if name not in bound and default is not None and default.kind == "Constant"
+                ]
+                passed += [
+                    (tname[2:], value)
+                    for (tp, tj, tname), value in list(candidates.items())
+                    if (tp, tj) == (target_path, j) and tname.startswith("**")
+                ]
+                for name, value in passed:
+                    # the default the keyword left out leaves; defs of other defaults clash
+                    key = (path, i, "**" + name)
+                    if candidates.setdefault(key, value) != value:
+                        candidates[key] = _CLASH
+    pseudo_of: dict[tuple[str, int], list[str]] = {}
+    for path, i, name in candidates:
+        if name.startswith("**"):
+            params.setdefault(name[2:], []).append((path, i))
+            pseudo_of.setdefault((path, i), []).append(name)
+
+    # the candidates by their place among the positional arguments (``self`` left out) of
+    # the defs no call names: a call of a computed callee (``getattr(resnet, name)(True)``,
+    # a registry's pick) may pass any of them
+    by_position: dict[int, list[tuple[str, int, str]]] = {}
+    written = {c.expr.callee() for _, values in files for c in values.calls}
+    for path, i, name in candidates:
+        d = defs[path][i]
+        called = defs[path][d.owner].name if d.owner >= 0 and d.name == "__init__" else d.name
+        if name in d.positional and called not in written:  # only ever looked up
+            shift = 1 if d.owner >= 0 and not d.static else 0
+            by_position.setdefault(d.positional.index(name) - shift, []).append((path, i, name))
+
+    def alive(key: tuple[str, int, str]) -> bool:
+        return key in candidates and key not in kept
+
+    def names_of(path: str, scope: int) -> Mapping[str, list[object]]:
+        """The told names of a function: the callers' values, and (while they hold) its
+        parameters that keep their defaults and the attributes set from them."""
+        names = dict(named.get(path, {}).get(scope, {}))
+        if scope < 0:
+            return names
+        for name, value in flags.get(path, {}).get(scope, {}).items():
+            names.setdefault(name, value)
+        for name, _ in defs[path][scope].params:
+            if name not in names and alive((path, scope, name)):
+                names[name] = [candidates[(path, scope, name)]]
+        d = defs[path][scope]
+        for attr, (init, param) in attrs[path].get(d.owner, {}).items():
+            key = (path, init, param)
+            if alive(key):
+                names.setdefault(f"self.{attr}", [candidates[key]])
+            elif param in flags.get(path, {}).get(init, {}):
+                names.setdefault(f"self.{attr}", flags[path][init][param])
+        return names
 
     def told(expr: Expr | None, path: str, scope: int) -> list[object] | None:
         if expr is None:
             return None
         if any(e.kind == "Name" and e.name in imported_names.get(path, ()) for e in expr.walk()):
             return None  # ``try: import wandb / except: wandb = None``: the module when there
-        names = named.get(path, {}).get(scope, {})
-        return _fixed(values_of(expr, _gate_key, _gate_values(defaults, names)))
+        names = names_of(path, scope)
+        return _fixed(values_of(expr, _forward_key, _gate_values(defaults, names)))
 
+    def kill(key: tuple[str, int, str], found: list[object] | None) -> None:
+        if key not in candidates or key in kept:
+            return
+        if found is None or any(v != candidates[key] for v in found):
+            kept.add(key)
+
+    def passed_keys(fa: FileAnalysis, values: FileValues, call: CallValues) -> dict | None:
+        """keyword -> told values (None: untold) of what ``call`` spreads with ``**``;
+        None when that cannot be told (a mapping not built in the calling function)."""
+        name = _spread_name(call.expr)
+        if name is None:
+            return {} if not call.expr.unpacks() else None
+        if call.function < 0:
+            return None
+        d = values.defs[call.function]
+        if name == d.kwarg:
+            return None  # followed through the ``**p`` candidates
+        built = _built_dict(values, call.function, name)
+        if built is None:
+            return None
+        out: dict[str, list[object] | None] = {}
+        for key, value, ifs, line in built:
+            if ifs and _branch_skipped(ifs, line, lambda f: names_of(fa.path, f), defaults):
+                continue  # set under a branch the told values never take
+            out[key] = told(value, fa.path, call.function)
+        return out
+
+    def visit(fa: FileAnalysis, values: FileValues, n: int, apart_file: bool) -> None:
+        call = values.calls[n]
+        expr = call.expr
+        reached = reach(fa, values, n)
+        followed = bool(reached)
+        if apart_file:
+            reached = set()
+        spread = passed_keys(fa, values, call)
+        own = values.defs[call.function] if call.function >= 0 else None
+        forwards = own is not None and bool(own.kwarg) and _spread_name(expr) == own.kwarg
+        words = {k.name: k.target for k in expr.keywords if k.name}
+        for path, i in reached:
+            target = defs[path][i]
+            bound = _bind_names(expr, target)
+            for name, _ in target.params:
+                key = (path, i, name)
+                if key not in candidates or key in kept:
+                    continue
+                if name in bound:
+                    kill(key, told(bound[name], fa.path, call.function))
+                elif forwards:
+                    pseudo = (fa.path, call.function, "**" + name)
+                    kill(key, [candidates[pseudo]] if alive(pseudo) else None)
+                elif spread is None:
+                    kill(key, None)
+                elif name in spread:
+                    kill(key, spread[name])
+            for pseudo in pseudo_of.get((path, i), ()):
+                key = (path, i, pseudo)
+                word = pseudo[2:]
+                if word in words:
+                    kill(key, told(words[word], fa.path, call.function))
+                elif spread is not None and word in spread:
+                    kill(key, spread[word])
+                elif forwards:
+                    passed = (fa.path, call.function, pseudo)
+                    kill(key, [candidates[passed]] if alive(passed) else None)
+                elif spread is None:
+                    kill(key, None)
+        if followed:
+            return
+        head = expr.parts[0] if expr.parts else None
+        if head is not None and head.kind in ("Call", "Subscript"):
+            for k, arg in enumerate(expr.args):
+                if arg.kind == "Starred":
+                    break
+                found = told(arg, fa.path, call.function)
+                for key in by_position.get(k, ()):
+                    kill(key, found)
+        for word, value in words.items():
+            for path, i in params.get(word, ()):
+                kill((path, i, word), told(value, fa.path, call.function))
+                kill((path, i, "**" + word), told(value, fa.path, call.function))
+        for word, found in (spread or {}).items():
+            for path, i in params.get(word, ()):
+                kill((path, i, word), found)
+                kill((path, i, "**" + word), found)
+
+    revisit: list[tuple[FileAnalysis, FileValues, int, bool]] = []
     for fa, values in files:
         if is_test_path(fa.path):  # a test runs the switch on purpose
             continue
         # a demo's or a tool's call is not the run's, but a keyword a config file writes
         # for a lazily built class (``L(Backbone)(use_abs_pos=True)``) may be
         counted_apart = bool(apart(fa.path))
-        resolved: dict[int, set[str]] = {}
-        for c in fa.calls:
-            if c.role == "call":
-                resolved.setdefault(c.line, set()).add(c.callee)
-        imports = dict(fa.syntax.imports) if fa.syntax is not None else {}
-        for call in values.calls:
-            expr = call.expr
-            head = expr.parts[0] if expr.parts else None
-            written = head.name.rpartition(".")[2] if head is not None and head.name else ""
-            chain = head.chain() if head is not None else None
-            imported = bool(chain) and chain[0] in imports  # ``torch.randn``, ``Net``
-            # a callee on the call's line that is this call's: its own name, or a module's
-            # forward called through an instance (``model(x)``: ``Net.forward``)
-            on_line = {
-                c
-                for c in resolved.get(expr.line, ())
-                if (last := c.rpartition(".")[2]) == written
-                or (last in _INSTANCE_CALLS and not imported)
-            }
-            reached = {by_target[c] for c in on_line if c in by_target}
-            if not reached:  # ``evaluator.evaluate(model, False, True)``: any of that name
-                reached = set(by_name.get(written, ()))
-            followed = bool(reached)
-            if counted_apart:
-                reached = set()
-            for path, i in reached:
-                args = _call_arguments(expr, defs[path][i])
-                for name, _ in defs[path][i].params:
-                    key = (path, i, name)
-                    if key not in candidates or key in kept:
-                        continue
-                    given = None if args is None else args.get(name)
-                    found = told(given, fa.path, call.function)
-                    if found is None or any(v != candidates[key] for v in found):
-                        kept.add(key)
-            if followed:
-                continue
-            for k in expr.keywords:
-                for path, i in params.get(k.name, ()):
-                    key = (path, i, k.name)
-                    if key in kept:
-                        continue
-                    found = told(k.target, fa.path, call.function)
-                    if found is None or any(v != candidates[key] for v in found):
-                        kept.add(key)
+        scoped = {i for p, i, _ in candidates if p == fa.path}
+        owners = set(attrs[fa.path])
+        for n, call in enumerate(values.calls):
+            visit(fa, values, n, counted_apart)
+            f = call.function
+            if f >= 0 and (f in scoped or values.defs[f].owner in owners):
+                revisit.append((fa, values, n, counted_apart))
+    # a value a function forwards (``x=x``, ``x=self.x``) is told only while its own
+    # parameter keeps its default: passes again until nothing more is kept
+    before = -1
+    while before != len(kept):
+        before = len(kept)
+        for fa, values, n, counted_apart in revisit:
+            visit(fa, values, n, counted_apart)
     for (path, i, name), value in candidates.items():
-        if (path, i, name) not in kept:
+        if (path, i, name) not in kept and not name.startswith("**"):
             flags.setdefault(path, {}).setdefault(i, {})[name] = [value]
     return flags
+
+
+#: The value of a ``**p`` candidate whose defs give ``p`` different defaults: equal to none.
+_CLASH = object()
+
+
+def _forward_key(expr: Expr) -> str | None:
+    """:func:`_gate_key`, and ``self.x`` as ``=self.x`` (an attribute its class sets once
+    from a parameter: :func:`_init_attributes`)."""
+    if expr.kind == "Attribute" and expr.target.kind == "Name" and expr.target.name == "self":
+        return f"=self.{expr.name}"
+    return _gate_key(expr)
+
+
+def _spread_name(call: Expr) -> str | None:
+    """The name a call spreads with ``**name``, when that is all it unpacks; else None."""
+    if any(a.kind == "Starred" for a in call.args):
+        return None
+    spread = [k for k in call.keywords if not k.name]
+    if len(spread) != 1 or spread[0].target.kind != "Name":
+        return None
+    return spread[0].target.name
+
+
+def _bind_names(call: Expr, d: DefValues) -> dict[str, Expr]:
+    """The parameters of ``d`` a call names or passes by position, before any ``*args``."""
+    from apiscan.review.recipe import _bind_def  # the recipe imports this module
+
+    return _bind_def(d, call)
+
+
+def _built_dict(
+    values: FileValues, function: int, name: str
+) -> list[tuple[str, Expr, tuple[IfValues, ...], int]] | None:
+    """(key, value, the ``if`` statements around it, line) of each entry of the mapping
+    ``name`` a function builds for a call to spread (``kw = {}`` or ``dict(a=1)``, then
+    ``kw['last_gamma'] = True`` under ``if cfg.LAST_GAMMA:``); None when it is built or
+    used otherwise (assigned twice, a key not a string, handed to another call)."""
+    d = values.defs[function]
+    made = [a for a in d.assigns if a.target.kind == "Name" and a.target.name == name]
+    if len(made) != 1:
+        return None
+    value = made[0].value
+    out: list[tuple[str, Expr, tuple[IfValues, ...], int]] = []
+    if value.kind == "Dict" and all(k is not None for k in value.keys):
+        out += [(k, v, (), made[0].line) for k, v in zip(value.keys, value.items, strict=False)]  # type: ignore[misc]
+    elif (
+        value.kind == "Call" and value.callee() == "dict" and not value.unpacks() and not value.args
+    ):
+        out += [(k.name, k.target, (), made[0].line) for k in value.keywords]
+    else:
+        return None
+    for a in d.assigns:
+        t = a.target
+        if t.kind != "Subscript" or t.parts[0].kind != "Name" or t.parts[0].name != name:
+            continue
+        index = t.parts[1]
+        if index.kind != "Constant" or not isinstance(index.value, str):
+            return None
+        out.append((index.value, a.value, a.ifs, a.line))
+    for c in values.calls:
+        if c.function != function or _spread_name(c.expr) == name:
+            continue
+        if any(e.kind == "Name" and e.name == name for e in c.expr.walk()):
+            return None  # ``kw.update(...)``, ``f(kw)``: it may hold more
+    return out
+
+
+def _branch_skipped(
+    ifs: Sequence[IfValues],
+    line: int,
+    names: Callable[[int], Mapping[str, list[object]]],
+    defaults: Mapping[str, Iterable[object]],
+) -> bool:
+    """Whether an ``if`` around ``line`` (any of them) never takes the branch it is in."""
+    for branch in ifs:
+        found = outcomes(branch.test, _forward_key, _gate_values(defaults, names(branch.function)))
+        if found is not None and found == {0 < branch.body_end < line}:
+            return True
+    return False
+
+
+def _init_attributes(
+    values: FileValues, analyses: Sequence[FileAnalysis]
+) -> dict[int, dict[str, tuple[int, str]]]:
+    """class index -> attribute -> (index of its ``__init__``, parameter) of the attributes a
+    class sets exactly once, in its ``__init__``, from a parameter (``self.last_gamma =
+    last_gamma``) that ``__init__`` does not assign again; none a subclass sets."""
+    out: dict[int, dict[str, tuple[int, str]]] = {}
+    sets: dict[tuple[int, str], int] = {}  # (class, attribute) -> assignments in its methods
+    for d in values.defs:
+        if d.owner < 0 or d.is_class:
+            continue
+        for a in d.assigns:
+            t = a.target
+            if t.kind == "Attribute" and t.target.kind == "Name" and t.target.name == "self":
+                sets[(d.owner, t.name)] = sets.get((d.owner, t.name), 0) + 1
+    for i, d in enumerate(values.defs):
+        if d.name != "__init__" or d.owner < 0 or d.is_class:
+            continue
+        params = {n for n, _ in d.params}
+        again = _reassigned(d)
+        for a in d.assigns:
+            t, v = a.target, a.value
+            if not (t.kind == "Attribute" and t.target.kind == "Name" and t.target.name == "self"):
+                continue
+            once = sets.get((d.owner, t.name)) == 1
+            if once and v.kind == "Name" and v.name in params and v.name not in again:
+                out.setdefault(d.owner, {})[t.name] = (i, v.name)
+    if out:
+        # a subclass may set the attribute too
+        names = {values.defs[c].name: c for c in out}
+        for fa in analyses:
+            for cls in fa.classes:
+                for base in cls.bases:
+                    owner = names.get(base.rpartition(".")[2])
+                    if owner is not None and cls.qualname != values.defs[owner].qual:
+                        out.pop(owner, None)
+    return out
+
+
+def _reached_defs(
+    expr: Expr,
+    resolved: Iterable[str],
+    by_target: Mapping[str, tuple[str, int]],
+    by_name: Mapping[str, list[tuple[str, int]]],
+    imports: Mapping[str, str],
+) -> set[tuple[str, int]]:
+    """The repository defs a call may reach (:func:`defaulted_flags`), of the callees the
+    scan resolved on its line (``resolved``)."""
+    head = expr.parts[0] if expr.parts else None
+    written = head.name.rpartition(".")[2] if head is not None and head.name else ""
+    chain = head.chain() if head is not None else None
+    imported = bool(chain) and chain[0] in imports  # ``torch.randn``, ``Net``
+    # a callee on the call's line that is this call's: its own name, or a module's
+    # forward called through an instance (``model(x)``: ``Net.forward``)
+    on_line = {
+        c
+        for c in resolved
+        if (last := c.rpartition(".")[2]) == written or (last in _INSTANCE_CALLS and not imported)
+    }
+    reached = {by_target[c] for c in on_line if c in by_target}
+    if not reached:  # ``evaluator.evaluate(model, False, True)``: any of that name
+        reached = set(by_name.get(written, ()))
+    return reached
 
 
 def _reassigned(d: DefValues) -> set[str]:
@@ -2514,11 +2806,23 @@ def defaulted_branches(
     parameters' told values (:func:`defaulted_flags`) never take: the body of ``if
     augment:`` in a forward no caller switches on. The test's names are the function's
     parameters only; an option's default or a config key switches nothing here."""
+    places = ((f.path, f.span.line) for f in findings)  # type: ignore[attr-defined]
+    return defaulted_places(places, analyses, flags)
+
+
+def defaulted_places(
+    places: Iterable[tuple[str, int]],
+    analyses: Sequence[FileAnalysis],
+    flags: Mapping[str, Mapping[int, Mapping[str, list[object]]]],
+) -> frozenset[tuple[str, int]]:
+    """(path, line) of the ``places`` whose call is in a branch the parameters' told values
+    never take (:func:`defaulted_branches`): a recipe row or a work item there (a
+    ``zeros_`` under ``if last_gamma:``, a third-party conv under ``elif rectified_conv:``)
+    is not the run's."""
     wanted: dict[str, set[int]] = {}
-    for f in findings:
-        path = f.path  # type: ignore[attr-defined]
+    for path, line in places:
         if path in flags:
-            wanted.setdefault(path, set()).add(f.span.line)  # type: ignore[attr-defined]
+            wanted.setdefault(path, set()).add(line)
     off: set[tuple[str, int]] = set()
     for fa in analyses:
         lines = wanted.get(fa.path)

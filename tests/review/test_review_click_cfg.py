@@ -59,7 +59,7 @@ def test_the_lr_set_after_the_dict_is_built(items: tuple[RecipeItem, ...]) -> No
     )
     # the click default; the write under ``if opts.resume is not None:`` does not run
     assert adam[29]["lr"] == (
-        "0.002 (opts.dlr: default of argparse --dlr at train.py:22) (set at train.py:34)"
+        "0.002 (opts.dlr: default of click --dlr at train.py:22) (set at train.py:34)"
     )
     assert adam[29]["betas"] == "[0, 0.99]"
 
@@ -70,7 +70,7 @@ def test_an_object_passed_in_double_star_gives_the_parameters(
     (sampler,) = by_line(items, "torch.utils.data.DistributedSampler").values()
     assert sampler["num_replicas"] == (
         "8 (parameter num_gpus of training_loop(), passed in ** at train.py:8; c.num_gpus set "
-        "at train.py:30; opts.gpus: --gpus in README.md:4; argparse --gpus at train.py:19)"
+        "at train.py:30; opts.gpus: --gpus in README.md:4; click --gpus at train.py:19)"
     )
     (loader,) = by_line(items, "torch.utils.data.DataLoader").values()
     assert loader["batch_size"] == "4 (= batch_size // num_gpus with batch_size = 32, num_gpus = 8)"
@@ -82,7 +82,7 @@ def test_click_options_give_rows_with_the_documented_values(
     (batch,) = [i for i in items if i.category == "batch_size"]
     assert dict(batch.values) == {"default": "no default", "launched": "32 (README.md:4)"}
     seeds = {i.name: dict(i.values) for i in items if i.category == "seed"}
-    assert seeds["argparse --seed"] == {"default": "0"}
+    assert seeds["click --seed"] == {"default": "0"}
 
 
 def test_without_the_command_required_options_stay_unknown(tmp_path: Path) -> None:
