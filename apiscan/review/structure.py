@@ -1335,6 +1335,126 @@ class _Builders:
         # ``RegNet``)
         return {d for d in left if not self._inherited_by(d, chosen)}
 
+    def entry_picks(self) -> set[str]:
+        """The repository classes a table of named entries holds that the run's option does
+        not name: an entry is a call of one callee with a string key (its ``name=`` or first
+        positional argument) and a class (``OptimInfo(name="lamb", opt_class=Lamb)``, one
+        call per entry, registered into a table the factory looks the option's value up in);
+        the option is an argparse option of the same name as a parameter of a def in the
+        module building the entries (``create_optimizer(params, opt, ...)`` beside ``--opt``),
+        each of whose values (the documented command's, else the default) is a key. The
+        entries of the other keys are never built by the run: alternatives, as a registry's
+        other models. An entry a picked one calls or subclasses, or one built directly
+        elsewhere, stays the run's."""
+        options = {
+            dest: found
+            for dest, found in self.argparse.values().items()
+            if found and all(isinstance(v, str) and v for v in found)
+        }
+        if not options:
+            return set()
+        # callee -> key -> the repository classes its entries name; callee -> entries' files
+        tables: dict[str, dict[str, set[str]]] = {}
+        homes: dict[str, set[str]] = {}
+        entry_lines: set[tuple[str, int, int]] = set()
+        for file in self.files:
+            values = file.fa.syntax.values if file.fa.syntax is not None else None
+            if values is None:
+                continue
+            for c in values.calls:
+                e = c.expr
+                if e.func.kind not in ("Name", "Attribute"):
+                    continue
+                named = {k.name: k.target for k in e.keywords}
+                key_expr = named.get("name") or (e.args[0] if e.args else None)
+                if key_expr is None or not isinstance(key_expr.value, str) or not key_expr.value:
+                    continue
+                classes: set[str] = set()
+                for arg in (*e.args, *named.values()):
+                    if arg is key_expr or arg.kind not in ("Name", "Attribute"):
+                        continue
+                    dotted = self.resolve(file, arg.full().split("."))
+                    if dotted is not None and self._repository_class(dotted):
+                        classes.add(dotted)
+                callee = self.resolve(file, e.func.full().split("."))
+                if callee is None:
+                    continue
+                table = tables.setdefault(callee, {})
+                table.setdefault(key_expr.value.lower(), set()).update(classes)
+                homes.setdefault(callee, set()).add(file.module)
+                if classes:
+                    entry_lines.add((file.path, e.line, e.col))
+        found: set[str] = set()
+        for callee, table in tables.items():
+            entries = {cls for classes in table.values() for cls in classes}
+            if len(table) < 2 or len(entries) < 2:
+                continue
+            params = {
+                name
+                for module in homes[callee]
+                for f in (self.by_module.get(module),)
+                if f is not None and f.fa.syntax is not None and f.fa.syntax.values is not None
+                for d in f.fa.syntax.values.defs
+                if not d.is_class
+                for name, _ in d.params
+            }
+            picks = [
+                {str(v).lower() for v in values}
+                for dest, values in options.items()
+                if dest in params and {str(v).lower() for v in values} <= table.keys()
+            ]
+            if len(picks) != 1:
+                continue  # no option, or several, names this table's keys
+            chosen = {cls for key in picks[0] for cls in table[key]}
+            left = entries - chosen
+            left -= self._called_by(chosen, left)
+            left = {d for d in left if not self._inherited_by(d, chosen)}
+            found |= left - self._built_directly(left, entry_lines)
+        return found
+
+    def _repository_class(self, dotted: str) -> bool:
+        """Whether ``dotted`` names a class the repository defines."""
+        if self.hierarchy is not None and self.hierarchy.resolve(dotted) is not None:
+            dotted = self.hierarchy.resolve(dotted) or dotted
+        module, _, name = dotted.rpartition(".")
+        file = self.by_module.get(module)
+        return file is not None and file.defs.get(name) == -1
+
+    def _built_directly(self, classes: set[str], entries: set[tuple[str, int, int]]) -> set[str]:
+        """The classes of ``classes`` a call outside the entries ``entries`` (path, line,
+        column) builds or names as an argument; not the class's own code (``super(Lamb,
+        self).__init__(...)``, a classmethod building it)."""
+        if not classes:
+            return set()
+        ends = {c.rpartition(".")[2] for c in classes}
+        out: set[str] = set()
+        for file in self.files:
+            if self.skip(file.path):
+                continue
+            values = file.fa.syntax.values if file.fa.syntax is not None else None
+            own = (
+                [
+                    (d.line, d.end_line)
+                    for d in values.defs
+                    if d.is_class and f"{file.module}.{d.qual}" in classes
+                ]
+                if values is not None
+                else []
+            )
+            for c in values.calls if values is not None else ():
+                if (file.path, c.expr.line, c.expr.col) in entries:
+                    continue
+                if c.expr.func.kind == "Name" and c.expr.func.name == "super":
+                    continue
+                if any(a <= c.expr.line <= z for a, z in own):
+                    continue
+                for x in (c.expr.func, *c.expr.args, *(k.target for k in c.expr.keywords)):
+                    if x.kind in ("Name", "Attribute") and x.name in ends:
+                        dotted = self.resolve(file, x.full().split("."))
+                        if dotted in classes:
+                            out.add(dotted)
+        return out
+
     def _called_by(self, chosen: set[str], left: set[str]) -> set[str]:
         """The entries of ``left`` (dotted defs) that a def of ``chosen`` calls by name,
         directly or through another such entry."""
@@ -4395,6 +4515,7 @@ def top_models(
         chosen |= parts
         not_picked.update(c for c in builders._not_picked if c not in chosen)
         not_picked.update(c for c in builders.registry_picks() if c not in chosen)
+        not_picked.update(c for c in builders.entry_picks() if c not in chosen)
         if builders.registered_out:
             taken = builders.registered_in | builders.registered_picks()
             not_picked.update(builders.registered_out - taken - chosen)
