@@ -10496,14 +10496,16 @@ class _Recipe:
                 self.out = [i for i in self.out if i.where.path not in where - picked]
                 # ... and, in a file registering the picked one beside others, the rows of
                 # the others' own definitions
-                spans = self._def_spans(
-                    {(w.path, w.line) for name, w, _ in choice.registered if name != chosen}
-                )
-                self.out = [
-                    i
-                    for i in self.out
-                    if not any(a <= i.where.line <= z for a, z in spans.get(i.where.path, ()))
-                ]
+                spans: dict[str, list[tuple[int, int]]] = {}
+                for name, w, _ in choice.registered:
+                    file = self.files.get(w.path)
+                    if name != chosen and file is not None:
+                        spans.setdefault(w.path, []).extend(
+                            (d.line, d.end_line)
+                            for d in file.defs
+                            if d.owner < 0 and d.line == w.line
+                        )
+                self.out = [i for i in self.out if not self._inside(i.where, spans)]
             shown = (
                 "none: the command line must name one"
                 if choice.default is None
@@ -10525,19 +10527,6 @@ class _Recipe:
                 else f"the {what} the run picks; the other registered ones' rows are not listed"
             )
             self.add(category, f"{choice.option} (picked by name)", choice.where, values, note)
-
-    def _def_spans(self, starts: set[tuple[str, int]]) -> dict[str, list[tuple[int, int]]]:
-        """path -> (first, last line) of the module-level definitions starting at ``starts``
-        ((path, line) pairs)."""
-        paths = {p for p, _ in starts}
-        out: dict[str, list[tuple[int, int]]] = {}
-        for fa in self.analyses:
-            if fa.path not in paths or fa.syntax is None or fa.syntax.values is None:
-                continue
-            for d in fa.syntax.values.defs:
-                if d.owner < 0 and (fa.path, d.line) in starts:
-                    out.setdefault(fa.path, []).append((d.line, d.end_line))
-        return out
 
     def _hand_schedules(self, file: _File) -> None:
         """An LR or BatchNorm momentum computed by hand from the epoch (PointNet++'s

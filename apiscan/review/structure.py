@@ -1456,32 +1456,21 @@ class _Builders:
         return out
 
     def _called_by(self, chosen: set[str], left: set[str]) -> set[str]:
-        """The entries of ``left`` (dotted defs) that a def of ``chosen`` calls by name,
-        directly or through another such entry."""
-        by_name: dict[str, set[str]] = {}
-        for d in left:
-            by_name.setdefault(d.rpartition(".")[2], set()).add(d)
-        bodies: dict[str, list[str]] = {}  # dotted def -> the names its own calls call
+        """The entries of ``left`` (dotted defs) that a def of ``chosen`` calls, directly or
+        through another such entry: the call graph's resolved edges (the scan's call
+        facts)."""
+        calls: dict[str, set[str]] = {}  # dotted def -> the entries of ``left`` it calls
         for file in self.files:
-            values = file.fa.syntax.values if file.fa.syntax is not None else None
-            if values is None:
-                continue
-            own: dict[int, list[str]] = {}
-            for c in values.calls:
-                func = c.expr.func
-                if func.kind in ("Name", "Attribute") and func.name in by_name:
-                    own.setdefault(c.function, []).append(func.name)
-            for i, d in enumerate(values.defs):
-                if i in own:
+            for c in file.fa.calls:
+                if c.caller and c.callee in left:
                     for module in file.fa.modules:
-                        bodies[f"{module}.{d.qual}"] = own[i]
+                        calls.setdefault(f"{module}.{c.caller}", set()).add(c.callee)
         found: set[str] = set()
         todo = list(chosen)
         while todo:
-            for name in bodies.get(todo.pop(), ()):
-                for d in by_name[name] - found:
-                    found.add(d)
-                    todo.append(d)
+            for d in calls.get(todo.pop(), set()) - found:
+                found.add(d)
+                todo.append(d)
         return found
 
     def _inherited_by(self, cls: str, chosen: set[str]) -> bool:
