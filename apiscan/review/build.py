@@ -143,6 +143,7 @@ def review(options: ScanOptions) -> Review:
         resolve_settings(options.path, {})["review-ancillary"],
         keep=training | entry_points(result, analyses),
         root=root,
+        readings=readings,
     )
     # a vendored copy's own training (DINOv2's train/ beside Depth-Anything's inference
     # code) does not make this repository train

@@ -248,7 +248,7 @@ def _read_configs(
         return None
     raw: dict[str, dict[str, Setting]] = {}
     bases: dict[str, list[str]] = {}
-    for path in _yaml_files(root):
+    for path in yaml_files(root):
         try:
             own, base = _read_yaml(root, path, composed)
         except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
@@ -314,7 +314,9 @@ def yacs_key(chain: Sequence[str]) -> list[str]:
     return keys if len(keys) >= 2 else []
 
 
-def _yaml_files(root: Path) -> Iterator[str]:
+def yaml_files(root: Path) -> Iterator[str]:
+    """The repository's YAML files (relative POSIX paths, sorted by folder), within the one
+    count limit and skip list every YAML reader of a review shares."""
     return files_below(root, (".yaml", ".yml"), _SKIPPED_DIRS, _MAX_YAML)
 
 
@@ -1976,7 +1978,7 @@ def _flat_yamls(
     flattened to dotted keys, kept in ``found.flat`` where some key ``marks`` the kind of
     config wanted (an optimizer's ``type``, a model's ``target``; every mapping without
     ``marks``); one that does not parse is a note, the rest stand."""
-    for path in _yaml_files(root) if paths is None else paths:
+    for path in yaml_files(root) if paths is None else paths:
         try:
             node = _compose(root, path, nodes)
         except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError, RecursionError) as err:

@@ -117,7 +117,8 @@ class ArgparseDefaults:
 
     def __init__(self, files: Iterable[tuple[FileAnalysis, FileValues]]) -> None:
         files = list(files)
-        booleans = BoolTypes(files)
+        #: the repository's string-to-bool ``type=`` functions (the recipe reads them too)
+        self.booleans = booleans = BoolTypes(files)
         self.all: list[OptionDefault] = []
         #: (path, line, col) of the ``add_argument`` call -> its option
         self.at: dict[tuple[str, int, int], OptionDefault] = {}

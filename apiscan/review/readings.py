@@ -16,7 +16,13 @@ from functools import cached_property
 from pathlib import Path
 
 from apiscan.extract.records import FileAnalysis
-from apiscan.review.commands import Launch, documented_runs, launch_commands, launches
+from apiscan.review.commands import (
+    Launch,
+    commanded_config,
+    documented_runs,
+    launch_commands,
+    launches,
+)
 from apiscan.review.config_files import (
     Composed,
     OptionFiles,
@@ -26,6 +32,7 @@ from apiscan.review.config_files import (
     option_files,
     yacs_settings,
     yaml_configs,
+    yaml_files,
 )
 from apiscan.review.names import ArgparseDefaults
 from apiscan.review.sources import with_facts
@@ -45,6 +52,17 @@ class Readings:
         """The yacs YAML configs (:func:`~apiscan.review.config_files.yaml_configs`);
         shared by the recipe and the model tree: treat it as read-only."""
         return yaml_configs(self.root, self.analyses, self.composed)
+
+    @cached_property
+    def commanded_yaml(self) -> tuple[str, str] | None:
+        """(path, ``file:line``) of the YAML file (of any kind, not only a yacs config) the
+        documented training command names
+        (:func:`~apiscan.review.commands.commanded_config`), or None: the config folder the
+        run reads, beside which another launcher's Python configs are counted apart."""
+        if self.root is None or not self.root.is_dir():
+            return None
+        yamls = set(yaml_files(self.root))
+        return commanded_config(self.root, yamls) if yamls else None
 
     @cached_property
     def config_words(self) -> frozenset[str]:

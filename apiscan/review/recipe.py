@@ -705,7 +705,9 @@ def _set_up(
         from apiscan.review.work import uncalled_functions
 
         uncalled = uncalled_functions(analyses, result)
-    recipe = _Recipe(result, analyses, Path(root), hierarchy, apart, uncalled)
+    recipe = _Recipe(
+        result, analyses, Path(root), hierarchy, apart, uncalled, readings.argparse.booleans
+    )
     recipe.not_picked = frozenset(not_picked)
     recipe.option_defaults = readings.argparse.values()
     recipe.repo.yaml = readings.yaml
@@ -3819,6 +3821,7 @@ class _Recipe:
         hierarchy: Hierarchy,
         apart: Callable[[str], str],
         uncalled: Mapping[tuple[str, str], tuple[int, int]],
+        booleans: BoolTypes | None = None,
     ) -> None:
         self.result = result
         #: path -> (first, last line) of the functions nothing runs (their rows are no recipe)
@@ -3834,7 +3837,8 @@ class _Recipe:
         #: every file's value record (test files included: they may call what is followed)
         self.files = _files(analyses)
         self.repo = _Repo(root=root)
-        self.repo.booleans = BoolTypes((f.fa, f.values) for f in self.files.values())
+        #: the string-to-bool ``type=`` functions: the review's argparse table's
+        self.repo.booleans = booleans
         for path in sorted(self.files):
             if not is_test_path(path):
                 self.repo.add_file(self.files[path])

@@ -45,11 +45,9 @@ from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.program.index import follow, module_aliases
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review.commands import (
-    commanded_config,
     documented_entry,
     documented_scripts,
     documented_stages,
-    files_below,
     launches,
 )
 from apiscan.review.config_files import OptionFiles, config_names, config_words
@@ -74,6 +72,7 @@ from apiscan.review.oplibs import (
     model_parallel_library,
     training_piece,
 )
+from apiscan.review.readings import Readings
 from apiscan.review.roles import (
     BACKWARD_APIS,
     DATASETS,
@@ -279,8 +278,12 @@ class Ancillary:
         patterns: Sequence[str] | None = None,
         keep: Iterable[str] = (),
         root: Path | None = None,
+        readings: Readings | None = None,
     ) -> None:
         self.patterns = tuple(patterns) if patterns is not None else None
+        #: what the review reads of the repository's files (the YAML config the documented
+        #: command names); read here on first use when none is given
+        self._readings = readings
         #: files that hold the training step (an optimizer, a backward pass): always ported
         self.keep = frozenset(keep)
         self._why: dict[str, str] = {}
@@ -423,8 +426,8 @@ class Ancillary:
         read by the documented run. Counted apart, with what only they build."""
         if self._root is None:
             return {}
-        yamls = set(files_below(self._root, (".yaml", ".yml"), _CONFIG_SKIPPED, _MAX_YAMLS))
-        chosen = commanded_config(self._root, yamls) if yamls else None
+        readings = self._readings or Readings(self._root, analyses)
+        chosen = readings.commanded_yaml
         if chosen is None:
             return {}
         parts = PurePosixPath(chosen[0]).parts
@@ -1408,10 +1411,6 @@ OTHER_TASK = "other task"
 UNRUN_SCRIPT = "script the training does not run (data preparation, evaluation...)"
 #: Why a config module no documented training command loads is counted apart.
 UNLAUNCHED = "configuration the documented training does not load"
-#: YAML configs read at most, and the folders not entered, to find the one the
-#: documented training command names (:meth:`Ancillary._other_config_system`).
-_MAX_YAMLS = 2000
-_CONFIG_SKIPPED = frozenset({".git", ".github", "node_modules", "__pycache__", "site"})
 
 #: Why a module that only root-level tools import is counted apart (with the tools).
 TOOLS_ONLY = "used only by tools"

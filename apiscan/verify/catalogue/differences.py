@@ -96,6 +96,12 @@ def _instance_norm(dims: int, x: InputSpec) -> tuple[Case, ...]:
     )
 
 
+def _port(api: str, torch_expr: str, ms_expr: str, inputs: tuple[InputSpec, ...], **kw) -> Case:
+    """A case of a documented port ("mapped") whose gradients are compared too: the shape
+    every layer and function case below shares."""
+    return Case(api, torch_expr, ms_expr, "mapped", inputs, grad=True, **kw)
+
+
 # -- nn.ConvTranspose1d / 3d (r2.4.0 pytorch_diff/Conv1dTranspose.md, Conv3dTranspose.md)
 _TRANSPOSED_NOTE = (
     "Documented differences written out (r2.4.0 pytorch_diff/{page}.md): has_bias defaults "
@@ -112,67 +118,57 @@ _SAME_SHIFTED = (
 )
 
 _TRANSPOSED: tuple[Case, ...] = (
-    Case(
+    _port(
         "torch.nn.ConvTranspose1d",
         "torch.nn.ConvTranspose1d(4, 6, 3, stride=2, padding=1, groups=2)",
         "msnn.Conv1dTranspose(4, 6, 3, stride=2, pad_mode='pad', padding=1, group=2, "
         "has_bias=True)",
-        "mapped",
         (floats("x", 2, 4, 9),),
         param_map=_WEIGHT_BIAS,
-        grad=True,
         note=_TRANSPOSED_NOTE.format(
             page="Conv1dTranspose",
             layout=" The weight is stored (in, out/groups, 1, k) where torch's is "
             "(in, out/groups, k).",
         ),
     ),
-    Case(
+    _port(
         "torch.nn.ConvTranspose1d",
         "torch.nn.ConvTranspose1d(3, 4, 5, stride=3, padding=2, output_padding=2)",
         "msnn.Conv1dTranspose(3, 4, 5, stride=3, pad_mode='same', has_bias=True)",
-        "mapped",
         (_SIGNAL,),
         pattern="output_padding, pad_mode='same'",
         param_map=_WEIGHT_BIAS,
-        grad=True,
         note="mindspore.nn.Conv1dTranspose has no output_padding (nor a tuple padding); the "
         "page's workaround (r2.4.0 pytorch_diff/Conv1dTranspose.md, second example) for "
         "padding=(k-1)//2, output_padding=stride-1 is pad_mode='same'. " + _SAME_SHIFTED,
     ),
-    Case(
+    _port(
         "torch.nn.ConvTranspose3d",
         "torch.nn.ConvTranspose3d(4, 6, 3, stride=2, padding=1, groups=2)",
         "msnn.Conv3dTranspose(4, 6, 3, stride=2, pad_mode='pad', padding=1, group=2, "
         "has_bias=True)",
-        "mapped",
         (floats("x", 2, 4, 3, 4, 5),),
         param_map=_WEIGHT_BIAS,
-        grad=True,
         note=_TRANSPOSED_NOTE.format(page="Conv3dTranspose", layout=""),
     ),
-    Case(
+    _port(
         "torch.nn.ConvTranspose3d",
         "torch.nn.ConvTranspose3d(3, 4, 3, stride=2, padding=1, output_padding=1)",
         "msnn.Conv3dTranspose(3, 4, 3, stride=2, pad_mode='pad', padding=1, "
         "output_padding=1, has_bias=True)",
-        "mapped",
         (floats("x", 2, 3, 3, 4, 5),),
         pattern="output_padding",
         param_map=_WEIGHT_BIAS,
-        grad=True,
         note="output_padding is the same parameter on both sides (r2.4.0 "
         "pytorch_diff/Conv3dTranspose.md), with pad_mode='pad' and has_bias=True written out.",
     ),
-    Case(
+    _port(
         "torch.nn.ConvTranspose3d",
         "torch.nn.ConvTranspose3d(3, 4, 5, stride=3, padding=2, output_padding=2)",
         "msnn.Conv3dTranspose(3, 4, 5, stride=3, pad_mode='same', has_bias=True)",
-        "mapped",
         (floats("x", 1, 3, 2, 3, 4),),
         pattern="output_padding, pad_mode='same'",
         param_map=_WEIGHT_BIAS,
-        grad=True,
         note="The page's first example (r2.4.0 pytorch_diff/Conv3dTranspose.md): "
         "padding=(k-1)//2, output_padding=stride-1 in torch is pad_mode='same' in MindSpore. "
         + _SAME_SHIFTED
@@ -190,130 +186,108 @@ _STRIDE_NOTE = (
 _PAD_NOTE = "An explicit padding needs pad_mode='pad' (r2.4.0 pytorch_diff/{page}.md, {where})."
 
 _POOLING: tuple[Case, ...] = (
-    Case(
+    _port(
         "torch.nn.AvgPool1d",
         "torch.nn.AvgPool1d(2)",
         "msnn.AvgPool1d(2, stride=2)",
-        "mapped",
         (_SIGNAL,),
         kind="layer",
-        grad=True,
         note=_STRIDE_NOTE.format(target="MindSpore", page="AvgPool1d"),
     ),
-    Case(
+    _port(
         "torch.nn.AvgPool1d",
         "torch.nn.AvgPool1d(4, stride=2, padding=2, ceil_mode=True, count_include_pad=cip)",
         "msnn.AvgPool1d(4, stride=2, pad_mode='pad', padding=2, ceil_mode=True, "
         "count_include_pad=cip)",
-        "mapped",
         (_SIGNAL,),
         pattern="padding, ceil_mode",
         variants=_PAD_VARIANTS,
         kind="layer",
-        grad=True,
         note=_PAD_NOTE.format(page="AvgPool1d", where="second example"),
     ),
-    Case(
+    _port(
         "torch.nn.AvgPool3d",
         "torch.nn.AvgPool3d(2)",
         "msnn.AvgPool3d(2, stride=2)",
-        "mapped",
         (_VOLUME,),
         kind="layer",
-        grad=True,
         note=_STRIDE_NOTE.format(target="MindSpore", page="AvgPool3d"),
     ),
-    Case(
+    _port(
         "torch.nn.AvgPool3d",
         "torch.nn.AvgPool3d(3, stride=2, padding=1, ceil_mode=True, count_include_pad=cip)",
         "msnn.AvgPool3d(3, stride=2, pad_mode='pad', padding=1, ceil_mode=True, "
         "count_include_pad=cip)",
-        "mapped",
         (_VOLUME,),
         pattern="padding, ceil_mode",
         variants=_PAD_VARIANTS,
         kind="layer",
-        grad=True,
         note=_PAD_NOTE.format(page="AvgPool3d", where="second example"),
     ),
-    Case(
+    _port(
         "torch.nn.AvgPool3d",
         "torch.nn.AvgPool3d(2, stride=1, divisor_override=3)",
         "msnn.AvgPool3d(2, stride=1, divisor_override=3)",
-        "mapped",
         (_VOLUME,),
         pattern="divisor_override",
         kind="layer",
-        grad=True,
         note="divisor_override is consistent (r2.4.0 pytorch_diff/AvgPool3d.md).",
     ),
-    Case(
+    _port(
         "torch.nn.MaxPool3d",
         "torch.nn.MaxPool3d(2)",
         "msnn.MaxPool3d(2, stride=2)",
-        "mapped",
         (_VOLUME,),
         kind="layer",
-        grad=True,
         note=_STRIDE_NOTE.format(target="MindSpore", page="MaxPool3d"),
     ),
-    Case(
+    _port(
         "torch.nn.MaxPool3d",
         "torch.nn.MaxPool3d(3, stride=2, padding=1, dilation=dil, ceil_mode=True)",
         "msnn.MaxPool3d(3, stride=2, pad_mode='pad', padding=1, dilation=dil, ceil_mode=True)",
-        "mapped",
         (_VOLUME,),
         pattern="padding, dilation, ceil_mode",
         variants=(Variant("dilation=1", (("dil", 1),)), Variant("dilation=2", (("dil", 2),))),
         kind="layer",
-        grad=True,
         note=_PAD_NOTE.format(page="MaxPool3d", where="its example"),
     ),
-    Case(
+    _port(
         "torch.nn.MaxPool3d",
         "torch.nn.MaxPool3d(2, stride=2, return_indices=True)",
         "msnn.MaxPool3d(2, stride=2, pad_mode='pad', return_indices=True)",
-        "mapped",
         (_VOLUME,),
         pattern="return_indices",
         kind="layer",
-        grad=True,
         note="MindSpore raises ValueError for return_indices=True unless pad_mode='pad' (not "
         "on r2.4.0 pytorch_diff/MaxPool3d.md, which calls return_indices consistent). The "
         "maxima and their indices (flattened over depth, height and width per channel on "
         "both sides) are compared.",
     ),
-    Case(
+    _port(
         "torch.nn.functional.avg_pool3d",
         "F.avg_pool3d(x, 2)",
         "ops.avg_pool3d(x, 2, stride=2)",
-        "mapped",
         (_VOLUME,),
-        grad=True,
         note=_STRIDE_NOTE.format(target="mindspore.ops.avg_pool3d", page="avg_pool1d")
         + " (The table links avg_pool1d's page for avg_pool3d.)",
     ),
-    Case(
+    _port(
         "torch.nn.functional.avg_pool3d",
         "F.avg_pool3d(x, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=cip)",
         "ops.avg_pool3d(x, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=cip)",
-        "mapped",
         (_VOLUME,),
         pattern="padding, ceil_mode",
         variants=_PAD_VARIANTS,
-        grad=True,
         note="padding, ceil_mode and count_include_pad are consistent (r2.4.0 "
         "pytorch_diff/avg_pool1d.md, the page the table links); mindspore.ops.avg_pool3d "
         "has no pad_mode.",
     ),
-    Case(
+    _port(
         "torch.nn.functional.avg_pool3d",
         "F.avg_pool3d(x, 2, stride=1, divisor_override=3)",
         "ops.avg_pool3d(x, 2, stride=1, divisor_override=3)",
-        "mapped",
         (_VOLUME,),
         pattern="divisor_override",
-        grad=True,
         note="divisor_override: MindSpore's default 0 means none, like torch's None (r2.4.0 "
         "pytorch_diff/avg_pool1d.md does not list it).",
     ),
