@@ -3618,6 +3618,9 @@ def _handed_on(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
             e = todo.pop()
             if e.kind == "Call":
                 todo.extend(e.parts[1:])  # its arguments, not what it calls
+                if e.parts and e.func.kind == "Subscript":
+                    # ... unless it calls what a key picks: ``models.__dict__[args.arch](...)``
+                    todo.append(e.func)
             elif e.kind == "Attribute":
                 # ``models.__dict__``: the module read whole; ``models.FCN8``: one name
                 chain = e.parts[0].chain() if e.name == "__dict__" else None
@@ -3898,6 +3901,10 @@ def uncalled_functions(
             continue
         # (a class a registry's decorator fills a table with is built by name)
         decorated = _decorated(facts) | _registered_classes(facts)
+        # a module some file reads whole (``models_vit.__dict__[args.model](...)``,
+        # ``getattr(models, name)``): each public name it defines may be the one the
+        # string picks, as a registry's entries are (:func:`_handed_on`)
+        lookup = library and any(m in handed for m in fa.modules)
         spans = [(d.line, d.end_line) for d in values.defs]
         for d in values.defs:
             name = d.qual
@@ -3923,6 +3930,8 @@ def uncalled_functions(
                 continue  # built from a config's string, or a method of it called: it may run
             if name in decorated or name == "main" or (fa.path, name) in steps:
                 continue
+            if lookup and not name.startswith("_"):
+                continue  # picked by a string from the module read whole: it may run
             if any(a < d.line and d.end_line <= b for a, b in spans):
                 continue  # nested in another def: its enclosing def decides
             names = {f"{m}.{name}" for m in fa.modules} | {f"{fa.path}::{name}", f"::{name}"}
