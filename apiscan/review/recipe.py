@@ -9849,7 +9849,10 @@ class _Recipe:
         if self._loop_bound_memo is not None:
             return self._loop_bound_memo
         found: set[str] = set()
-        for path, file in self.files.items():
+        # where nothing trains, a loop around another is a search's (a beam search's ``for j
+        # in range(self.beam_size):`` over each beam's candidates), never a training length
+        trained = any(self._trains(p) for p in self.files if not is_test_path(p))
+        for path, file in self.files.items() if trained else ():
             if is_test_path(path) or self.apart(path):
                 continue
             loops = file.values.loops

@@ -1138,6 +1138,9 @@ class Ancillary:
         # a framework used only to write training logs (stargan's TensorBoard logger through
         # ``tf.summary.FileWriter``) adapts nothing: the logger is the training's own
         logs = {top for top, names in facts.package_uses if names and all(map(_logging, names))}
+        # a framework imported and never used (a notebook's ``try: import tensorflow`` kept
+        # for a hosted runtime's protobuf pins) adapts nothing either
+        unused = {top for top, names in facts.package_uses if not names}
         foreign = sorted(
             {
                 top
@@ -1146,6 +1149,7 @@ class Ancillary:
                 and top not in local
                 and top not in lazy
                 and top not in logs
+                and top not in unused
                 and top not in self._trained_with
             }
         )
