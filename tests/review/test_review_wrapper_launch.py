@@ -47,3 +47,16 @@ def test_a_module_read_whole_by_a_key_has_its_public_builders_reached() -> None:
     assert "net_small" not in dead
     assert "net_large" not in dead
     assert "_widen" in dead
+
+
+def test_timms_parameter_groups_are_a_piece_of_training() -> None:
+    """timm's ``optim_factory.add_weight_decay(model, wd)`` handed to a torch optimizer
+    (no weight decay on norms and biases) is timm code the port writes; the optimizer
+    factory stays its own piece, and timm's layers are no piece of training."""
+    from apiscan.review.oplibs import TRAINING_PIECES, training_piece
+
+    groups = training_piece("timm.optim.optim_factory.add_weight_decay")
+    assert groups is not None and "parameter groups" in TRAINING_PIECES[groups][1]
+    assert training_piece("timm.optim.param_groups_layer_decay") == groups
+    assert training_piece("timm.optim.create_optimizer_v2") not in (None, groups)
+    assert training_piece("timm.models.layers.trunc_normal_") is None
