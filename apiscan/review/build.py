@@ -1704,7 +1704,16 @@ def work_recipe(
             )
             places = ", ".join(str(w) for w in where[1:4])
             note = f"also at {places}" if places else ""
-            if why[where[0]]:
+            # the documented commands that pass a weights file (:func:`_launched_weights`
+            # adds their places): the load they switch on starts those runs
+            commands = [w for w in where if not w.path.endswith((".py", ".ipynb"))]
+            if why[where[0]] and commands:
+                started = (
+                    f"loaded {why[where[0]]}: the documented commands that pass a weights "
+                    f"file start from it ({commands[0]})"
+                )
+                note = f"{started}; {note}" if note else started
+            elif why[where[0]]:
                 resume = f"loaded {why[where[0]]}: a run resumed, not the training's start"
                 note = f"{resume}; {note}" if note else resume
             out.append(RecipeItem("checkpoint", item.what, where[0], note=note))

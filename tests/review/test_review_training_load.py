@@ -85,3 +85,27 @@ def test_the_training_scripts_load_is_the_checkpoint_row(tmp_path: Path) -> None
     assert [(r.where.path, r.where.line) for r in rows] == [("train.py", 12)]
     assert "off by default" in rows[0].note
     assert "evaluate.py:18" in rows[0].note
+
+
+def test_a_load_the_documented_later_stages_switch_on_starts_them(tmp_path: Path) -> None:
+    """The same training, launched in stages by a shell script whose second stage passes
+    ``--restore_ckpt`` a weights file: the load is off by default but starts that run, not
+    a resume."""
+    root = write_repo(
+        tmp_path / "repo",
+        {
+            "model.py": _MODEL,
+            "evaluate.py": _EVALUATE,
+            "train.py": _TRAIN,
+            "train_stages.sh": (
+                "#!/bin/bash\n"
+                "python train.py --lr 0.0004\n"
+                "python train.py --restore_ckpt checkpoints/stage1.pth --lr 0.0001\n"
+            ),
+        },
+    )
+    review = build_review(str(root), jobs=1)
+    rows = [r for r in review.recipe if r.category == "checkpoint"]
+    assert [(r.where.path, r.where.line) for r in rows] == [("train.py", 12)]
+    assert "start from it (train_stages.sh:3)" in rows[0].note
+    assert "a run resumed" not in rows[0].note
