@@ -3698,13 +3698,15 @@ def uncalled_functions(
     when it builds the optimizer or runs the backward pass (the training itself, run by a
     launcher the records may not show). Only a library's functions count: a module other
     files import, without a ``__main__`` block (a script's functions run as its entry
-    points); decorated functions (a registry builds them by name), ``main`` and functions
-    nested in another def are left out. A module-level class is dead the same way, unless a
-    class names it as a base, a string written in a call or an assignment names it (a config's
-    ``type=``) or a method of it is called (deit's ``horizontal_flip`` transform, built by
-    nothing: no augmentation row). What a class's own body writes does not keep it: a
-    factory method that builds its class (``MidasCore.build``: ``MidasCore(...)``), with
-    nothing outside naming the class, runs only if something else reaches the class."""
+    points); decorated functions (a registry builds them by name), ``main``, functions
+    nested in another def and the public names of a module some file reads whole
+    (``models_vit.__dict__[args.model](...)``: :func:`_handed_on`) are left out. A
+    module-level class is dead the same way, unless a class names it as a base, a string
+    written in a call or an assignment names it (a config's ``type=``) or a method of it is
+    called (deit's ``horizontal_flip`` transform, built by nothing: no augmentation row).
+    What a class's own body writes does not keep it: a factory method that builds its
+    class (``MidasCore.build``: ``MidasCore(...)``), with nothing outside naming the class,
+    runs only if something else reaches the class."""
     local = _local_packages(analyses)
     # where something trains, a package's re-export is no use (what the training builds
     # is); where nothing does, the package's names are its product
