@@ -529,7 +529,11 @@ def review(options: ScanOptions) -> Review:
         return switched_off_branch(fa, where.line, defaults, every=True) if fa else ""
 
     recipe += work_recipe(
-        items, framework_keeps(readings.options[0], analyses), off, ancillary.other_recipe
+        items,
+        framework_keeps(readings.options[0], analyses),
+        off,
+        ancillary.other_recipe,
+        training,
     )
     # the backbone a framework builds from the config, with the weights the config names
     items = _sorted_work(items + config_backbones(recipe, CONFIG) + growing_caches(recipe))
@@ -1664,6 +1668,7 @@ def work_recipe(
     keeps: Callable[[str], bool] | None = None,
     off: Callable[[Where], str] | None = None,
     other: Callable[[str], str] | None = None,
+    training: Collection[str] = (),
 ) -> tuple[RecipeItem, ...]:
     """The backbones and checkpoint formats of the work items, as recipe facts. ``other``
     says whose recipe a file is when not this one's (a backbone built by the training and
@@ -1673,7 +1678,10 @@ def work_recipe(
     ``torch.load`` is work (the weights are converted all the same) but no recipe row.
     ``off`` says why a load does not run with the defaults (vq-vae-2's ``torch.load``
     under ``if args.ckpt is not None:``, ``--ckpt`` left out): a load that runs is the
-    row's place, else the row says the load is a resume the defaults leave off."""
+    row's place, else the row says the load is a resume the defaults leave off. A load in
+    a file that trains (``training``) comes before one elsewhere, whether it runs or not:
+    an evaluation script's ``torch.load(args.model)`` beside the training's ``if
+    args.restore_ckpt is not None: torch.load(...)`` is another run's start."""
     out = []
     for item in items:
         if item.kind == "pretrained-backbone":
@@ -1691,10 +1699,22 @@ def work_recipe(
             if not where:
                 continue
             why = {w: off(w) if off is not None else "" for w in where}
-            where = sorted(where, key=lambda w: bool(why[w]))  # a load that runs first
+            # the training's own load first, then a load that runs
+            where = sorted(
+                where, key=lambda w: (bool(training) and w.path not in training, bool(why[w]))
+            )
             places = ", ".join(str(w) for w in where[1:4])
             note = f"also at {places}" if places else ""
-            if why[where[0]]:
+            # the documented commands that pass a weights file (:func:`_launched_weights`
+            # adds their places): the load they switch on starts those runs
+            commands = [w for w in where if not w.path.endswith((".py", ".ipynb"))]
+            if why[where[0]] and commands:
+                started = (
+                    f"loaded {why[where[0]]}: the documented commands that pass a weights "
+                    f"file start from it ({commands[0]})"
+                )
+                note = f"{started}; {note}" if note else started
+            elif why[where[0]]:
                 resume = f"loaded {why[where[0]]}: a run resumed, not the training's start"
                 note = f"{resume}; {note}" if note else resume
             out.append(RecipeItem("checkpoint", item.what, where[0], note=note))

@@ -116,6 +116,17 @@ TRAINING_PIECES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "MindCV's create_optimizer, or mindspore.nn's optimizer with the same parameter groups",
         ),
         (
+            # MAE's ``optim_factory.add_weight_decay(model, args.weight_decay)`` handed to
+            # torch.optim.AdamW: the groups, not the optimizer
+            r"timm\.optim\.(\w+\.)?(add_weight_decay|param_groups_weight_decay"
+            r"|param_groups_layer_decay)$",
+            "the optimizer's parameter groups (weight decay kept off norms, biases and 1-D "
+            "parameters, or a decay per layer)",
+            "the same groups written over the Cell's trainable_params() by name and shape "
+            "(mindspore.nn optimizers take a list of group dicts with weight_decay), or "
+            "MindCV's param-group helper",
+        ),
+        (
             r"timm\.scheduler\.(\w+\.)?\w+$",
             "the LR schedule built from the command line (warm-up, cosine or step decay, "
             "stepped per epoch)",

@@ -1257,10 +1257,27 @@ class _Repo:
         (CenterTrack's ``test.py``) is another run: its command's options are not the
         training's."""
         found = {g.path: g for m in f.modules for g in self.importers.get(m, ())}
+        # the functions of ``f`` that train (a script's ``main(args)`` building the optimizer):
+        # a file calling one hands its own command line to ``f``'s training (a cluster
+        # launcher's ``trainer.main(args)`` after ``trainer.get_args_parser()``): its
+        # documented command runs ``f``'s options
+        steps = {
+            f"{m}.{u.function.partition('.')[0]}"
+            for u in f.fa.uses
+            if u.function and TRAINING_STEP.match(u.api)
+            for m in f.modules
+        }
         trains = [
             found[p]
             for p in sorted(found)
-            if p != f.path and any(TRAINING_STEP.match(u.api) for u in found[p].fa.uses)
+            if p != f.path
+            and (
+                any(TRAINING_STEP.match(u.api) for u in found[p].fa.uses)
+                or any(
+                    c.expr.parts and found[p].dotted(c.expr.func) in steps
+                    for c in found[p].values.calls
+                )
+            )
         ]
         return trains
 
@@ -9836,7 +9853,10 @@ class _Recipe:
         if self._loop_bound_memo is not None:
             return self._loop_bound_memo
         found: set[str] = set()
-        for path, file in self.files.items():
+        # where nothing trains, a loop around another is a search's (a beam search's ``for j
+        # in range(self.beam_size):`` over each beam's candidates), never a training length
+        trained = any(self._trains(p) for p in self.files if not is_test_path(p))
+        for path, file in self.files.items() if trained else ():
             if is_test_path(path) or self.apart(path):
                 continue
             loops = file.values.loops

@@ -1141,6 +1141,9 @@ class Ancillary:
         # a framework used only to write training logs (stargan's TensorBoard logger through
         # ``tf.summary.FileWriter``) adapts nothing: the logger is the training's own
         logs = {top for top, names in facts.package_uses if names and all(map(_logging, names))}
+        # a framework imported and never used (a notebook's ``try: import tensorflow`` kept
+        # for a hosted runtime's protobuf pins) adapts nothing either
+        unused = {top for top, names in facts.package_uses if not names}
         foreign = sorted(
             {
                 top
@@ -1149,6 +1152,7 @@ class Ancillary:
                 and top not in local
                 and top not in lazy
                 and top not in logs
+                and top not in unused
                 and top not in self._trained_with
             }
         )
@@ -3617,6 +3621,9 @@ def _handed_on(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
             e = todo.pop()
             if e.kind == "Call":
                 todo.extend(e.parts[1:])  # its arguments, not what it calls
+                if e.parts and e.func.kind == "Subscript":
+                    # ... unless it calls what a key picks: ``models.__dict__[args.arch](...)``
+                    todo.append(e.func)
             elif e.kind == "Attribute":
                 # ``models.__dict__``: the module read whole; ``models.FCN8``: one name
                 chain = e.parts[0].chain() if e.name == "__dict__" else None
@@ -3690,13 +3697,15 @@ def uncalled_functions(
     when it builds the optimizer or runs the backward pass (the training itself, run by a
     launcher the records may not show). Only a library's functions count: a module other
     files import, without a ``__main__`` block (a script's functions run as its entry
-    points); decorated functions (a registry builds them by name), ``main`` and functions
-    nested in another def are left out. A module-level class is dead the same way, unless a
-    class names it as a base, a string written in a call or an assignment names it (a config's
-    ``type=``) or a method of it is called (deit's ``horizontal_flip`` transform, built by
-    nothing: no augmentation row). What a class's own body writes does not keep it: a
-    factory method that builds its class (``MidasCore.build``: ``MidasCore(...)``), with
-    nothing outside naming the class, runs only if something else reaches the class."""
+    points); decorated functions (a registry builds them by name), ``main``, functions
+    nested in another def and the public names of a module some file reads whole
+    (``models_vit.__dict__[args.model](...)``: :func:`_handed_on`) are left out. A
+    module-level class is dead the same way, unless a class names it as a base, a string
+    written in a call or an assignment names it (a config's ``type=``) or a method of it is
+    called (deit's ``horizontal_flip`` transform, built by nothing: no augmentation row).
+    What a class's own body writes does not keep it: a factory method that builds its
+    class (``MidasCore.build``: ``MidasCore(...)``), with nothing outside naming the class,
+    runs only if something else reaches the class."""
     local = _local_packages(analyses)
     # where something trains, a package's re-export is no use (what the training builds
     # is); where nothing does, the package's names are its product
@@ -3897,6 +3906,10 @@ def uncalled_functions(
             continue
         # (a class a registry's decorator fills a table with is built by name)
         decorated = _decorated(facts) | _registered_classes(facts)
+        # a module some file reads whole (``models_vit.__dict__[args.model](...)``,
+        # ``getattr(models, name)``): each public name it defines may be the one the
+        # string picks, as a registry's entries are (:func:`_handed_on`)
+        lookup = library and any(m in handed for m in fa.modules)
         spans = [(d.line, d.end_line) for d in values.defs]
         for d in values.defs:
             name = d.qual
@@ -3922,6 +3935,8 @@ def uncalled_functions(
                 continue  # built from a config's string, or a method of it called: it may run
             if name in decorated or name == "main" or (fa.path, name) in steps:
                 continue
+            if lookup and not name.startswith("_"):
+                continue  # picked by a string from the module read whole: it may run
             if any(a < d.line and d.end_line <= b for a, b in spans):
                 continue  # nested in another def: its enclosing def decides
             names = {f"{m}.{name}" for m in fa.modules} | {f"{fa.path}::{name}", f"::{name}"}
