@@ -265,6 +265,10 @@ def review(options: ScanOptions) -> Review:
         configured_names = frozenset(configured_names) | {
             t.cls.rpartition(".")[2] for t in tops if t.cls
         }
+        # ... and what its modules list as their public API (``__all__``: CLIP's ``load``
+        # and ``tokenize``, which build the model from a state dict and feed it): the
+        # inference path the library's users call, though only its notebooks call it here
+        configured_names |= public_names(analyses, ancillary.apart)
     if configured_names:  # those a config file names may be built: reached, as their users
         reach = apart_only(analyses, ancillary.apart, dead_spans, configured_names)
     unbuilt |= reach.unreached
@@ -705,6 +709,23 @@ INFERENCE_ONLY_PART = (
     "trained by",
     "no training entry point reaches it: inference only (the training here trains another model)",
 )
+
+
+def public_names(analyses: Sequence[FileAnalysis], apart: Callable[[str], str]) -> frozenset[str]:
+    """The names the ported modules list in a module-level ``__all__`` (a list or tuple of
+    strings), read from the worker's value records: a library's public API."""
+    out: set[str] = set()
+    for fa in analyses:
+        values = fa.syntax.values if fa.syntax is not None and not fa.errors else None
+        if values is None or apart(fa.path) or is_test_path(fa.path):
+            continue
+        for a in values.assigns:
+            if not (a.top and a.target.kind == "Name" and a.target.name == "__all__"):
+                continue
+            if a.value.kind not in ("List", "Tuple"):
+                continue
+            out.update(p.value for p in a.value.parts if isinstance(p.value, str) and p.value)
+    return frozenset(out)
 
 
 def _untrained(
