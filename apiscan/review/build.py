@@ -324,6 +324,9 @@ def review(options: ScanOptions) -> Review:
         ),
         *(i for i in items if i.kind in effort.APART_KINDS),
     )
+    # collectives where the repository's own process-group setup is never run (a training
+    # on one device, the setup helper unreached): they never run, no work
+    items = _single_process(items, result, unbuilt, ancillary.why)
     items = _sorted_work(items)
     # the gaps a port meets: not those of files counted apart (a module nothing imports, a
     # demo) or of code nothing reaches, nor a data transform's torch layers, which its work
@@ -709,6 +712,32 @@ INFERENCE_ONLY_PART = (
     "trained by",
     "no training entry point reaches it: inference only (the training here trains another model)",
 )
+
+
+#: What starts a process group: the collectives of a forward run only once it has.
+_PROCESS_GROUP = re.compile(r"^torch\.distributed\.init_process_group$")
+
+
+def _single_process(
+    items: Sequence[WorkItem],
+    result: ScanResult,
+    unbuilt: Collection[tuple[str, str]],
+    apart: Callable[[str], str],
+) -> tuple[WorkItem, ...]:
+    """The work items less the collectives a forward runs, where the repository starts its
+    process group itself (``init_process_group``) and every function doing so is not reached
+    or lies in a file counted apart (a ``init_distributed_mode`` helper the training script
+    never calls): the run is one process, so the forward's ``if is_initialized():
+    all_reduce(...)`` never runs. A repository starting no group of its own (a framework's
+    launcher does) keeps its items."""
+    starts = [f for f in result.api_findings if f.usage == "call" and _PROCESS_GROUP.match(f.api)]
+    if not starts:
+        return tuple(items)
+    for f in starts:
+        top = f.function.partition(".")[0]
+        if not (apart(f.path) or (f.path, top) in unbuilt):
+            return tuple(items)
+    return tuple(i for i in items if i.kind != "collective-in-forward")
 
 
 def public_names(analyses: Sequence[FileAnalysis], apart: Callable[[str], str]) -> frozenset[str]:
