@@ -265,9 +265,9 @@ def review(options: ScanOptions) -> Review:
         configured_names = frozenset(configured_names) | {
             t.cls.rpartition(".")[2] for t in tops if t.cls
         }
-        # ... and what its modules list as their public API (``__all__``: CLIP's ``load``
-        # and ``tokenize``, which build the model from a state dict and feed it): the
-        # inference path the library's users call, though only its notebooks call it here
+        # ... and what its modules list as their public API (``__all__``: a ``load`` building
+        # the model from a state dict, a ``tokenize`` feeding it): the inference path the
+        # library's users call, though only its notebooks call it here
         configured_names |= public_names(analyses, ancillary.apart)
     if configured_names:  # those a config file names may be built: reached, as their users
         reach = apart_only(analyses, ancillary.apart, dead_spans, configured_names)
