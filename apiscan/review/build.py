@@ -1737,6 +1737,9 @@ def work_recipe(
             out.append(RecipeItem("teacher", name, item.where[0], values, note))
         elif item.kind == "checkpoint":
             where = [w for w in item.where if keeps is None or keeps(w.path)]
+            # a tool's or demo's load of the released weights is work, not the training's
+            ran = [w for w in where if not (other and other(w.path))]
+            where = ran or where
             if not where:
                 continue
             why = {w: off(w) if off is not None else "" for w in where}
