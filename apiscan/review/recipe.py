@@ -9887,7 +9887,7 @@ class _Recipe:
                 continue
             if category == "epochs" and self._model_argument_only(dest):
                 continue  # RAFT's --iters: refinement steps the model's call runs, no length
-            if self._option_unread(dest):
+            if category == "optimizer" and self._builds_optimizer() and self._option_unread(dest):
                 continue  # a --weight_decay no optimizer is given: declared, never read
             for o in options:
                 if not self._on_training_run(o.file):
@@ -10293,6 +10293,16 @@ class _Recipe:
         if stored is None or stored.kind != "Attribute" or stored.target.text != "self":
             return False
         return stored.name not in self._reads()[0]
+
+    def _builds_optimizer(self) -> bool:
+        """The repository builds its optimizer itself (a ``torch.optim`` constructor is
+        called): the arguments it is given are the optimizer's settings, and an optimizer
+        option none of them reads sets nothing."""
+        return any(
+            f.usage == "call" and f.api.startswith("torch.optim.") and f.api.count(".") == 2
+            for f in self.result.api_findings
+            if not is_test_path(f.path)
+        )
 
     def _option_unread(self, dest: str) -> bool:
         """The option ``dest`` is declared and nothing reads it: no attribute of that name
