@@ -537,6 +537,8 @@ def review(options: ScanOptions) -> Review:
     recipe += work_recipe(
         items, framework_keeps(readings.options[0], analyses), off, ancillary.other_recipe
     )
+    # the initialisers of an architecture its builder then fills with pretrained weights
+    recipe = _overwritten_inits(recipe, items, analyses)
     # the backbone a framework builds from the config, with the weights the config names
     items = _sorted_work(items + config_backbones(recipe, CONFIG) + growing_caches(recipe))
     # a model built from its YAML's layers (yolov7's Model: parse_model over the layer
@@ -738,6 +740,60 @@ def _single_process(
         if not (apart(f.path) or (f.path, top) in unbuilt):
             return tuple(items)
     return tuple(i for i in items if i.kind != "collective-in-forward")
+
+
+def _overwritten_inits(
+    recipe: Sequence[RecipeItem], items: Sequence[WorkItem], analyses: Sequence[FileAnalysis]
+) -> tuple[RecipeItem, ...]:
+    """The initialisation rows inside a class that the function loading pretrained weights
+    (a pretrained-backbone item's place) builds: the builder constructs the architecture,
+    then loads the released weights into it (a copied torchvision ``_vgg``: ``VGG(...)``
+    then ``model.load_state_dict(torch.load(...))``), so what the class's initialisers set
+    is replaced before the first step. The row stays, told so: no init to reproduce there."""
+    loads = [w for i in items if i.kind == "pretrained-backbone" for w in i.where]
+    if not loads:
+        return tuple(recipe)
+    defs = {
+        fa.path: (fa, fa.syntax.values.defs)
+        for fa in analyses
+        if not fa.errors and fa.syntax is not None and fa.syntax.values is not None
+    }
+    classes = {
+        d.qual: (path, d.line, d.end_line)
+        for path, (_, ds) in defs.items()
+        for d in ds
+        if d.is_class and d.owner < 0
+    }
+    spans: list[tuple[str, int, int, Where]] = []
+    for w in loads:
+        if w.path not in defs:
+            continue
+        fa, ds = defs[w.path]
+        around = [d for d in ds if not d.is_class and d.line <= w.line <= d.end_line]
+        if not around:
+            continue
+        fn = max(around, key=lambda d: d.line).qual  # the innermost
+        for c in fa.calls:
+            name = c.callee.rpartition(".")[2]
+            if c.caller == fn and c.role == "call" and name in classes:
+                spans.append((*classes[name], w))
+    if not spans:
+        return tuple(recipe)
+    out = []
+    for r in recipe:
+        hit = next(
+            (
+                w
+                for p, a, z, w in spans
+                if r.category == "init" and p == r.where.path and a <= r.where.line <= z
+            ),
+            None,
+        )
+        if hit is not None:
+            told = f"overwritten: the pretrained weights loaded at {hit} replace what it sets"
+            r = replace(r, note=f"{r.note}; {told}" if r.note else told)
+        out.append(r)
+    return tuple(out)
 
 
 def public_names(analyses: Sequence[FileAnalysis], apart: Callable[[str], str]) -> frozenset[str]:
