@@ -856,9 +856,10 @@ _SHOWN_PLACES = 3
 
 #: Categories whose rows repeat word for word across files: a composition copied into each
 #: model's config (RITM's 21 identical ``composition in train`` rows), and the loss, optimizer
-#: and schedule each of those configs builds.
+#: and schedule each of those configs builds; and a precision cast repeated over the
+#: layers a helper converts (``.half()`` of each weight and bias a ``convert_weights`` walks).
 _REPEATED = frozenset(
-    {"augmentation", "preprocessing", "loss", "optimizer", "scheduler", "wd_schedule"}
+    {"augmentation", "preprocessing", "loss", "optimizer", "scheduler", "wd_schedule", "amp"}
 )
 
 
