@@ -881,6 +881,8 @@ def _grouped_rows(recipe: tuple[RecipeItem, ...]) -> tuple[RecipeItem, ...]:
         else:
             how = item.values
         key = (item.category, item.name, how, item.note, item.inference_precision)
+        if item.category == "amp":  # a cast repeated in one file's helper, not the same
+            key += (item.where.path,)  # cast in the network and in the training script
         if key not in groups:
             groups[key] = []
             order.append(key)

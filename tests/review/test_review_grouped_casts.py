@@ -13,9 +13,15 @@ def test_identical_cast_rows_are_one_row_with_their_places() -> None:
         RecipeItem("amp", "torch.Tensor.half", Where("pkg/model.py", line), note=note)
         for line in (380, 382, 388)
     ]
-    rows = (*casts, RecipeItem("amp", "torch.autocast", Where("train.py", 9)))
+    # the same cast in another file (the training script's inputs) is its own row
+    inputs = RecipeItem("amp", "torch.Tensor.half", Where("train.py", 40), note=note)
+    rows = (*casts, RecipeItem("amp", "torch.autocast", Where("train.py", 9)), inputs)
     grouped = _grouped_rows(rows)
-    assert [r.name for r in grouped] == ["torch.Tensor.half", "torch.autocast"]
+    assert [(r.name, r.where.path) for r in grouped] == [
+        ("torch.Tensor.half", "pkg/model.py"),
+        ("torch.autocast", "train.py"),
+        ("torch.Tensor.half", "train.py"),
+    ]
     half = grouped[0]
     assert str(half.where) == "pkg/model.py:380"
     assert half.note == f"3 places; {note}; also at pkg/model.py:382, pkg/model.py:388"
