@@ -266,6 +266,10 @@ def review(options: ScanOptions) -> Review:
         configured_names = frozenset(configured_names) | {
             t.cls.rpartition(".")[2] for t in tops if t.cls
         }
+        # ... and what its modules list as their public API (``__all__``: a ``load`` building
+        # the model from a state dict, a ``tokenize`` feeding it): the inference path the
+        # library's users call, though only its notebooks call it here
+        configured_names |= public_names(analyses, ancillary.apart)
     if configured_names:  # those a config file names may be built: reached, as their users
         reach = apart_only(analyses, ancillary.apart, dead_spans, configured_names)
     unbuilt |= reach.unreached
@@ -321,6 +325,9 @@ def review(options: ScanOptions) -> Review:
         ),
         *(i for i in items if i.kind in effort.APART_KINDS),
     )
+    # collectives where the repository's own process-group setup is never run (a training
+    # on one device, the setup helper unreached): they never run, no work
+    items = _single_process(items, result, unbuilt, ancillary.why)
     items = _sorted_work(items)
     # the gaps a port meets: not those of files counted apart (a module nothing imports, a
     # demo) or of code nothing reaches, nor a data transform's torch layers, which its work
@@ -535,6 +542,8 @@ def review(options: ScanOptions) -> Review:
         ancillary.other_recipe,
         training,
     )
+    # the initialisers of an architecture its builder then fills with pretrained weights
+    recipe = _overwritten_inits(recipe, items, analyses)
     # the backbone a framework builds from the config, with the weights the config names
     items = _sorted_work(items + config_backbones(recipe, CONFIG) + growing_caches(recipe))
     # a model built from its YAML's layers (yolov7's Model: parse_model over the layer
@@ -712,6 +721,103 @@ INFERENCE_ONLY_PART = (
 )
 
 
+#: What starts a process group: the collectives of a forward run only once it has.
+_PROCESS_GROUP = re.compile(r"^torch\.distributed\.init_process_group$")
+
+
+def _single_process(
+    items: Sequence[WorkItem],
+    result: ScanResult,
+    unbuilt: Collection[tuple[str, str]],
+    apart: Callable[[str], str],
+) -> tuple[WorkItem, ...]:
+    """The work items less the collectives a forward runs, where the repository starts its
+    process group itself (``init_process_group``) and every function doing so is not reached
+    or lies in a file counted apart (a ``init_distributed_mode`` helper the training script
+    never calls): the run is one process, so the forward's ``if is_initialized():
+    all_reduce(...)`` never runs. A repository starting no group of its own (a framework's
+    launcher does) keeps its items."""
+    starts = [f for f in result.api_findings if f.usage == "call" and _PROCESS_GROUP.match(f.api)]
+    if not starts:
+        return tuple(items)
+    for f in starts:
+        top = f.function.partition(".")[0]
+        if not (apart(f.path) or (f.path, top) in unbuilt):
+            return tuple(items)
+    return tuple(i for i in items if i.kind != "collective-in-forward")
+
+
+def _overwritten_inits(
+    recipe: Sequence[RecipeItem], items: Sequence[WorkItem], analyses: Sequence[FileAnalysis]
+) -> tuple[RecipeItem, ...]:
+    """The initialisation rows inside a class that the function loading pretrained weights
+    (a pretrained-backbone item's place) builds: the builder constructs the architecture,
+    then loads the released weights into it (a copied torchvision ``_vgg``: ``VGG(...)``
+    then ``model.load_state_dict(torch.load(...))``), so what the class's initialisers set
+    is replaced before the first step. The row stays, told so: no init to reproduce there."""
+    loads = [w for i in items if i.kind == "pretrained-backbone" for w in i.where]
+    if not loads:
+        return tuple(recipe)
+    defs = {
+        fa.path: (fa, fa.syntax.values.defs)
+        for fa in analyses
+        if not fa.errors and fa.syntax is not None and fa.syntax.values is not None
+    }
+    classes = {
+        d.qual: (path, d.line, d.end_line)
+        for path, (_, ds) in defs.items()
+        for d in ds
+        if d.is_class and d.owner < 0
+    }
+    spans: list[tuple[str, int, int, Where]] = []
+    for w in loads:
+        if w.path not in defs:
+            continue
+        fa, ds = defs[w.path]
+        around = [d for d in ds if not d.is_class and d.line <= w.line <= d.end_line]
+        if not around:
+            continue
+        fn = max(around, key=lambda d: d.line).qual  # the innermost
+        for c in fa.calls:
+            name = c.callee.rpartition(".")[2]
+            if c.caller == fn and c.role == "call" and name in classes:
+                spans.append((*classes[name], w))
+    if not spans:
+        return tuple(recipe)
+    out = []
+    for r in recipe:
+        hit = next(
+            (
+                w
+                for p, a, z, w in spans
+                if r.category == "init" and p == r.where.path and a <= r.where.line <= z
+            ),
+            None,
+        )
+        if hit is not None:
+            told = f"overwritten: the pretrained weights loaded at {hit} replace what it sets"
+            r = replace(r, note=f"{r.note}; {told}" if r.note else told)
+        out.append(r)
+    return tuple(out)
+
+
+def public_names(analyses: Sequence[FileAnalysis], apart: Callable[[str], str]) -> frozenset[str]:
+    """The names the ported modules list in a module-level ``__all__`` (a list or tuple of
+    strings), read from the worker's value records: a library's public API."""
+    out: set[str] = set()
+    for fa in analyses:
+        values = fa.syntax.values if fa.syntax is not None and not fa.errors else None
+        if values is None or apart(fa.path) or is_test_path(fa.path):
+            continue
+        for a in values.assigns:
+            if not (a.top and a.target.kind == "Name" and a.target.name == "__all__"):
+                continue
+            if a.value.kind not in ("List", "Tuple"):
+                continue
+            out.update(p.value for p in a.value.parts if isinstance(p.value, str) and p.value)
+    return frozenset(out)
+
+
 def _untrained(
     tops: Sequence[TopModel],
     analyses: Sequence[FileAnalysis],
@@ -755,9 +861,10 @@ _SHOWN_PLACES = 3
 
 #: Categories whose rows repeat word for word across files: a composition copied into each
 #: model's config (RITM's 21 identical ``composition in train`` rows), and the loss, optimizer
-#: and schedule each of those configs builds.
+#: and schedule each of those configs builds; and a precision cast repeated over the
+#: layers a helper converts (``.half()`` of each weight and bias a ``convert_weights`` walks).
 _REPEATED = frozenset(
-    {"augmentation", "preprocessing", "loss", "optimizer", "scheduler", "wd_schedule"}
+    {"augmentation", "preprocessing", "loss", "optimizer", "scheduler", "wd_schedule", "amp"}
 )
 
 
@@ -779,6 +886,8 @@ def _grouped_rows(recipe: tuple[RecipeItem, ...]) -> tuple[RecipeItem, ...]:
         else:
             how = item.values
         key = (item.category, item.name, how, item.note, item.inference_precision)
+        if item.category == "amp":  # a cast repeated in one file's helper, not the same
+            key += (item.where.path,)  # cast in the network and in the training script
         if key not in groups:
             groups[key] = []
             order.append(key)
@@ -1696,6 +1805,9 @@ def work_recipe(
             out.append(RecipeItem("teacher", name, item.where[0], values, note))
         elif item.kind == "checkpoint":
             where = [w for w in item.where if keeps is None or keeps(w.path)]
+            # a tool's or demo's load of the released weights is work, not the training's
+            ran = [w for w in where if not (other and other(w.path))]
+            where = ran or where
             if not where:
                 continue
             why = {w: off(w) if off is not None else "" for w in where}

@@ -296,6 +296,8 @@ _DATA_PARAMS = frozenset(
 
 # ------------------------------------------------------------------------- names and words
 #: Receivers whose attributes are command-line options.
+#: Calls that print or log the parsed options, reading none of them for the run.
+_PRINTS = frozenset({"print", "pprint", "str", "repr", "format", "write", "info", "debug", "log"})
 _ARG_RECEIVERS = frozenset({"args", "opt", "opts", "flags", "FLAGS", "parsed", "hparams", "hp"})
 #: Receivers whose attributes are settings of a config object.
 _CONFIG_RECEIVERS = frozenset(
@@ -3870,6 +3872,7 @@ class _Recipe:
         self._namespaces: Namespaces | None = None
         #: the attributes and the names the repository reads, by name (built on first use)
         self._read_index: tuple[dict[str, list[_Read]], dict[str, list[_Read]]] | None = None
+        self._unread_memo: tuple[frozenset[str], bool] | None = None
         self._ifs_by_file: dict[str, list[IfValues]] = {}
         #: the last names of the repository's ``Enum`` classes (built on first use)
         self._enums: set[str] | None = None
@@ -9908,6 +9911,8 @@ class _Recipe:
                 continue
             if category == "epochs" and self._model_argument_only(dest):
                 continue  # RAFT's --iters: refinement steps the model's call runs, no length
+            if category == "optimizer" and self._builds_optimizer() and self._option_unread(dest):
+                continue  # a --weight_decay no optimizer is given: declared, never read
             for o in options:
                 if not self._on_training_run(o.file):
                     continue  # the package's inference CLI: its --batch_size is no recipe
@@ -10312,6 +10317,66 @@ class _Recipe:
         if stored is None or stored.kind != "Attribute" or stored.target.text != "self":
             return False
         return stored.name not in self._reads()[0]
+
+    def _builds_optimizer(self) -> bool:
+        """The repository builds its optimizer itself (a ``torch.optim`` constructor is
+        called): the arguments it is given are the optimizer's settings, and an optimizer
+        option none of them reads sets nothing."""
+        return any(
+            f.usage == "call" and f.api.startswith("torch.optim.") and f.api.count(".") == 2
+            for f in self.result.api_findings
+            if not is_test_path(f.path)
+        )
+
+    def _option_unread(self, dest: str) -> bool:
+        """The option ``dest`` is declared and nothing reads it: no attribute of that name
+        is read anywhere (an ``if`` test included), no string of it is written (a
+        ``getattr(args, "dest")``, a dict key of ``vars(args)``), and the parsed options are
+        never read as a whole (``vars(args)``, ``args.__dict__``, ``getattr`` by a computed
+        name) nor handed to a function the repository does not define (a library's
+        ``create_optimizer(args, model)`` reads ``args.weight_decay`` itself; printing or
+        logging them reads nothing). Such an option sets nothing the run uses: the optimizer
+        built without ``weight_decay=`` runs without it, whatever ``--weight_decay`` defaults
+        to."""
+        if self._unread_memo is None:
+            read: set[str] = set(self._reads()[0])
+            strings: set[str] = set()
+            whole = False
+            receivers = _ARG_RECEIVERS | self.repo.parsed_names
+            own = {d.qual.rpartition(".")[2] for file in self.files.values() for d in file.defs}
+
+            def options(x: Expr) -> bool:  # ``args``, ``self.args``: the parsed options
+                return x.kind in ("Name", "Attribute") and x.name in receivers
+
+            for path, file in self.files.items():
+                if is_test_path(path):
+                    continue
+                roots = [r for r, _ in _file_roots(file)]
+                roots += [t.test for a, _ in file.assigns for t in a.ifs]
+                for root in roots:
+                    for node in root.walk():
+                        if node.kind == "Attribute" and node.name:
+                            read.add(node.name)
+                            if node.name == "__dict__" and options(node.target):
+                                whole = True
+                        elif node.kind == "Constant" and isinstance(node.value, str):
+                            strings.add(node.value)
+                        elif node.kind == "Call" and node.parts:
+                            callee = node.callee()
+                            args = node.parts[1:]
+                            given = [a.target if a.kind == "keyword" else a for a in args]
+                            handed = any(options(a) for a in given)
+                            computed = (
+                                callee == "getattr"
+                                and len(args) > 1
+                                and options(args[0])
+                                and args[1].kind != "Constant"
+                            )
+                            library = handed and callee not in own and callee not in _PRINTS
+                            whole = whole or computed or (handed and callee == "vars") or library
+            self._unread_memo = (frozenset(read | strings), whole)
+        seen, whole = self._unread_memo
+        return not whole and dest not in seen
 
     def _option_reads(self, dest: str) -> list[_Read]:
         """The reads of the option ``dest`` through the parsed options (``args.iters``)."""

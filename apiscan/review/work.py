@@ -1129,7 +1129,7 @@ class Ancillary:
         return copies
 
     def _classify(self, path: str, facts: SyntaxFacts, local: set[str]) -> str:
-        if is_test_path(path):
+        if is_test_path(path) and not _script_named_test(path, facts):
             return "tests"
         if self.patterns is not None:
             hit = next((p for p in self.patterns if path_matches(path, p)), None)
@@ -1866,6 +1866,27 @@ def name_values(
     )
 
 
+#: The test frameworks a test module imports.
+_TEST_FRAMEWORKS = frozenset({"pytest", "unittest", "nose", "hypothesis"})
+
+
+def _script_named_test(path: str, facts: SyntaxFacts) -> bool:
+    """A command-line script whose name only looks like a test module (``run_test.py``,
+    ``eval_test.py`` beside ``train.py``: the documented command that loads the released
+    weights and runs them on an image): it runs under a ``__main__`` guard, defines no
+    ``test*`` function and imports no test framework. A file in a test folder, a
+    ``test_*.py`` and a ``conftest.py`` stay tests."""
+    p = PurePosixPath(path)
+    if not (p.name.endswith("_test.py") and len(p.parts) == 1 and facts.main_guard):
+        return False
+    if any(name.partition(".")[0] in _TEST_FRAMEWORKS for _, name in facts.imports):
+        return False
+    values = facts.values
+    return values is not None and not any(
+        d.qual.rpartition(".")[2].startswith("test") for d in values.defs
+    )
+
+
 def ported(findings: Iterable[ApiFinding], ancillary: Ancillary) -> list[ApiFinding]:
     """The findings in files that are ported with the model."""
     return [f for f in findings if not ancillary.why(f.path)]
@@ -2110,8 +2131,14 @@ def work_items(
     checkpoints.extend(
         _array_loaders(findings, called, _fallback_loaders(analyses, ancillary, root))
     )
+    released = list(_released_checkpoint(result.api_findings, ancillary))
     if not any(i.kind == "checkpoint" for i in checkpoints):
-        checkpoints.extend(_released_checkpoint(result.api_findings, ancillary))
+        checkpoints.extend(released)
+    else:  # the released weights a tool or demo loads: the same conversion, its places named
+        shown = [w for r in released for w in r.where if ancillary.why(w.path) in _RELEASED_USERS][
+            :3
+        ]
+        checkpoints = [_with_released(i, shown) for i in checkpoints]
     checkpoints.extend(_pickled_modules(findings, analyses, ancillary))
     checkpoints = _launched_weights(root, checkpoints)
     whole = list(_loaded_modules(findings, analyses, ancillary))
@@ -6897,6 +6924,31 @@ def _released_checkpoint(
             "mindspore.load_checkpoint + load_param_into_net"
         ),
         uses=len(found),
+    )
+
+
+#: The files counted apart whose checkpoint loads are the released weights a user runs (a
+#: demo, a tool beside the training script), not an export's or another framework's.
+_RELEASED_USERS = frozenset({"tools", "demo"})
+
+
+def _with_released(item: WorkItem, released: Sequence[Where]) -> WorkItem:
+    """The plain checkpoint item (loads the training runs: a resume, a frozen start) told
+    of the released checkpoint the files counted apart load (a documented ``run_test.py
+    --weight_path weights/model.pth`` demo): one format, one conversion, whose places are
+    both; the released file is what a port is first checked with."""
+    if item.kind != "checkpoint" or not released:
+        return item
+    extra = tuple(w for w in released if w not in item.where)
+    if not extra:
+        return item
+    shown = ", ".join(str(w) for w in extra)
+    return replace(
+        item,
+        where=(*item.where, *extra),
+        why=item.why
+        + f"; the released checkpoint is loaded at {shown} (in files counted apart): the "
+        "ported model is checked and used through it, the same conversion",
     )
 
 

@@ -52,3 +52,83 @@ def test_no_item_for_the_training_loops_collectives() -> None:
     assert not any(w.path == "train.py" for where in items.values() for w in where)
     assert not any(what.startswith("Plain.") for what in items)
     assert not _items(twins(), "state-in-forward")
+
+
+_DIST = """
+import torch
+import torch.distributed as dist
+
+
+def is_dist_avail_and_initialized():
+    return dist.is_available() and dist.is_initialized()
+
+
+def init_distributed_mode(args):
+    dist.init_process_group(backend="nccl", init_method="env://")
+"""
+
+_LOSS = """
+import torch
+import torch.nn as nn
+from dist_utils import is_dist_avail_and_initialized
+
+
+class Criterion(nn.Module):
+    def forward(self, pred, target):
+        n = torch.as_tensor([float(len(target))])
+        if is_dist_avail_and_initialized():
+            torch.distributed.all_reduce(n)
+        return ((pred - target) ** 2).sum() / n
+"""
+
+_TRAIN = """
+import argparse
+import torch
+import torch.nn as nn
+from loss import Criterion
+{imp}
+
+def main(args):
+    {setup}
+    model = nn.Linear(4, 4)
+    criterion = Criterion()
+    opt = torch.optim.SGD(model.parameters(), lr=args.lr)
+    for _ in range(10):
+        x = torch.randn(2, 4)
+        loss = criterion(model(x), x)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+if __name__ == "__main__":
+    p = argparse.ArgumentParser()
+    p.add_argument("--lr", type=float, default=0.1)
+    main(p.parse_args())
+"""
+
+
+def _collective_items(tmp_path, setup: bool) -> list[str]:
+    from scan_helpers import write_repo
+
+    from apiscan.review.build import build_review
+
+    train = _TRAIN.format(
+        imp="from dist_utils import init_distributed_mode" if setup else "",
+        setup="init_distributed_mode(args)" if setup else "pass",
+    )
+    root = write_repo(
+        tmp_path / ("multi" if setup else "single"),
+        {"dist_utils.py": _DIST, "loss.py": _LOSS, "train.py": train},
+    )
+    review = build_review(str(root))
+    return [i.what for i in review.work if i.kind == "collective-in-forward"]
+
+
+def test_no_item_where_the_process_group_setup_is_never_run(tmp_path) -> None:
+    """The repository's own ``init_distributed_mode`` is never called: the training is one
+    process and the loss's guarded all_reduce never runs (no work); called, it is an item."""
+    assert _collective_items(tmp_path, setup=False) == []
+    assert _collective_items(tmp_path, setup=True) == [
+        "Criterion.forward: torch.distributed.all_reduce"
+    ]

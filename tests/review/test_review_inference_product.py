@@ -110,3 +110,60 @@ def test_a_torchscript_archive_is_a_checkpoint_opened_with_pytorch(tmp_path: Pat
     items = [i for i in build_review(str(root)).work if i.kind == "checkpoint"]
     assert [i.what for i in items] == ["torch.jit.load, torch.load"]
     assert "TorchScript archive (torch.jit.load) is opened with PyTorch" in items[0].why
+
+
+LISTED_API = """
+import torch
+from pkg.model import build_model
+
+__all__ = ["load", "tokenize"]
+
+
+def _open(path):
+    return torch.load(path, map_location="cpu")
+
+
+def load(path):
+    return build_model(_open(path))
+
+
+def tokenize(texts, length=8):
+    out = torch.empty(len(texts), length, dtype=torch.int)
+    out.fill_(0)
+    for i, t in enumerate(texts):
+        out[i, : len(t)] = torch.tensor([ord(c) for c in t][:length])
+    return out
+"""
+
+NOTEBOOK_LIKE = """
+from pkg.api import load, tokenize
+
+model = load("w.pt")
+print(model(tokenize(["a photo"]).float()))
+"""
+
+
+def test_the_public_api_a_library_lists_is_its_inference_path(tmp_path: Path) -> None:
+    """Where nothing trains, what a module lists in ``__all__`` (``load`` building the model
+    from a state dict, ``tokenize`` feeding it) is what the library's users call: ported and
+    priced, though only a demo calls it here; the helpers it calls go with it."""
+    root = write_repo(
+        tmp_path / "lib",
+        {
+            "pkg/__init__.py": "from .api import *\n",
+            "pkg/model.py": MODEL,
+            "pkg/api.py": LISTED_API,
+            "hubconf.py": HUB.replace("pkg.api import load", "pkg.api import load, tokenize"),
+            "demo/run_demo.py": NOTEBOOK_LIKE,
+        },
+    )
+    review = build_review(str(root))
+    assert review.inference_only
+    told = " ".join(review.effort.explanation)
+    assert "Used only by files counted apart" not in told
+    # tokenize's own torch calls are the port's: counted with the rest
+    everywhere = dict((d, n) for d, _, n, _ in review.effort.by_disposition)
+    network = dict((d, n) for d, n, _, _ in review.effort.by_disposition)
+    assert sum(everywhere.values()) > sum(network.values())
+    # the checkpoint the listed load opens (through a helper it calls) is a work item
+    assert [i.what for i in review.work if i.kind == "checkpoint"] == ["torch.load"]
