@@ -152,8 +152,6 @@ ANCILLARY_FILES: dict[str, str] = {
     # scripts that time the model (a training step or an inference pass), not train it
     "*benchmark*.py": "timing",
     "bench.py": "timing",
-    "bench_*.py": "timing",
-    "*_bench.py": "timing",
     "*profil*.py": "timing",
 }
 #: Frameworks a file adapts the model to (an adapter is not ported with the model).
