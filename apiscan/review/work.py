@@ -90,6 +90,7 @@ from apiscan.review.roles import (
     evaluation_folder,
     gradient_syncs,
     is_composition,
+    side_script,
     trains,
 )
 from apiscan.review.sources import (
@@ -150,6 +151,7 @@ ANCILLARY_FILES: dict[str, str] = {
     "testing.py": "test helpers",
     # scripts that time the model (a training step or an inference pass), not train it
     "*benchmark*.py": "timing",
+    "bench.py": "timing",
     "*profil*.py": "timing",
 }
 #: Frameworks a file adapts the model to (an adapter is not ported with the model).
@@ -674,20 +676,33 @@ class Ancillary:
         the repository trains: an inference-only repository's script is its inference path."""
         found: dict[str, str] = {}
         candidates: dict[str, tuple[str, ...]] = {}
+        # the kept files that train (the others are kept as entry points): beside them, a
+        # root script named for sampling, evaluating or inferring that trains nothing is a
+        # tool (nanoGPT-like ``sample.py`` drawing text from the trained checkpoint)
+        training = {
+            fa.path
+            for fa in analyses
+            if fa.path in self.keep and any(trains(u.api) for u in fa.uses)
+        }
         for fa in analyses:
             if fa.errors or fa.path in self._why:
                 continue
             parts = PurePosixPath(fa.path).parts
             if fa.path in self.keep and not (
                 len(parts) == 1
-                and (_optimizes_inputs(fa) or any(path_matches(parts[0], p) for p in _TIMING))
+                and (
+                    _optimizes_inputs(fa)
+                    or any(path_matches(parts[0], p) for p in _TIMING)
+                    or (training and fa.path not in training and side_script(fa.path))
+                )
             ):
                 continue
             if evaluation_folder(fa.path, root_only=True):
                 found[fa.path] = "evaluation"
-            # a script runs from a ``__main__`` block or from options parsed at its top
-            # level (LPIPS's ``lpips_2imgs.py``: two images' distance, no guard)
-            elif len(parts) == 1 and _runs_as_script(fa):
+            # a script runs from a ``__main__`` block, from options parsed at its top level
+            # (LPIPS's ``lpips_2imgs.py``: two images' distance, no guard) or from a loop
+            # there (a sampling script drawing from the trained model, no guard, no options)
+            elif len(parts) == 1 and _runs_as_script(fa, work_at_top=True):
                 candidates[fa.path] = fa.modules
         # a projector optimising a latent is a tool only beside the model's own training
         if not candidates or not self.keep - candidates.keys():
@@ -700,6 +715,15 @@ class Ancillary:
             if fa.path in candidates:
                 continue
             imported.update(name for _, name in fa.syntax.imports)
+            # a script the code reads to run it (``exec(open("configurator.py").read())``:
+            # the training's option overrides) is that code's, not a tool
+            if fa.syntax.values is not None:
+                imported.update(
+                    a.value[:-3].replace("/", ".")
+                    for c in fa.syntax.values.calls
+                    for a in c.expr.args
+                    if a.kind == "Constant" and isinstance(a.value, str) and a.value.endswith(".py")
+                )
         # where no training script sits at the root, one that runs only models the
         # training never reaches (Depth-Anything's run.py: depth_anything/ has no training
         # loop, metric_depth/ fine-tunes its own copy) is that model's inference path, not a

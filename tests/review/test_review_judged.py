@@ -231,8 +231,10 @@ def test_a_model_extending_another_package_and_the_training_scripts_values(
         (tmp_path / "train.py").read_text().replace("models_vit.configure(model, 6e-4)", "0")
     )
     review = build_review(str(tmp_path), jobs=1)
-    optimizer = next(i for i in review.recipe if i.name == "torch.optim.AdamW")
-    assert "1e-4" not in dict(optimizer.values)["lr"]
+    # (the benchmark is a tool: whatever row its call leaves, none shows its values)
+    assert dict(review.ancillary)["bench.py"] == "timing"
+    optimizers = [i for i in review.recipe if i.name == "torch.optim.AdamW"]
+    assert not any("1e-4" in dict(i.values).get("lr", "") for i in optimizers)
 
 
 def test_an_instance_handed_on_as_a_transform_is_no_call_of_its_class(tmp_path: Path) -> None:
