@@ -545,7 +545,12 @@ def review(options: ScanOptions) -> Review:
     # the initialisers of an architecture its builder then fills with pretrained weights
     recipe = _overwritten_inits(recipe, items, analyses)
     # the backbone a framework builds from the config, with the weights the config names
-    items = _sorted_work(items + config_backbones(recipe, CONFIG) + growing_caches(recipe))
+    items = _sorted_work(
+        items
+        + config_backbones(recipe, CONFIG)
+        + growing_caches(recipe)
+        + zoo_parts([t for t in tops if not ancillary.why(t.where.path)], items)
+    )
     # a model built from its YAML's layers (yolov7's Model: parse_model over the layer
     # names, each built by eval) has the module classes the model YAMLs name as its parts
     yaml_built = [
@@ -1759,6 +1764,62 @@ def config_backbones(recipe: Sequence[RecipeItem], prefix: str) -> tuple[WorkIte
                     "checkpoint (parameter names and BatchNorm statistics mapped), checked "
                     "against PyTorch's outputs" + (f"; {item.note}" if item.note else "")
                 ),
+            )
+        )
+    return tuple(out)
+
+
+#: Model-zoo packages whose architectures a model's part may be picked from by name.
+_ZOO_PARTS = ("torchvision.models.", "timm.models.", "timm.")
+
+
+def zoo_parts(tops: Sequence[TopModel], items: Sequence[WorkItem]) -> tuple[WorkItem, ...]:
+    """A backbone item for each model-zoo architecture a top model's part is picked from by
+    name (MoCo's ``encoder_q`` ← ``torchvision.models.resnet50``, built from
+    ``models.__dict__[args.arch]`` with the option's default), unless a backbone item
+    already names it: no call in the code names the architecture, so the zoo-call reading
+    finds none, yet the port needs a MindSpore counterpart of it (and its weights converted
+    when the part loads pretrained ones). One item per architecture, at every model
+    building it."""
+    named = " ".join(i.what for i in items)
+    found: dict[str, tuple[list[str], list[Where], bool]] = {}
+    for top in tops:
+        for param, text in top.parts:
+            arch = text.partition(" ")[0]
+            tail = arch.rpartition(".")[2]
+            # an architecture is built by a zoo's constructor function (``resnet50``), a layer
+            # by its class (``Block``: a zoo-layer item's); an item of
+            # ``timm.create_model("resnet50")`` names it by its last name
+            if (
+                not arch.startswith(_ZOO_PARTS)
+                or not tail[:1].islower()
+                or re.search(rf"\b{re.escape(tail)}\b", named)
+            ):
+                continue
+            params, wheres, weights = found.setdefault(arch, ([], [], False))
+            params.append(f"{top.cls.rpartition('.')[2]}.{param}")
+            if top.where not in wheres:
+                wheres.append(top.where)
+            found[arch] = (params, wheres, weights or "pretrained" in text)
+    out = []
+    for arch, (params, wheres, weights) in sorted(found.items()):
+        package = arch.partition(".")[0]
+        why = (
+            f"the model's parts are built from {package}'s architecture, picked by name (no "
+            "call in the code names it): the port needs a MindSpore counterpart of that "
+            "architecture (MindCV or a port of its code)"
+        )
+        if weights:
+            why += (
+                " and its pretrained weights converted to a MindSpore checkpoint (parameter "
+                "names and BatchNorm statistics mapped), checked against PyTorch's outputs"
+            )
+        out.append(
+            WorkItem(
+                kind="pretrained-backbone",
+                what=f"{arch}{' (pretrained)' if weights else ''} as {', '.join(params)}",
+                where=tuple(wheres),
+                why=why,
             )
         )
     return tuple(out)
