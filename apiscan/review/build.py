@@ -176,7 +176,7 @@ def review(options: ScanOptions) -> Review:
     # commands build, alternatives as the registry's other models are
     run = readings.documented_run
     chosen: list[str] = []  # the entries those options pick: built by name
-    for choice in registry_choices(analyses, [run] if run is not None else []):
+    for choice in registry_choices(analyses, [run] if run is not None else [], readings.argparse):
         not_picked.update(dotted for _, _, dotted in choice.left_out() if dotted)
         chosen += [d for name, _, d in choice.registered if d and name == choice.chosen]
     # the code only the entries a default key leaves out of a table reach: their weights

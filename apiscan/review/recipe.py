@@ -10480,7 +10480,8 @@ class _Recipe:
         scan's syntax facts."""
         readings = self.repo.readings
         run = readings.documented_run if readings is not None else None
-        for choice in registry_choices(self.analyses, [run] if run is not None else []):
+        argparse = readings.argparse if readings is not None else None
+        for choice in registry_choices(self.analyses, [run] if run is not None else [], argparse):
             category = _registry_category(choice.option)
             if category is None:
                 continue
