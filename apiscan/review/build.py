@@ -177,8 +177,15 @@ def review(options: ScanOptions) -> Review:
     run = readings.documented_run
     chosen: list[str] = []  # the entries those options pick: built by name
     for choice in registry_choices(analyses, [run] if run is not None else [], readings.argparse):
-        not_picked.update(dotted for _, _, dotted in choice.left_out() if dotted)
-        chosen += [d for name, _, d in choice.registered if d and name == choice.chosen]
+        picks = [d for name, _, d in choice.registered if d and name == choice.chosen]
+        # an entry the picked one derives from is built with it (a task subclassing the
+        # registered translation task runs its dataset loading)
+        not_picked.update(
+            dotted
+            for _, _, dotted in choice.left_out()
+            if dotted and not _derived_by(hierarchy, dotted, picks)
+        )
+        chosen += picks
     # the code only the entries a default key leaves out of a table reach: their weights
     # downloads are no work item (the recipe drops their rows the same way)
     # the functions nothing runs: no recipe rows, no effort for their gaps
@@ -814,6 +821,20 @@ def _filled_key(item: RecipeItem) -> str:
 
 #: Recipe rows that are an input's whole path: a composition, a pipeline of statements.
 _PATHS = ("composition in ", "pipeline in ")
+
+
+def _derived_by(hierarchy: Hierarchy, cls: str, classes: Iterable[str]) -> bool:
+    """Whether one of ``classes`` derives from ``cls`` through the repository's classes."""
+    wanted = set(classes)
+    todo, seen = [cls], {cls}
+    while todo:
+        for sub in hierarchy.subclasses(todo.pop()):
+            if sub in wanted:
+                return True
+            if sub not in seen:
+                seen.add(sub)
+                todo.append(sub)
+    return False
 
 
 def alternative_files(analyses: Sequence[FileAnalysis], not_picked: set[str]) -> frozenset[str]:

@@ -172,8 +172,7 @@ class ArgparseDefaults:
                 ):
                     self.parameter_defaults[(fa.path, expr.line, expr.col)] = (
                         given.value,
-                        f"default of parameter {written.name} of {d.qual}() at "
-                        f"{fa.path}:{d.line}",
+                        f"default of parameter {written.name} of {d.qual}() at {fa.path}:{d.line}",
                     )
                 self.by_path.setdefault(fa.path, []).append(found)
 

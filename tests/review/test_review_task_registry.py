@@ -193,6 +193,15 @@ FILES = {
             def build_generator(self, model):
                 return SpeechGenerator(model)
     """,
+    "tk/tasks/speech_lm.py": """
+        from tk.tasks import register_task
+        from tk.tasks.speech import SpeechTask
+
+
+        @register_task("speech_lm")
+        class SpeechLmTask(SpeechTask):
+            pass
+    """,
     "tk_cli/__init__.py": "",
     "tk_cli/train.py": """
         import torch
@@ -226,7 +235,12 @@ TRANSLATION = "tk.tasks.translation.TranslationTask"
 SPEECH = "tk.tasks.speech.SpeechTask"
 #: what only the speech task builds
 SPEECH_ONLY = ("tk/audio_dataset.py:AudioDataset", "tk/speech_generator.py:SpeechGenerator")
-SPEECH_FILES = ("tk/tasks/speech.py", "tk/audio_dataset.py", "tk/speech_generator.py")
+SPEECH_FILES = (
+    "tk/tasks/speech.py",
+    "tk/tasks/speech_lm.py",
+    "tk/audio_dataset.py",
+    "tk/speech_generator.py",
+)
 
 
 def _alternatives(review) -> str:
@@ -248,14 +262,14 @@ def by_default(tmp_path_factory: pytest.TempPathFactory) -> object:
 
 @pytest.fixture(scope="module")
 def documented(tmp_path_factory: pytest.TempPathFactory) -> object:
-    """The documented command passes ``--task speech``."""
-    return _review(tmp_path_factory.mktemp("tasks_documented"), " --task speech")
+    """The documented command passes ``--task speech_lm``, a task deriving from another."""
+    return _review(tmp_path_factory.mktemp("tasks_documented"), " --task speech_lm")
 
 
 def test_the_default_task_leaves_the_other_task_and_what_only_it_builds_out(by_default) -> None:
     review = by_default
     alternatives = set(review.alternatives)
-    assert SPEECH in alternatives
+    assert {SPEECH, "tk.tasks.speech_lm.SpeechLmTask"} <= alternatives
     assert all(name in _alternatives(review) for name in SPEECH_ONLY)
     # the picked task and what it builds stay the run's
     assert TRANSLATION not in alternatives
@@ -270,11 +284,12 @@ def test_the_default_task_leaves_the_other_task_and_what_only_it_builds_out(by_d
 
 
 def test_the_documented_task_is_the_run_s(documented) -> None:
-    """``--task speech`` on the documented command: translation is the alternative."""
+    """``--task speech_lm`` on the documented command: translation is the alternative; the
+    speech task the picked one derives from (its datasets, its generator) stays the run's."""
     review = documented
     alternatives = set(review.alternatives)
     assert TRANSLATION in alternatives
-    assert SPEECH not in alternatives
+    assert not {SPEECH, "tk.tasks.speech_lm.SpeechLmTask"} & alternatives
     assert not any(name in _alternatives(review) for name in SPEECH_ONLY)
     assert "tk/generator.py:BeamGenerator" in _alternatives(review)
     assert not [i for i in review.recipe if i.where.path == "tk/pair_dataset.py"]
