@@ -10511,6 +10511,7 @@ class _Recipe:
                 "none: the command line must name one"
                 if choice.default is None
                 else f'"{choice.default}"'
+                + (f" ({choice.default_at})" if choice.default_at else "")
             )
             values = [("default", shown)]
             if choice.documented:
