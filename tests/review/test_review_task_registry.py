@@ -131,13 +131,16 @@ FILES = {
     """,
     "tk/speech_generator.py": """
         import torch
+        from torch import nn
 
 
-        class SpeechGenerator:
+        class SpeechGenerator(nn.Module):
             def __init__(self, model):
+                super().__init__()
                 self.model = model
+                self.vocoder = nn.Linear(8, 8)
 
-            def generate(self, x, lengths):
+            def forward(self, x, lengths):
                 out = self.model(x)
                 kept = out.masked_select(lengths > 0)
                 steps = kept.cpu().numpy()
@@ -305,6 +308,12 @@ def test_the_default_task_leaves_the_other_task_and_what_only_it_builds_out(by_d
     assert all(name in _alternatives(review) for name in SPEECH_ONLY)
     # the picked task and what it builds stay the run's
     assert TRANSLATION not in alternatives
+    # the model tree's models: the network the picked task builds, placed there; the
+    # other task's generator is an alternative, not a model the run builds
+    assert [(t.cls, t.where.path) for t in review.top_models] == [
+        ("tk.model.TinyModel", "tk/tasks/translation.py")
+    ]
+    assert "tk.speech_generator.SpeechGenerator" in alternatives
     assert "PairDataset" not in _alternatives(review)
     assert "BeamGenerator" not in _alternatives(review)
     # no recipe row (the speech config's random crop, the audio dataset's draw) and no work
@@ -324,6 +333,7 @@ def test_the_documented_task_is_the_run_s(documented) -> None:
     assert not {SPEECH, "tk.tasks.speech_lm.SpeechLmTask"} & alternatives
     assert not any(name in _alternatives(review) for name in SPEECH_ONLY)
     assert "tk/generator.py:BeamGenerator" in _alternatives(review)
+    assert "tk.speech_generator.SpeechGenerator" in {t.cls for t in review.top_models}
     assert not [i for i in review.recipe if i.where.path == "tk/pair_dataset.py"]
 
 
