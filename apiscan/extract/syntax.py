@@ -144,13 +144,20 @@ class Pipeline:
 @dataclass(frozen=True, slots=True)
 class RegistrySetup:
     """``build, register, ... = setup_registry("--criterion", default="cross_entropy")``:
-    classes registered under names and picked by a command-line option (fairseq)."""
+    classes registered under names and picked by a command-line option (fairseq). A
+    registry written by hand is one too: a module-level decorator factory ``def
+    register_task(name, ...)`` whose inner function stores the class in a module-level table
+    under its first parameter (``TASK_REGISTRY[name] = cls``), picked by the option its name
+    ends with (``--task``); its default is the option's, which the argparse table holds."""
 
     option: str
     default: str | None  # the default name, when a literal
     #: the names bound to the register decorators (``register_criterion``)
     registers: tuple[str, ...]
     line: int
+    #: written by hand (``def register_task``): a pick only where the argparse table
+    #: declares the option or the documented command gives it
+    hand: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -607,7 +614,7 @@ class _Reader:
                 (q, node.lineno, node.end_lineno or node.lineno) for q, node in self.first.items()
             ),
             pipelines=tuple(self._pipelines()),
-            registry_setups=tuple(self._registry_setups()),
+            registry_setups=(*self._registry_setups(), *self._hand_registries()),
             registered=tuple(self._registered()),
             lazy_augmentations=tuple(self._lazy_augmentations()),
             cudnn_flags=tuple(self._cudnn_flags()),
@@ -751,6 +758,46 @@ class _Reader:
                 registers,
                 node.lineno,
             )
+
+    def _hand_registries(self) -> Iterator[RegistrySetup]:
+        """The hand-written registries of :class:`RegistrySetup`: ``def register_x(name,
+        ...)`` at module level with a nested def storing into a module-level table under
+        ``name`` (``X_REGISTRY[name] = cls``)."""
+        tables = {
+            t.id
+            for node in self.tree.body
+            if isinstance(node, ast.Assign)
+            and (
+                isinstance(node.value, ast.Dict)
+                or (isinstance(node.value, ast.Call) and callee_name(node.value) == "dict")
+            )
+            for t in node.targets
+            if isinstance(t, ast.Name)
+        }
+        for node in self.tree.body:
+            if not (
+                isinstance(node, ast.FunctionDef)
+                and node.name.startswith("register_")
+                and len(node.name) > len("register_")
+                and node.args.args
+            ):
+                continue
+            key = node.args.args[0].arg
+            stores = any(
+                isinstance(target, ast.Subscript)
+                and isinstance(target.value, ast.Name)
+                and target.value.id in tables
+                and isinstance(target.slice, ast.Name)
+                and target.slice.id == key
+                for inner in node.body
+                if isinstance(inner, ast.FunctionDef)
+                for stmt in ast.walk(inner)
+                if isinstance(stmt, ast.Assign)
+                for target in stmt.targets
+            )
+            if stores:
+                option = "--" + node.name[len("register_") :].replace("_", "-")
+                yield RegistrySetup(option, None, (node.name,), node.lineno, hand=True)
 
     def _registered(self) -> Iterator[tuple[str, str, int]]:
         for node in self.first.values():

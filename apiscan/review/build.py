@@ -177,9 +177,17 @@ def review(options: ScanOptions) -> Review:
     # commands build, alternatives as the registry's other models are
     run = readings.documented_run
     chosen: list[str] = []  # the entries those options pick: built by name
-    for choice in registry_choices(analyses, [run] if run is not None else []):
-        not_picked.update(dotted for _, _, dotted in choice.left_out() if dotted)
-        chosen += [d for name, _, d in choice.registered if d and name == choice.chosen]
+    for choice in registry_choices(analyses, [run] if run is not None else [], readings.argparse):
+        picks = [d for name, _, d in choice.registered if d and name == choice.chosen]
+        # an entry the picked one derives from is built with it (a task subclassing the
+        # registered translation task runs its dataset loading)
+        not_picked.update(
+            dotted
+            for _, _, dotted in choice.left_out()
+            if dotted and not _derived_by(hierarchy, dotted, picks)
+        )
+        chosen += picks
+    tops = _built_by_picked(tops, analyses, hierarchy, not_picked)
     # the code only the entries a default key leaves out of a table reach: their weights
     # downloads are no work item (the recipe drops their rows the same way)
     # the functions nothing runs: no recipe rows, no effort for their gaps
@@ -933,6 +941,70 @@ def _filled_key(item: RecipeItem) -> str:
 
 #: Recipe rows that are an input's whole path: a composition, a pipeline of statements.
 _PATHS = ("composition in ", "pipeline in ")
+
+
+def _built_by_picked(
+    tops: Sequence[TopModel],
+    analyses: Sequence[FileAnalysis],
+    hierarchy: Hierarchy,
+    not_picked: set[str],
+) -> list[TopModel]:
+    """The top models less those only classes the run's picks leave out build (an unpicked
+    task's ``build_generator``): each of those joins ``not_picked``, an alternative. A model
+    found in such a class that other code builds too is placed at that construction."""
+
+    def unpicked(module: str, caller: str) -> bool:
+        return bool(caller) and f"{module}.{caller.partition('.')[0]}" in not_picked
+
+    modules = {fa.path: fa.modules[0] if fa.modules else "" for fa in analyses}
+    # path -> the spans of its module-level classes the picks leave out
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for fa, facts in with_facts(analyses):
+        for d in facts.values.defs if facts.values is not None else ():
+            if d.is_class and d.owner < 0 and f"{modules[fa.path]}.{d.qual}" in not_picked:
+                spans.setdefault(fa.path, []).append((d.line, d.end_line))
+    moved = [
+        t
+        for t in tops
+        if t.cls not in not_picked
+        and any(a <= t.where.line <= z for a, z in spans.get(t.where.path, ()))
+    ]
+    if not moved:
+        return list(tops)
+    wanted = {t.cls for t in moved}
+    elsewhere: dict[str, tuple[Where, str]] = {}
+    for fa in analyses:
+        module = modules[fa.path]
+        if is_test_path(fa.path):
+            continue
+        for call in fa.calls:
+            cls = hierarchy.resolve(call.callee) or call.callee
+            if cls in wanted and cls not in elsewhere and not unpicked(module, call.caller):
+                elsewhere[cls] = (Where(fa.path, call.line), call.caller.rpartition(".")[2])
+    out: list[TopModel] = []
+    for t in tops:
+        if t not in moved:
+            out.append(t)
+        elif t.cls in elsewhere:
+            where, builder = elsewhere[t.cls]
+            out.append(replace(t, where=where, builder=builder))
+        else:
+            not_picked.add(t.cls)
+    return out
+
+
+def _derived_by(hierarchy: Hierarchy, cls: str, classes: Iterable[str]) -> bool:
+    """Whether one of ``classes`` derives from ``cls`` through the repository's classes."""
+    wanted = set(classes)
+    todo, seen = [cls], {cls}
+    while todo:
+        for sub in hierarchy.subclasses(todo.pop()):
+            if sub in wanted:
+                return True
+            if sub not in seen:
+                seen.add(sub)
+                todo.append(sub)
+    return False
 
 
 def alternative_files(analyses: Sequence[FileAnalysis], not_picked: set[str]) -> frozenset[str]:

@@ -131,6 +131,9 @@ class ArgparseDefaults:
         #: (``config:arch.args.freeze_bn`` -> {False}): what a test of
         #: ``config["arch"]["args"]["freeze_bn"]`` reads
         self.settings: dict[str, set[object]] = {}
+        #: (path, line, col) of an option whose default is a parameter of the def declaring
+        #: it -> (that parameter's string default, where it is written)
+        self.parameter_defaults: dict[tuple[str, int, int], tuple[str, str]] = {}
         #: path -> the module names of its file (a ``python -m`` command names it so)
         self.modules: dict[str, tuple[str, ...]] = {}
         for fa, values in files:
@@ -156,6 +159,22 @@ class ArgparseDefaults:
                 )
                 self.all.append(found)
                 self.at[(fa.path, expr.line, expr.col)] = found
+                # ``default=default_task``, a parameter of the def declaring the option
+                # with a string default (fairseq's ``get_parser(desc, default_task=
+                # "translation")``)
+                d = values.defs[call.function] if call.function >= 0 else None
+                given = dict(d.params).get(written.name) if d and written is not None else None
+                if (
+                    written is not None
+                    and written.kind == "Name"
+                    and given is not None
+                    and given.kind == "Constant"
+                    and isinstance(given.value, str)
+                ):
+                    self.parameter_defaults[(fa.path, expr.line, expr.col)] = (
+                        given.value,
+                        f"default of parameter {written.name} of {d.qual}() at {fa.path}:{d.line}",
+                    )
                 self.by_path.setdefault(fa.path, []).append(found)
 
     def values(self) -> dict[str, set[object]]:
@@ -193,6 +212,21 @@ class ArgparseDefaults:
                 if option.boolean:
                     value = bool_word(value)
                 self.launched[(option.path, option.line, option.col)] = value
+
+    def named(self, dest: str) -> list[tuple[str, str]]:
+        """(the string default, where) of each option ``dest`` whose default is a string:
+        written (``default="translation"``) or a parameter's of the def declaring it."""
+        out: list[tuple[str, str]] = []
+        for option in self.all:
+            if option.dest != dest:
+                continue
+            if option.text is not None:
+                out.append((option.text, f"{option.path}:{option.line}"))
+            else:
+                found = self.parameter_defaults.get((option.path, option.line, option.col))
+                if found is not None:
+                    out.append(found)
+        return out
 
     def with_default(self, paths: Iterable[str] | None = None) -> list[OptionDefault]:
         """The options declared with a default (of the files ``paths``; all without), in

@@ -10569,7 +10569,8 @@ class _Recipe:
         scan's syntax facts."""
         readings = self.repo.readings
         run = readings.documented_run if readings is not None else None
-        for choice in registry_choices(self.analyses, [run] if run is not None else []):
+        argparse = readings.argparse if readings is not None else None
+        for choice in registry_choices(self.analyses, [run] if run is not None else [], argparse):
             category = _registry_category(choice.option)
             if category is None:
                 continue
@@ -10599,6 +10600,7 @@ class _Recipe:
                 "none: the command line must name one"
                 if choice.default is None
                 else f'"{choice.default}"'
+                + (f" ({choice.default_at})" if choice.default_at else "")
             )
             values = [("default", shown)]
             if choice.documented:

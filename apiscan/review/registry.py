@@ -696,6 +696,8 @@ class Choice:
     #: the name the documented training command gives the option, and where ("" for none)
     documented: str = ""
     documented_at: str = ""
+    #: where the default comes from when the option's declaration gives it, not the set-up
+    default_at: str = ""
 
     @property
     def chosen(self) -> str | None:
@@ -716,16 +718,29 @@ class Choice:
         return [entry for entry in self.registered if entry[0] != chosen]
 
 
-def registry_choices(analyses: Iterable[FileAnalysis], runs: Iterable[Launch]) -> list[Choice]:
+def registry_choices(
+    analyses: Iterable[FileAnalysis],
+    runs: Iterable[Launch],
+    argparse: ArgparseDefaults | None = None,
+) -> list[Choice]:
     """Every registry a command-line option picks from (:class:`Choice`), with the name the
     first documented training run of ``runs`` gives the option. Read from the scan's syntax
     facts (the set-ups, the ``@register_x("name")`` decorators) and value records (the
-    class or function each decorator is on)."""
+    class or function each decorator is on). A set-up with no default of its own takes the
+    option's in ``argparse`` (fairseq's ``--task``, ``default=default_task`` with
+    ``get_parser(desc, default_task="translation")``) when its options agree on one; a
+    registry written by hand (``def register_task``) is a pick only where the table declares
+    its option or the documented command gives it."""
     files = list(with_facts(analyses))
     runs = list(runs)
     out: list[Choice] = []
     for fa, facts in files:
         for setup in facts.registry_setups:
+            dest = setup.option.lstrip("-").replace("-", "_")
+            named = argparse.named(dest) if argparse is not None else []
+            declared = argparse is not None and any(o.dest == dest for o in argparse.all)
+            if setup.hand and not declared and not any(r.given((setup.option,)) for r in runs):
+                continue
             registered: list[tuple[str, Where, str]] = []
             for other, other_facts in files:
                 defs = other_facts.values.defs if other_facts.values is not None else ()
@@ -744,14 +759,18 @@ def registry_choices(analyses: Iterable[FileAnalysis], runs: Iterable[Launch]) -
                 if given:
                     documented, documented_at = given[0], f"{run.path}:{run.line}"
                     break
+            default, default_at = setup.default, ""
+            if default is None and len({name for name, _ in named}) == 1:
+                default, default_at = named[0]
             out.append(
                 Choice(
                     setup.option,
                     place(fa, setup.line),
-                    setup.default,
+                    default,
                     tuple(registered),
                     documented,
                     documented_at,
+                    default_at,
                 )
             )
     return out

@@ -213,6 +213,51 @@ def test_pipelines_and_registries_are_recorded_and_pickle() -> None:
     assert pickle.loads(pickle.dumps(facts)) == facts
 
 
+def test_a_registry_written_by_hand_is_recorded() -> None:
+    """``def register_task(name)`` storing each class in a module-level table under its
+    first parameter is a registry picked by ``--task``; a factory keyed by another
+    parameter (an architecture's name, second) or storing nowhere is none."""
+    code = textwrap.dedent(
+        """
+        TASK_REGISTRY = {}
+        ARCH_REGISTRY = dict()
+
+
+        def register_task(name, dataclass=None):
+            def register_task_cls(cls):
+                TASK_REGISTRY[name] = cls
+                return cls
+
+            return register_task_cls
+
+
+        def register_model_architecture(model_name, arch_name):
+            def wrap(fn):
+                ARCH_REGISTRY[arch_name] = fn
+                return fn
+
+            return wrap
+
+
+        def register_hook(name):
+            def wrap(fn):
+                return fn
+
+            return wrap
+        """
+    )
+    facts = syntax_facts(ast.parse(code), code)
+    (setup,) = facts.registry_setups
+    assert (setup.option, setup.default, setup.registers, setup.line, setup.hand) == (
+        "--task",
+        None,
+        ("register_task",),
+        6,
+        True,
+    )
+    assert pickle.loads(pickle.dumps(facts)) == facts
+
+
 def test_a_lazy_configs_training_augmentations_are_recorded() -> None:
     code = textwrap.dedent(
         """
