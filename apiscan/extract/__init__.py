@@ -745,6 +745,9 @@ def _anchor(ext: Extractor, node: cst.CSTNode, first: bool) -> cst.CSTNode:
 
 #: The fields that hold statements (``handlers`` and ``cases`` hold nodes that have a body).
 _STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
+#: Node type -> its fields of :data:`_STATEMENT_LISTS` (filled as types are met): most
+#: statements have none, and :func:`unreachable` then skips them without a lookup per name.
+_LISTS_OF: dict[type, tuple[str, ...]] = {}
 #: Statements after which nothing in the same block runs.
 _JUMPS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 
@@ -756,10 +759,15 @@ def unreachable(tree: ast.Module) -> tuple[tuple[int, int], ...]:
     no work of a port, produce no finding and call nothing."""
     spans: list[tuple[int, int]] = []
     stack: list[ast.AST] = [tree]
+    lists_of = _LISTS_OF
     while stack:
         node = stack.pop()
-        for name in _STATEMENT_LISTS:
-            children = getattr(node, name, None)
+        kind = type(node)
+        names = lists_of.get(kind)
+        if names is None:
+            names = lists_of[kind] = tuple(n for n in _STATEMENT_LISTS if n in kind._fields)
+        for name in names:
+            children = getattr(node, name)
             if not children:
                 continue
             for i, child in enumerate(children):

@@ -119,6 +119,27 @@ class Extractor(
 ):
     """Walks one module. Create one per file; call :meth:`run`."""
 
+    #: Every attribute of a walk, as a slot (the mixins declare none). The walk reads
+    #: ``self.<attribute>`` hundreds of thousands of times per file; with more than 30
+    #: attributes an instance dictionary is no longer a shared-key table, every read of one
+    #: is a hashed lookup and every construction rebuilds the table (~70 µs a file). A slot is
+    #: read at a fixed offset. An attribute added to the walk must be named here (assigning
+    #: one that is not raises AttributeError).
+    __slots__ = tuple(
+        """
+        _comp_tensor _expr _names _stmt annotating api arg_masks attr_writes blind_star
+        bound_methods branches call_facts carriers classes code_local code_values
+        const_masks counts dead derived elements_of emits env explained foreign_framework
+        formatted fstring fstring_nodes func_returns func_stack function_facts host_items
+        index_loops index_tensors kept_reads late late_bases later_returns loader_choices
+        local_refs local_roots module_name module_outputs nones ords own_torch_roots
+        owners package param_elements param_ids partial_head partial_read partials
+        passthrough pending_branches predicates random_filled reexports returns rows
+        says_torch scopes sensitive sequentials shapes silent sites stored_attrs summaries
+        supplied truths unpacked walked_defs walked_loops yields
+        """.split()  # noqa: SIM905 (a list to read and extend, not 75 quoted names)
+    )
+
     def __init__(
         self,
         api: TorchApi,

@@ -32,6 +32,8 @@ _PARAM_COMMENT = re.compile(r"#\s*type:\s*(.+?)\s*$")
 class AnnotationHintsMixin:
     """Container annotations and type comments as parameter hints; mixed into ``Extractor``."""
 
+    __slots__ = ()  # the walk's attributes are Extractor's slots
+
     def _container_hint(self, node: cst.BaseExpression) -> Val | None:
         """The value a container annotation declares (``list[Tensor]`` → a sequence of
         tensors), or None when it is no container of something known."""

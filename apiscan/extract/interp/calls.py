@@ -88,6 +88,8 @@ SEQUENTIAL = frozenset({"torch.nn.Sequential", "torch.nn.modules.container.Seque
 class CallsMixin:
     """Call evaluation, argument records and API-use emission; mixed into ``Extractor``."""
 
+    __slots__ = ()  # the walk's attributes are Extractor's slots
+
     def _site(self, callee: str, node: cst.CSTNode, args: _Args | None, bound: bool) -> None:
         if not self.silent and callee and args is not None:
             self.sites.append((self._function(), self._shared(callee), node, args, bound))

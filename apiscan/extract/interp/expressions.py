@@ -74,6 +74,8 @@ _PADDED_SIZES = (BATCH_MAX, BATCH_MAX_TENSOR, SIZES_TENSOR)
 class ExpressionsMixin:
     """Expression evaluation and operators; mixed into ``Extractor``."""
 
+    __slots__ = ()  # the walk's attributes are Extractor's slots
+
     def value(self, node: cst.BaseExpression, usage: str = "reference") -> Val:
         """Evaluate an expression whose value is used (so a bare torch name is a use)."""
         h = self._expr.get(type(node))  # :meth:`expr`, inlined: the walk's busiest call

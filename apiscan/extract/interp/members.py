@@ -163,6 +163,8 @@ NUMPY_ONLY_METHODS = frozenset({"astype", "tobytes", "tofile", "ptp", "argpartit
 class MembersMixin:
     """Member lookup, class hierarchy and owner confidence; mixed into ``Extractor``."""
 
+    __slots__ = ()  # the walk's attributes are Extractor's slots
+
     def _member_ref(
         self,
         recv: Val,

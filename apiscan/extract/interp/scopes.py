@@ -66,6 +66,8 @@ FOREIGN_FRAMEWORKS = frozenset({"megengine", "paddle", "tensorflow", "jax", "min
 class ScopesMixin:
     """Name lookup, imports and the scopes of definitions; mixed into ``Extractor``."""
 
+    __slots__ = ()  # the walk's attributes are Extractor's slots
+
     def _local_qual(self, q: str) -> Val:
         """A dotted name inside the scanned repo: follow known re-exports to torch."""
         r = self.reexports.get(q)

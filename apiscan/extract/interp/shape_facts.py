@@ -79,6 +79,8 @@ _CASTS = frozenset(
 class ShapeFactsMixin:
     """Dynamic-shape facts of calls and subscripts; mixed into ``Extractor``."""
 
+    __slots__ = ()  # the walk's attributes are Extractor's slots
+
     def _tensor_call(self, api: str, attr: str, recv: Val, node: cst.Call, args: _Args) -> Val:
         """Result of a Tensor method call, with the dynamic-shape facts it creates."""
         if attr in SYNC_METHODS:

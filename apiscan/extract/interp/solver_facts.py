@@ -27,6 +27,8 @@ from apiscan.resolve.values import UNKNOWN, Val, inst, seq
 class SolverFactsMixin:
     """Solver facts in (``env``) and parameter sources out; mixed into ``Extractor``."""
 
+    __slots__ = ()  # the walk's attributes are Extractor's slots
+
     def _explain(self, v: Val) -> Why:
         """Where a value the solver supplied came from, in words and as located steps
         (("", ()) for values found here)."""

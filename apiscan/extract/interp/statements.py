@@ -30,6 +30,8 @@ _SEQUENCE_TYPES = frozenset({"list", "tuple"})
 class StatementsMixin:
     """Statement handlers and assignment targets; mixed into ``Extractor``."""
 
+    __slots__ = ()  # the walk's attributes are Extractor's slots
+
     def stmt(self, node: cst.CSTNode) -> None:
         h = self._stmt.get(type(node))
         if h is not None:
