@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -76,6 +75,7 @@ from apiscan.review.work import (
     padded_batches,
     reached_work,
     rectangular_batches,
+    skipped_spans,
     string_choices,
     switched_off_branch,
     switched_off_named,
@@ -158,6 +158,7 @@ def review(options: ScanOptions) -> Review:
     built_under: dict[str, tuple[str, str]] = {}  # the parts built under tests it passes
     injected: dict[str, set[str]] = {}  # the parts constructions hand a module class
     not_picked: set[str] = set()  # the classes a pick by a default value leaves out
+    tables: dict[str, set[str]] = {}  # each registry's registered defs
     tops = structure.top_models(
         analyses,
         modules,
@@ -170,6 +171,7 @@ def review(options: ScanOptions) -> Review:
         injected,
         not_picked,
         built_under,
+        tables,
     )
     # the losses, optimizers and schedules a command-line option picks by name that the run
     # does not (the documented command's ``--criterion``, else the default): what other
@@ -199,6 +201,16 @@ def review(options: ScanOptions) -> Review:
     # ... and the loss an option picks by name, though only the losses it leaves out name
     # its class in code (their base class)
     picked += [c for c in chosen if c not in not_picked]
+    # ... and the other entries of a registry the config picks from, which the pick leaves
+    # in (the proposal generator a builder's ``.get(name)`` picks, not a top model of its
+    # own): built by name, whatever left-out code subclasses them
+    picked += sorted(_registry_picks(tables, not_picked) - set(picked))
+    options = names.argparse.values()
+    # the functions every call of which the defaults switch off: no effort for their gaps,
+    # no weights downloaded by them; and the branches inside functions the run's values
+    # (options, the config's keys, what every caller passes) never take
+    switched_off, named = switched_off_named(analyses, options, ancillary.apart)
+    skipped = skipped_spans(analyses, options, named) if training else {}
     left = left_out(
         [fa for fa in analyses if not is_test_path(fa.path)],
         hierarchy,
@@ -206,7 +218,29 @@ def review(options: ScanOptions) -> Review:
         picked,
         dead=dead,
         defaults=readings.argparse.values(),
+        skipped=skipped,
+        apart=ancillary.apart,
     )
+    # a registry's pick whose builder only left-out code calls (a segmentation head built
+    # only by the models the config does not pick, a keypoint head built only after the
+    # config's ``KEYPOINT_ON`` guard returns): another config's part, an alternative too
+    for _ in range(4):
+        unpicked = _picks_left_out(tops, picked, left)
+        if not unpicked:
+            break
+        tops = [_as_alternative(t) if t.cls in unpicked else t for t in tops]
+        not_picked.update(unpicked)
+        picked = [c for c in picked if c not in unpicked]
+        left = left_out(
+            [fa for fa in analyses if not is_test_path(fa.path)],
+            hierarchy,
+            not_picked,
+            picked,
+            dead=dead,
+            defaults=readings.argparse.values(),
+            skipped=skipped,
+            apart=ancillary.apart,
+        )
     ancillary.count_apart(
         unreached(root, analyses, tops, modules, ancillary.keep, not_built, built_under)
     )
@@ -227,10 +261,6 @@ def review(options: ScanOptions) -> Review:
         )
     )
     tops = _untrained(tops, analyses, modules, training)
-    options = names.argparse.values()
-    # the functions every call of which the defaults switch off: no effort for their gaps,
-    # no weights downloaded by them
-    switched_off, named = switched_off_named(analyses, options)
     flags: dict[str, dict[int, dict[str, list[object]]]] = {}
     if training:
         # a branch on a parameter every call leaves at its default (a forward's ``if
@@ -238,13 +268,21 @@ def review(options: ScanOptions) -> Review:
         # run: its API uses and dynamic shapes are no work of the port
         flags = defaulted_flags(analyses, options, named, ancillary.why)
         off = defaulted_branches(result.findings, analyses, flags)
+        # ... and the branches the run's values skip (an ``elif pooler_type == "ROIPool":``
+        # after the branch the config's pooler type takes)
+        # (its API uses and dynamic shapes alike)
+        off |= _in_spans(((f.path, f.span.line) for f in result.findings), skipped)
         if off:
             result = replace(
                 result,
                 findings=tuple(f for f in result.findings if (f.path, f.span.line) not in off),
             )
+
     # the places in branches the parameters' told values never take (none without training)
-    unrun = partial(defaulted_places, analyses=analyses, flags=flags)
+    def unrun(places: Iterable[tuple[str, int]]) -> frozenset[tuple[str, int]]:
+        places = list(places)
+        return defaulted_places(places, analyses, flags) | _in_spans(places, skipped)
+
     # the functions whose masked selections are only reduced (a loss over the valid pixels)
     # or only read on the host (metrics a loss returns): no dynamic-shape rewrite
     masked = masked_selections(analyses, result.shape_findings)
@@ -609,6 +647,48 @@ def review(options: ScanOptions) -> Review:
         inference_only=inference,
         ancillary=ancillary.listing(),
     )
+
+
+def _in_spans(
+    places: Iterable[tuple[str, int]], spans: Mapping[str, Sequence[tuple[int, int]]]
+) -> frozenset[tuple[str, int]]:
+    """The ``places`` (path, line) inside one of ``spans`` (path -> (first, last line))."""
+    return frozenset(
+        (path, line) for path, line in places if any(a <= line <= b for a, b in spans.get(path, ()))
+    )
+
+
+def _registry_picks(tables: Mapping[str, Collection[str]], not_picked: Collection[str]) -> set[str]:
+    """The defs registered into a registry (``tables``: registry -> its entries) some of
+    whose entries the run's pick leaves out (``not_picked``), less those: the entries that
+    pick builds by name."""
+    out: set[str] = set()
+    for found in tables.values():
+        if any(c in not_picked for c in found):
+            out.update(c for c in found if c not in not_picked)
+    return out
+
+
+def _picks_left_out(
+    tops: Sequence[TopModel], picked: Sequence[str], left: Mapping[str, Sequence[tuple[int, int]]]
+) -> set[str]:
+    """The picked top models whose construction lies in left-out code: a registry's entry
+    the config's key names, but in a builder only the unpicked models (or branches the run
+    skips) call."""
+    return {
+        t.cls
+        for t in tops
+        if t.cls in picked and any(a <= t.where.line <= b for a, b in left.get(t.where.path, ()))
+    }
+
+
+def _as_alternative(top: TopModel) -> TopModel:
+    """``top`` said to be an alternative: its builder runs only for what the run leaves out."""
+    why = f"an alternative: {top.builder or 'its builder'} runs only in code the run leaves out"
+    if top.parts and top.parts[0][0] == "selected by":
+        why += f" ({top.parts[0][1]})"
+        return replace(top, parts=(("selected by", why), *top.parts[1:]))
+    return replace(top, parts=(("selected by", why), *top.parts))
 
 
 def _not_variant_only(

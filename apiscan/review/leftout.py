@@ -20,7 +20,7 @@ reference from each place the dict itself is read.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 from apiscan.extract import import_package
@@ -324,6 +324,8 @@ def left_out(
     kept: Iterable[Place | str] = (),
     dead: Mapping[str, Sequence[tuple[int, int]]] | None = None,
     defaults: Mapping[str, set[object]] | None = None,
+    skipped: Mapping[str, Sequence[tuple[int, int]]] | None = None,
+    apart: Callable[[str], object] | None = None,
 ) -> dict[str, list[tuple[int, int]]]:
     """path -> (first, last line) of ``seeds`` (defs a pick leaves out, by place or by any
     module spelling of their name: ``pkg.nets.PoseResNet``) and of every
@@ -335,9 +337,16 @@ def left_out(
     defaults by destination (:meth:`~apiscan.review.names.ArgparseDefaults.values`): a dict
     read by such an option (``DLA_NODE[opt.dla_node]``, ``--dla_node`` defaulting to
     ``dcn``) reaches only the entry its default picks, the others' classes only the left-out
-    code may reach. Empty without seeds."""
+    code may reach. ``skipped``: path -> (first, last line) of the branches the run's
+    values never take (:func:`~apiscan.review.work.skipped_spans`): a reference there is
+    one from left-out code (the keypoint head's builder, called only after ``if not
+    cfg.MODEL.KEYPOINT_ON: return``), and a pick of a table there is a seed of its own.
+    ``apart``: whether a file is counted apart (a side project, a lazy config): its
+    references keep nothing that left-out code also reaches (an unpicked model's head
+    builder, which a side project calls too). Empty without seeds or skipped branches."""
     seeds = list(seeds)
-    if not seeds:
+    skipped = skipped or {}
+    if not seeds and not skipped:
         return {}
     values_of = {fa.path: v for fa in analyses if (v := _values(fa)) is not None}
     analyses = [fa for fa in analyses if fa.path in values_of]
@@ -474,7 +483,11 @@ def left_out(
         spans.setdefault(place[0], []).append((d.line, d.end_line))
 
     def inside(path: str, line: int) -> bool:
-        return (path, line) == _ELSEWHERE or any(a <= line <= b for a, b in spans.get(path, ()))
+        return (
+            (path, line) == _ELSEWHERE
+            or any(a <= line <= b for a, b in spans.get(path, ()))
+            or any(a <= line <= b for a, b in skipped.get(path, ()))
+        )
 
     # the picked ones run though no code builds them (a registry's pick by the config)
     picked_spans: dict[str, list[tuple[int, int]]] = {}
@@ -530,7 +543,11 @@ def left_out(
                 continue
             # (a def nothing else calls may be reached from left-out code all the same: a
             # ``globals()`` look-up the dead code's rule does not read)
-            live = [(p, line) for p, line in every if inside(p, line) or not unrun(p, line)]
+            live = [
+                (p, line)
+                for p, line in every
+                if (inside(p, line) or not unrun(p, line)) and not (apart and apart(p))
+            ]
             if live and all(inside(p, line) for p, line in live):
                 unbuilt.add(place)
                 add(place)

@@ -2976,7 +2976,9 @@ def switched_off_functions(
 
 
 def _switched_off_named(
-    analyses: Sequence[FileAnalysis], defaults: Mapping[str, Iterable[object]]
+    analyses: Sequence[FileAnalysis],
+    defaults: Mapping[str, Iterable[object]],
+    apart: Callable[[str], object] | None = None,
 ) -> tuple[set[tuple[str, str]], dict[str, dict[int, dict[str, list[object]]]]]:
     """(path, name) of the repository's functions and methods every call of which is in a
     branch the options' defaults switch off, or in such a function itself (open_clip's
@@ -2992,7 +2994,9 @@ def _switched_off_named(
     of module-level classes by their name (``task.prepare_fsdp(...)``), all methods of that
     name together, ``forward`` and dunders left out (the framework calls them). A function
     referred to otherwise (passed as a value) may run, and is kept unless no call of it runs
-    either."""
+    either. ``apart``: whether a file is counted apart (an export's subclass, a side
+    project's call passing its own config's value): its calls and subclasses are not the
+    run's."""
     where: dict[str, tuple[str, str]] = {}  # qualified name -> (path, name)
     methods: dict[str, set[tuple[str, str]]] = {}  # a method's name -> (path, Class.name)
     defs: dict[tuple[str, str], tuple[object, bool]] = {}  # -> (its def, a method)
@@ -3001,7 +3005,13 @@ def _switched_off_named(
     # backbone that downloads ImageNet weights only ``if load_weights:``); never switched off
     # itself, and left out where a subclass or a value may build it unseen
     inits: dict[tuple[str, str], tuple[int, int]] = {}  # -> its class's lines
-    extended = {b.rpartition(".")[2] for fa in analyses for c in fa.classes for b in c.bases}
+    extended = {
+        b.rpartition(".")[2]
+        for fa in analyses
+        if not (apart and apart(fa.path))
+        for c in fa.classes
+        for b in c.bases
+    }
     for fa in analyses:
         for d in fa.functions:
             if not d.cls and "." not in d.qualname:
@@ -3048,6 +3058,8 @@ def _switched_off_named(
     for fa in analyses:
         values = fa.syntax.values if not fa.errors and fa.syntax is not None else None
         if values is None or is_test_path(fa.path):  # a test runs the option on purpose
+            continue
+        if apart and apart(fa.path):
             continue
         locals_[(fa.path, -1)] = _once_assigned(values.assigns, ())
         for i, d in enumerate(values.defs):
@@ -3122,13 +3134,74 @@ def _own_construction(values: FileValues, call: object) -> str:
     return defs[d.owner].qual if d is not None and d.owner >= 0 else ""
 
 
+def skipped_spans(
+    analyses: Sequence[FileAnalysis],
+    defaults: Mapping[str, Iterable[object]],
+    named: Mapping[str, Mapping[int, Mapping[str, list[object]]]],
+) -> dict[str, list[tuple[int, int]]]:
+    """path -> (first, last line) of the code the run's values never reach inside a
+    function: the body of an ``if`` whose test they make false, the ``elif``/``else`` of one
+    they make true (``elif pooler_type == "ROIAlignV2":`` with the caller passing the
+    config's ``POOLER_TYPE``: the ``ROIPool`` and rotated branches after it), and the rest of
+    the function after a guard they make true whose body returns (``if not
+    cfg.MODEL.KEYPOINT_ON: return {}`` before the keypoint head is built). A test is valued
+    by the options' and the config's values (``defaults``: ``config:MODEL.KEYPOINT_ON``) and
+    the function's told names (``named``: :func:`switched_off_named`); one that cannot be
+    told skips nothing, and so does a test reading neither a config key nor a told name (a
+    command-line option's ``if opts.resume:``, which the switched-off calls' rules read,
+    keeping a resume's checkpoint load as a format to convert)."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if values is None or is_test_path(fa.path):
+            continue
+        told = named.get(fa.path, {})
+        for i, d in enumerate(values.defs):
+            if d.is_class or not d.branches:
+                continue
+            names = told.get(i, {})
+            for branch in d.branches:
+                keys = [k for e in branch.test.walk() if (k := _gate_key(e)) is not None]
+                if not any(k.startswith("config:") or k[1:] in names for k in keys):
+                    continue  # an option's test: the rules of switched-off calls read it
+                found = outcomes(branch.test, _gate_key, _gate_values(defaults, names))
+                if found is None or len(found) != 1:
+                    continue
+                body_end = branch.body_end or branch.end_line
+                if found == {False}:
+                    if branch.line < body_end:
+                        out.setdefault(fa.path, []).append((branch.line + 1, body_end))
+                    continue
+                if body_end < branch.end_line:  # its ``elif``/``else`` never runs
+                    out.setdefault(fa.path, []).append((body_end + 1, branch.end_line))
+                elif branch.end_line < d.end_line and _returns_in(d, branch, body_end):
+                    out.setdefault(fa.path, []).append((branch.end_line + 1, d.end_line))
+    return {path: sorted(set(found)) for path, found in out.items()}
+
+
+def _returns_in(d: DefValues, branch: IfValues, body_end: int) -> bool:
+    """Whether the body of ``branch`` (an ``if`` of ``d`` without ``else``) returns
+    whenever it runs: a ``return`` of its own, not one of an ``if`` nested in it."""
+    nested = [
+        (b.line, b.end_line)
+        for b in d.branches
+        if b is not branch and branch.line < b.line and b.end_line <= body_end
+    ]
+    return any(
+        branch.line <= r.line <= body_end and not any(a <= r.line <= z for a, z in nested)
+        for r in d.returns
+    )
+
+
 def switched_off_named(
-    analyses: Sequence[FileAnalysis], defaults: Mapping[str, Iterable[object]]
+    analyses: Sequence[FileAnalysis],
+    defaults: Mapping[str, Iterable[object]],
+    apart: Callable[[str], object] | None = None,
 ) -> tuple[set[tuple[str, str]], dict[str, dict[int, dict[str, list[object]]]]]:
     """:func:`switched_off_functions` and the values of each function's names, computed once
     for the review's effort and :func:`unrun_draws` (on fairseq's thousands of options, each
-    computation is seconds)."""
-    return _switched_off_named(analyses, defaults)
+    computation is seconds); ``apart`` as :func:`_switched_off_named` reads it."""
+    return _switched_off_named(analyses, defaults, apart)
 
 
 def unrun_draws(

@@ -1,0 +1,206 @@
+"""Work only the code the picked run reaches gives (issue 20: a review a lead can plan with).
+
+A yacs repository whose config picks ``OnePath``: its parts are built by ``from_config``-style
+classmethods reading config keys. What the run's values leave out is no work:
+
+- a head registered in a registry whose builder only the unpicked ``TwoPath`` (and a side
+  project counted apart) call: an alternative, its int ``scale_factor`` no item;
+- a head built only after ``if not cfg.MODEL.KEYPOINT_ON: return {}`` with the key False;
+- an ``elif pooler_type == "pool":`` branch after the branch the config's ``POOLER_TYPE``
+  takes: its ``torchvision.ops.RoIPool`` no custom op.
+
+A copy whose config switches the key on and picks the pooling branch has them."""
+
+from __future__ import annotations
+
+import pytest
+from registry_repo import FILES as REGISTRY_FILES
+from scan_helpers import write_repo
+
+from apiscan.review.build import build_review
+
+DEFAULTS = REGISTRY_FILES["vid/config/defaults.py"].replace(
+    '_C.MODEL.MODEL_NAME = "TwoPath"\n',
+    '_C.MODEL.MODEL_NAME = "TwoPath"\n'
+    "        _C.MODEL.KEYPOINT_ON = False\n"
+    '        _C.MODEL.POOLER_TYPE = "align"\n'
+    '        _C.MODEL.SEG_HEAD = "SegHead"\n'
+    '        _C.MODEL.KEY_HEAD = "KeyHead"\n',
+)
+
+FILES = {
+    **REGISTRY_FILES,
+    "vid/config/defaults.py": DEFAULTS,
+    "vid/models/heads.py": """
+        import torch
+        from fvcore.common.registry import Registry
+        from torch import nn
+
+        SEG_HEADS = Registry("SEG_HEADS")
+        KEY_HEADS = Registry("KEY_HEADS")
+
+
+        def build_seg_head(cfg):
+            return SEG_HEADS.get(cfg.MODEL.SEG_HEAD)(cfg)
+
+
+        def build_key_head(cfg):
+            return KEY_HEADS.get(cfg.MODEL.KEY_HEAD)(cfg)
+
+
+        @SEG_HEADS.register()
+        class SegHead(nn.Module):
+            def __init__(self, cfg):
+                super().__init__()
+                self.up = nn.Upsample(scale_factor=2)
+
+            def forward(self, x):
+                return self.up(x)
+
+
+        @KEY_HEADS.register()
+        class KeyHead(nn.Module):
+            def __init__(self, cfg):
+                super().__init__()
+                self.conv = nn.Conv2d(8, 8, 3)
+
+            def forward(self, x):
+                return torch.nn.functional.interpolate(self.conv(x), scale_factor=4)
+    """,
+    "vid/models/pooler.py": """
+        import torch
+        import torchvision
+        from torch import nn
+
+
+        class Pooler(nn.Module):
+            def __init__(self, size, pooler_type):
+                super().__init__()
+                if pooler_type == "align":
+                    self.op = torchvision.ops.RoIAlign(size, 1.0, 2, aligned=True)
+                elif pooler_type == "pool":
+                    self.op = torchvision.ops.RoIPool(size, 1.0)
+                else:
+                    raise ValueError(pooler_type)
+
+            def forward(self, x, boxes):
+                return self.op(x, boxes)
+    """,
+    "vid/models/nets.py": """
+        from torch import nn
+
+        from .build import MODEL_REGISTRY
+        from .heads import build_key_head, build_seg_head
+        from .pooler import Pooler
+
+
+        class Stem(nn.Module):
+            def __init__(self, dim):
+                super().__init__()
+                self.conv = nn.Conv2d(3, dim, 3)
+
+            def forward(self, x):
+                return self.conv(x)
+
+
+        @MODEL_REGISTRY.register()
+        class TwoPath(nn.Module):
+            def __init__(self, cfg):
+                super().__init__()
+                self.stem = Stem(8)
+                self.seg = build_seg_head(cfg)
+
+            def forward(self, x):
+                return self.seg(self.stem(x))
+
+
+        @MODEL_REGISTRY.register()
+        class OnePath(nn.Module):
+            def __init__(self, cfg):
+                super().__init__()
+                self.stem = Stem(8)
+                parts = self._init_parts(cfg)
+                self.pooler = parts["pooler"]
+                self.key = parts.get("key")
+
+            @classmethod
+            def _init_parts(cls, cfg):
+                pooler_type = cfg.MODEL.POOLER_TYPE
+                ret = {"pooler": Pooler(7, pooler_type=pooler_type)}
+                ret.update(cls._init_key(cfg))
+                return ret
+
+            @classmethod
+            def _init_key(cls, cfg):
+                if not cfg.MODEL.KEYPOINT_ON:
+                    return {}
+                return {"key": build_key_head(cfg)}
+
+            def forward(self, x):
+                y = self.stem(x)
+                if self.key is not None:
+                    y = self.key(y)
+                return self.pooler(y, [])
+    """,
+    # a side project counted apart that builds the segmentation head too
+    "projects/seg/seg_net.py": """
+        from torch import nn
+
+        from vid.models.heads import build_seg_head
+
+
+        class SegNet(nn.Module):
+            def __init__(self, cfg):
+                super().__init__()
+                self.seg = build_seg_head(cfg)
+    """,
+}
+
+
+def _on(files: dict[str, str]) -> dict[str, str]:
+    """The same repository with the config switching the keypoint head on and picking the
+    pooling branch."""
+    out = dict(files)
+    out["configs/K/ONE.yaml"] = files["configs/K/ONE.yaml"].replace(
+        "          MODEL_NAME: OnePath\n",
+        "          MODEL_NAME: OnePath\n          KEYPOINT_ON: True\n          POOLER_TYPE: pool\n",
+    )
+    return out
+
+
+@pytest.fixture(scope="module")
+def off(tmp_path_factory):  # type: ignore[no-untyped-def]
+    return build_review(str(write_repo(tmp_path_factory.mktemp("cfgbranch"), FILES)))
+
+
+@pytest.fixture(scope="module")
+def on(tmp_path_factory):  # type: ignore[no-untyped-def]
+    return build_review(str(write_repo(tmp_path_factory.mktemp("cfgbranch_on"), _on(FILES))))
+
+
+def _gap_apis(review) -> set[str]:  # type: ignore[no-untyped-def]
+    return {g.api for g in review.gaps}
+
+
+def test_a_head_only_unpicked_models_build_is_an_alternative(off) -> None:  # type: ignore[no-untyped-def]
+    assert off.top_models[0].cls.endswith("nets.OnePath")
+    # the side project calling its builder too keeps it no part of the run
+    assert any(c.endswith("heads.SegHead") for c in off.alternatives)
+    assert not [i for i in off.work if "Upsample" in i.what]
+
+
+def test_a_head_after_a_guard_the_config_returns_from_is_no_work(off) -> None:  # type: ignore[no-untyped-def]
+    assert any(c.endswith("heads.KeyHead") for c in off.alternatives)
+    assert not [i for i in off.work if "interpolate" in i.what]
+
+
+def test_the_branch_the_config_s_pooler_type_skips_is_no_work(off) -> None:  # type: ignore[no-untyped-def]
+    assert "torchvision.ops.RoIPool" not in _gap_apis(off)
+
+
+def test_switched_on_the_head_and_the_pooling_branch_are_work(on) -> None:  # type: ignore[no-untyped-def]
+    assert not any(c.endswith("heads.KeyHead") for c in on.alternatives)
+    assert [i for i in on.work if "interpolate" in i.what]
+    assert "torchvision.ops.RoIPool" in _gap_apis(on)
+    # the segmentation head stays an alternative: only the unpicked model builds it
+    assert any(c.endswith("heads.SegHead") for c in on.alternatives)
