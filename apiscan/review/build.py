@@ -29,7 +29,7 @@ from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
-from apiscan.review.config_files import config_names, framework_keeps
+from apiscan.review.config_files import YamlConfigs, config_names, framework_keeps
 from apiscan.review.configs import DRAWN_SIZE, MULTI_SCALE
 from apiscan.review.inference import (
     GROWING_CACHE,
@@ -65,6 +65,7 @@ from apiscan.review.work import (
     alternative_places,
     apart_only,
     bucketing_iterators,
+    configured_weights,
     data_pipeline_sites,
     defaulted_branches,
     defaulted_flags,
@@ -384,6 +385,9 @@ def review(options: ScanOptions) -> Review:
     not_run = {**uncalled, **{k: reach.spans[k] for k in reach.unreached}}
     if training:  # what only files counted apart use is theirs, not the training's
         not_run.update((k, reach.spans[k]) for k in exporting)
+        # ... and what only the alternatives the run's config leaves out reach (a head
+        # built only after a guard the config returns from): another config's rows
+        not_run.update(_left_defs(analyses, left))
     taken: list[Callable[[str, int], bool | None]] = []
     recipe = extract_recipe(
         result,
@@ -570,6 +574,10 @@ def review(options: ScanOptions) -> Review:
     )
     # the backbone a framework builds from the config, with the weights the config names
     items = _sorted_work(items + config_backbones(recipe, CONFIG) + growing_caches(recipe))
+    # the weights the run's config loads in another framework's format (a pickled dict of
+    # numpy arrays): a conversion of its own, beside the checkpoint loading it goes through
+    if training:
+        items = _sorted_work(items + tuple(configured_weights(_run_settings(readings.yaml))))
     # a model built from its YAML's layers (yolov7's Model: parse_model over the layer
     # names, each built by eval) has the module classes the model YAMLs name as its parts
     yaml_built = [
@@ -647,6 +655,36 @@ def review(options: ScanOptions) -> Review:
         inference_only=inference,
         ancillary=ancillary.listing(),
     )
+
+
+def _run_settings(found: YamlConfigs | None) -> dict[str, list[tuple[str, str, int]]]:
+    """dotted key -> [(value as written, path, line)] of what the run's yacs config gives
+    each key: the chosen YAML's command override, else the YAML (its bases merged), else the
+    Python default. Nothing without a chosen YAML."""
+    if found is None or found.chosen is None:
+        return {}
+    chosen = found.flat.get(found.chosen, {})
+    out: dict[str, list[tuple[str, str, int]]] = {}
+    for key in sorted({*found.defaults, *chosen, *found.overrides}):
+        setting = found.overrides.get(key) or chosen.get(key) or found.defaults.get(key)
+        if setting is not None:
+            out[key] = [(setting.text, setting.path, setting.line)]
+    return out
+
+
+def _left_defs(
+    analyses: Sequence[FileAnalysis], left: Mapping[str, Sequence[tuple[int, int]]]
+) -> dict[tuple[str, str], tuple[int, int]]:
+    """(path, qualified name) -> (first, last line) of the module-level defs ``left`` (the
+    code only left-out picks reach) holds."""
+    out: dict[tuple[str, str], tuple[int, int]] = {}
+    for fa in analyses:
+        spans = left.get(fa.path)
+        values = fa.syntax.values if spans and fa.syntax is not None else None
+        for d in values.defs if values is not None else ():
+            if d.owner < 0 and "." not in d.qual and (d.line, d.end_line) in spans:
+                out[(fa.path, d.qual)] = (d.line, d.end_line)
+    return out
 
 
 def _in_spans(

@@ -3082,7 +3082,8 @@ def _switched_off_named(
                 sites.append((fa.path, call, {(fa.path, f"{built}.__init__")}, False))
     # a method passed as a value (``register_hook(self.hook)``) may run: never switched off;
     # a class passed as a value (a registry, ``partial(Block, ...)``) may be built unseen
-    written = _written_names(analyses)
+    # (a lazy config counted apart naming the class, ``L(Pooler)(...)``, is not the run's)
+    written = _written_names([fa for fa in analyses if not (apart and apart(fa.path))])
     for name in written.keys() & methods.keys():
         for target in methods[name]:
             defs.pop(target, None)
@@ -7056,6 +7057,64 @@ _TRAINING_SCRIPT = re.compile(r"train\w*\.py$")
 _WEIGHTS_OPTION = re.compile(r"weight|ckpt|checkpoint|pretrain|resume|load_model", re.IGNORECASE)
 #: What a command passes for no weights file (``--weights ''``).
 _NO_FILE = frozenset({"", "none", "None", "''", '""'})
+
+
+#: Weight files of formats other than torch's pickled state dict, by suffix: what a run's
+#: config naming one loads, and what converting it takes.
+FOREIGN_WEIGHTS: dict[str, str] = {
+    ".pkl": "a pickled dict of numpy arrays by parameter name (another framework's export, "
+    "read with pickle, not torch.load)",
+    ".pickle": "a pickled dict of numpy arrays by parameter name (read with pickle, not "
+    "torch.load)",
+    ".npz": "numpy arrays by name",
+    ".npy": "a numpy array file",
+    ".h5": "Keras/HDF5 weights",
+    ".hdf5": "Keras/HDF5 weights",
+    ".caffemodel": "Caffe weights",
+    ".weights": "Darknet weights",
+    ".t7": "Lua Torch weights",
+    ".mat": "MATLAB arrays",
+}
+#: The config keys that name weights to load (``MODEL.WEIGHTS``, ``pretrained``,
+#: ``resume_from``, ``init_checkpoint``), by their last part.
+_WEIGHT_KEY = re.compile(r"(?i)weight|pretrain|checkpoint|ckpt|resume|init_from|load_from")
+
+
+def configured_weights(
+    settings: Mapping[str, Sequence[tuple[str, str, int]]],
+) -> list[WorkItem]:
+    """The weight files the run's config names (``settings``: dotted key -> (value, path,
+    line) of each value the run gives it) in a format other than torch's: a pickled dict
+    of numpy arrays (``MODEL.WEIGHTS: .../R-50.pkl``, converted by the checkpointer's own
+    name-mapping code), Keras, Caffe or Darknet weights. Each is a conversion the port
+    writes once: read the file, map its names and layouts onto the MindSpore network's
+    parameters, save a MindSpore checkpoint, checked against the PyTorch model's outputs."""
+    out: list[WorkItem] = []
+    for key, found in sorted(settings.items()):
+        if not _WEIGHT_KEY.search(key.rpartition(".")[2]):
+            continue
+        for value, path, line in found:
+            name = value.strip("'\"").split("?")[0]
+            suffix = next((s for s in FOREIGN_WEIGHTS if name.lower().endswith(s)), None)
+            if suffix is None:
+                continue
+            out.append(
+                WorkItem(
+                    kind="checkpoint",
+                    what=f"{key} = {name}",
+                    where=(Where(path, line),),
+                    why=(
+                        f"the run loads {suffix} weights: {FOREIGN_WEIGHTS[suffix]}; "
+                        "neither torch's state dict nor a MindSpore checkpoint: convert "
+                        "the file once (parameter names and layouts mapped onto the "
+                        "MindSpore network, BatchNorm statistics included) with "
+                        "mindspore.save_checkpoint, checked against the PyTorch model's "
+                        "outputs, and port the loader's name mapping or drop it"
+                    ),
+                    uses=1,
+                )
+            )
+    return out
 
 
 def _launched_weights(root: Path | None, checkpoints: list[WorkItem]) -> list[WorkItem]:

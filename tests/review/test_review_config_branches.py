@@ -9,7 +9,8 @@ classmethods reading config keys. What the run's values leave out is no work:
 - an ``elif pooler_type == "pool":`` branch after the branch the config's ``POOLER_TYPE``
   takes: its ``torchvision.ops.RoIPool`` no custom op.
 
-A copy whose config switches the key on and picks the pooling branch has them."""
+A copy whose config switches the key on and picks the pooling branch has them. The config's
+``MODEL.WEIGHTS`` names a pickled weight dict (``.pkl``): a conversion work item."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ DEFAULTS = REGISTRY_FILES["vid/config/defaults.py"].replace(
     "        _C.MODEL.KEYPOINT_ON = False\n"
     '        _C.MODEL.POOLER_TYPE = "align"\n'
     '        _C.MODEL.SEG_HEAD = "SegHead"\n'
-    '        _C.MODEL.KEY_HEAD = "KeyHead"\n',
+    '        _C.MODEL.KEY_HEAD = "KeyHead"\n'
+    '        _C.MODEL.WEIGHTS = ""\n',
 )
 
 FILES = {
@@ -63,6 +65,7 @@ FILES = {
             def __init__(self, cfg):
                 super().__init__()
                 self.conv = nn.Conv2d(8, 8, 3)
+                nn.init.kaiming_normal_(self.conv.weight, mode="fan_out")
 
             def forward(self, x):
                 return torch.nn.functional.interpolate(self.conv(x), scale_factor=4)
@@ -204,3 +207,28 @@ def test_switched_on_the_head_and_the_pooling_branch_are_work(on) -> None:  # ty
     assert "torchvision.ops.RoIPool" in _gap_apis(on)
     # the segmentation head stays an alternative: only the unpicked model builds it
     assert any(c.endswith("heads.SegHead") for c in on.alternatives)
+
+
+def test_the_head_a_guard_leaves_out_gives_no_recipe_row(off, on) -> None:  # type: ignore[no-untyped-def]
+    def inits(review):  # type: ignore[no-untyped-def]
+        return [r for r in review.recipe if r.name == "torch.nn.init.kaiming_normal_"]
+
+    assert not inits(off)
+    assert [r.where.path for r in inits(on)] == ["vid/models/heads.py"]
+
+
+def test_a_non_torch_weight_file_the_config_names_is_a_conversion(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    files = dict(FILES)
+    files["configs/K/ONE.yaml"] = files["configs/K/ONE.yaml"].replace(
+        "          MODEL_NAME: OnePath\n",
+        '          MODEL_NAME: OnePath\n          WEIGHTS: "catalog://ImageNet/R-50.pkl"\n',
+    )
+    review = build_review(str(write_repo(tmp_path, files)))
+    found = [i for i in review.work if i.kind == "checkpoint" and "R-50.pkl" in i.what]
+    assert [i.what for i in found] == ["MODEL.WEIGHTS = catalog://ImageNet/R-50.pkl"]
+    assert [w.path for w in found[0].where] == ["configs/K/ONE.yaml"]
+    assert "pickle" in found[0].why
+    # a torch file is no conversion of its own
+    files["configs/K/ONE.yaml"] = files["configs/K/ONE.yaml"].replace("R-50.pkl", "R-50.pth")
+    review = build_review(str(write_repo(tmp_path / "pth", files)))
+    assert not [i for i in review.work if "R-50" in i.what]
