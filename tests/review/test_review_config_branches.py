@@ -7,7 +7,8 @@ classmethods reading config keys. What the run's values leave out is no work:
   project counted apart) call: an alternative, its int ``scale_factor`` no item;
 - a head built only after ``if not cfg.MODEL.KEYPOINT_ON: return {}`` with the key False;
 - an ``elif pooler_type == "pool":`` branch after the branch the config's ``POOLER_TYPE``
-  takes: its ``torchvision.ops.RoIPool`` no custom op.
+  takes: its ``torchvision.ops.RoIPool`` no custom op;
+- a block built under ``if deform_on[idx]:`` with the config's list off at every stage.
 
 A copy whose config switches the key on and picks the pooling branch has them. The config's
 ``MODEL.WEIGHTS`` names a pickled weight dict (``.pkl``): a conversion work item."""
@@ -27,7 +28,8 @@ DEFAULTS = REGISTRY_FILES["vid/config/defaults.py"].replace(
     '        _C.MODEL.POOLER_TYPE = "align"\n'
     '        _C.MODEL.SEG_HEAD = "SegHead"\n'
     '        _C.MODEL.KEY_HEAD = "KeyHead"\n'
-    '        _C.MODEL.WEIGHTS = ""\n',
+    '        _C.MODEL.WEIGHTS = ""\n'
+    "        _C.MODEL.DEFORM_ON = [False, False]\n",
 )
 
 FILES = {
@@ -106,6 +108,27 @@ FILES = {
                 return self.conv(x)
 
 
+        class DeformBlock(nn.Module):
+            def __init__(self, dim):
+                super().__init__()
+                self.offset = nn.Conv2d(dim, 18, 3, padding=1)
+                self.weight = nn.Parameter(torch.zeros(dim, dim, 3, 3))
+
+            def forward(self, x):
+                return torchvision.ops.deform_conv2d(x, self.offset(x), self.weight, padding=1)
+
+
+        def build_stages(cfg):
+            deform_on = cfg.MODEL.DEFORM_ON
+            stages = []
+            for idx in range(2):
+                if deform_on[idx]:
+                    stages.append(DeformBlock(8))
+                else:
+                    stages.append(Stem(8))
+            return nn.Sequential(*stages)
+
+
         @MODEL_REGISTRY.register()
         class TwoPath(nn.Module):
             def __init__(self, cfg):
@@ -121,7 +144,7 @@ FILES = {
         class OnePath(nn.Module):
             def __init__(self, cfg):
                 super().__init__()
-                self.stem = Stem(8)
+                self.stem = build_stages(cfg)
                 parts = self._init_parts(cfg)
                 self.pooler = parts["pooler"]
                 self.key = parts.get("key")
@@ -166,7 +189,8 @@ def _on(files: dict[str, str]) -> dict[str, str]:
     out = dict(files)
     out["configs/K/ONE.yaml"] = files["configs/K/ONE.yaml"].replace(
         "          MODEL_NAME: OnePath\n",
-        "          MODEL_NAME: OnePath\n          KEYPOINT_ON: True\n          POOLER_TYPE: pool\n",
+        "          MODEL_NAME: OnePath\n          KEYPOINT_ON: True\n          POOLER_TYPE: pool\n"
+        "          DEFORM_ON: [True, False]\n",
     )
     return out
 
@@ -199,6 +223,12 @@ def test_a_head_after_a_guard_the_config_returns_from_is_no_work(off) -> None:  
 
 def test_the_branch_the_config_s_pooler_type_skips_is_no_work(off) -> None:  # type: ignore[no-untyped-def]
     assert "torchvision.ops.RoIPool" not in _gap_apis(off)
+
+
+def test_a_per_stage_switch_off_at_every_stage_builds_no_block(off, on) -> None:  # type: ignore[no-untyped-def]
+    # the block's own parameter is the only one of the repository
+    assert "torch.nn.Parameter" not in _gap_apis(off)
+    assert "torch.nn.Parameter" in _gap_apis(on)
 
 
 def test_switched_on_the_head_and_the_pooling_branch_are_work(on) -> None:  # type: ignore[no-untyped-def]
