@@ -330,6 +330,24 @@ def review(options: ScanOptions) -> Review:
     # nothing to tell reached from not)
     runs = reach.runs if training else None
     alternative = alternative_places(tops, analyses, modules, left)
+    # a checkpoint's loader called only in a branch the run's values skip (a resume off by
+    # default) is still the format to convert: its places are told by the picks alone
+    resumed = alternative
+    if skipped:
+        resumed = alternative_places(
+            tops,
+            analyses,
+            modules,
+            left_out(
+                [fa for fa in analyses if not is_test_path(fa.path)],
+                hierarchy,
+                not_picked,
+                picked,
+                dead=dead,
+                defaults=readings.argparse.values(),
+                apart=ancillary.apart,
+            ),
+        )
     items = work_items(
         result,
         analyses,
@@ -354,8 +372,12 @@ def review(options: ScanOptions) -> Review:
     # the items that list the alternatives' own ops apart keep theirs
     items = (
         *reached_work(
-            [i for i in items if i.kind not in effort.APART_KINDS],
+            [i for i in items if i.kind not in effort.APART_KINDS and i.kind != "checkpoint"],
             lambda path, line: not alternative(Where(path, line)),
+        ),
+        *reached_work(
+            [i for i in items if i.kind == "checkpoint"],
+            lambda path, line: not resumed(Where(path, line)),
         ),
         *(i for i in items if i.kind in effort.APART_KINDS),
     )
