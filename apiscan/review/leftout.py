@@ -317,6 +317,13 @@ def _entries(item: Expr) -> Iterator[Expr]:
             todo.extend(e.parts)
 
 
+def _assigning(
+    aliases: Mapping[str, Sequence[tuple[int, int, str]]], path: str, name: Expr
+) -> bool:
+    """Whether ``name`` is the target of its file's module-level alias assignment."""
+    return any(a <= name.line <= b and alias == name.name for a, b, alias in aliases.get(path, ()))
+
+
 def left_out(
     analyses: Sequence[FileAnalysis],
     hierarchy: Hierarchy,
@@ -446,6 +453,16 @@ def left_out(
     # stands for it (outside the dicts holding it); each dict -> where it is read
     refs: dict[Place, set[tuple[str, int]]] = {}
     every_call = call_index(values_of.values())
+    # a module-level alias of a def (``deform_conv = _DeformConv.apply``): a reference from
+    # its value is one from wherever the alias is used; (path, alias) -> where it is read
+    aliases: dict[str, list[tuple[int, int, str]]] = {}
+    alias_uses: dict[tuple[str, str], set[tuple[str, int]]] = {}
+    for fa in analyses:
+        for a in values_of[fa.path].assigns:
+            if a.top and a.target.kind == "Name" and a.value.kind in ("Name", "Attribute"):
+                end = max(a.line, a.value.end_line or a.value.line)
+                aliases.setdefault(fa.path, []).append((a.line, end, a.target.name))
+                alias_uses[(fa.path, a.target.name)] = set()
     for fa in analyses:
         values = values_of[fa.path]
         for expr in _written(values):
@@ -464,6 +481,8 @@ def left_out(
                     tables[found].add((fa.path, name.line, picked))
                 elif (index := tops.get(found)) is not None:
                     refs.setdefault((found[0], index), set()).add((fa.path, name.line))
+                elif found in alias_uses and not _assigning(aliases, fa.path, name):
+                    alias_uses[found].add((fa.path, name.line))
             # a def read as an attribute of its imported module (``du.AllGather.apply``)
             for e in _walk(expr):
                 if entry or e.kind != "Attribute" or not e.parts or e.parts[0].kind != "Name":
@@ -482,11 +501,17 @@ def left_out(
         d = defs[place[0]][place[1]]
         spans.setdefault(place[0], []).append((d.line, d.end_line))
 
+    left_aliases: set[tuple[str, str]] = set()
+
     def inside(path: str, line: int) -> bool:
         return (
             (path, line) == _ELSEWHERE
             or any(a <= line <= b for a, b in spans.get(path, ()))
             or any(a <= line <= b for a, b in skipped.get(path, ()))
+            or any(
+                a <= line <= b and (path, alias) in left_aliases
+                for a, b, alias in aliases.get(path, ())
+            )
         )
 
     # the picked ones run though no code builds them (a registry's pick by the config)
@@ -538,6 +563,10 @@ def left_out(
     changed = True
     while changed:
         changed = False
+        for alias, uses in alias_uses.items():
+            if alias not in left_aliases and uses and all(inside(p, n) for p, n in uses):
+                left_aliases.add(alias)
+                changed = True
         for place, every in candidates:
             if place in unbuilt:
                 continue

@@ -108,6 +108,21 @@ FILES = {
                 return self.conv(x)
 
 
+        class _Shift(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                if torch.jit.is_scripting():
+                    return x
+                return torch.roll(x, 1, 2)
+
+            @staticmethod
+            def backward(ctx, grad):
+                return torch.roll(grad, -1, 2)
+
+
+        shift = _Shift.apply
+
+
         class DeformBlock(nn.Module):
             def __init__(self, dim):
                 super().__init__()
@@ -115,7 +130,8 @@ FILES = {
                 self.weight = nn.Parameter(torch.zeros(dim, dim, 3, 3))
 
             def forward(self, x):
-                return torchvision.ops.deform_conv2d(x, self.offset(x), self.weight, padding=1)
+                y = torchvision.ops.deform_conv2d(x, self.offset(x), self.weight, padding=1)
+                return shift(y)
 
 
         def build_stages(cfg):
@@ -262,3 +278,82 @@ def test_a_non_torch_weight_file_the_config_names_is_a_conversion(tmp_path) -> N
     files["configs/K/ONE.yaml"] = files["configs/K/ONE.yaml"].replace("R-50.pkl", "R-50.pth")
     review = build_review(str(write_repo(tmp_path / "pth", files)))
     assert not [i for i in review.work if "R-50" in i.what]
+
+
+def test_left_out_follows_a_module_level_alias_and_skipped_branches(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The unit rule: a def only a module-level alias names (``shift = _Shift.apply``) is
+    left out when every use of the alias is; a reference in a skipped branch is one from
+    left-out code; a file counted apart keeps nothing that left-out code also reaches."""
+    from apiscan.pipeline import ScanOptions, scan_with_facts
+    from apiscan.program.index import ClassTable, Hierarchy
+    from apiscan.resolve.torch_api import load_torch_api
+    from apiscan.review.leftout import left_out
+
+    root = write_repo(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/ops.py": """
+                import torch
+
+
+                class _Shift(torch.autograd.Function):
+                    @staticmethod
+                    def forward(ctx, x):
+                        return x
+
+
+                shift = _Shift.apply
+
+
+                class Shifted(torch.nn.Module):
+                    def forward(self, x):
+                        return shift(x)
+
+
+                class Plain(torch.nn.Module):
+                    def forward(self, x):
+                        return x
+
+
+                def helper(x):
+                    return x
+
+
+                def build(kind):
+                    if kind == "shift":
+                        return Shifted()
+                    return Plain()
+
+
+                def other():
+                    return helper(1)
+            """,
+            "projects/side.py": """
+                from pkg.ops import helper
+
+                helper(2)
+            """,
+        },
+    )
+    _, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
+    hierarchy = Hierarchy(analyses, ClassTable(analyses, load_torch_api()))
+    ops = next(fa for fa in analyses if fa.path == "pkg/ops.py")
+    lines = {d.qual: (d.line, d.end_line) for d in ops.syntax.values.defs}
+    body = next(b for d in ops.syntax.values.defs for b in d.branches if d.qual == "build")
+    skipped = {"pkg/ops.py": [(body.line + 1, body.body_end)]}
+    left = left_out(analyses, hierarchy, ["pkg.ops.other"], skipped=skipped)
+    assert lines["Shifted"] in left["pkg/ops.py"]
+    assert lines["_Shift"] in left["pkg/ops.py"]  # through the alias only Shifted uses
+    assert lines["Plain"] not in left["pkg/ops.py"]
+    # the side project's call keeps the helper ...
+    assert lines["helper"] not in left["pkg/ops.py"]
+    # ... unless files counted apart keep nothing
+    apart = left_out(
+        analyses,
+        hierarchy,
+        ["pkg.ops.other"],
+        skipped=skipped,
+        apart=lambda path: path.startswith("projects/"),
+    )
+    assert lines["helper"] in apart["pkg/ops.py"]
