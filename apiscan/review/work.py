@@ -2064,7 +2064,7 @@ def work_items(
     if unselected is not None:
         kept = []
         for b in backbones:
-            model = unselected(b.where[0])
+            model = never_run(b.where[0]) or unselected(b.where[0])
             if model:
                 others.setdefault(b.what.partition("(")[0], []).append(model)
             else:
@@ -2093,9 +2093,11 @@ def work_items(
             findings,
             methods,
             lambda w: (
-                (unselected(w) if unselected is not None else "")
+                # a loader only a switched-off call runs says so before the alternative
+                # its branch also makes it
+                never_run(w)
+                or (unselected(w) if unselected is not None else "")
                 or unchosen(w.path, w.line)
-                or never_run(w)
                 or not_reached(w)
             ),
             others,
@@ -2995,8 +2997,8 @@ def _switched_off_named(
     name together, ``forward`` and dunders left out (the framework calls them). A function
     referred to otherwise (passed as a value) may run, and is kept unless no call of it runs
     either. ``apart``: whether a file is counted apart (an export's subclass, a side
-    project's call passing its own config's value): its calls and subclasses are not the
-    run's."""
+    project's call passing its own config's value): its subclasses are not the run's, nor
+    its calls of what the run's code calls too."""
     where: dict[str, tuple[str, str]] = {}  # qualified name -> (path, name)
     methods: dict[str, set[tuple[str, str]]] = {}  # a method's name -> (path, Class.name)
     defs: dict[tuple[str, str], tuple[object, bool]] = {}  # -> (its def, a method)
@@ -3059,8 +3061,6 @@ def _switched_off_named(
         values = fa.syntax.values if not fa.errors and fa.syntax is not None else None
         if values is None or is_test_path(fa.path):  # a test runs the option on purpose
             continue
-        if apart and apart(fa.path):
-            continue
         locals_[(fa.path, -1)] = _once_assigned(values.assigns, ())
         for i, d in enumerate(values.defs):
             index[(fa.path, d.qual)] = i
@@ -3080,6 +3080,11 @@ def _switched_off_named(
                 sites.append((fa.path, call, methods[head.name], True))
             elif built:  # ``cls(pretrained=args.pretrained)`` in a factory classmethod
                 sites.append((fa.path, call, {(fa.path, f"{built}.__init__")}, False))
+    if apart:
+        # a file counted apart passes its own values (a side project's config key): not the
+        # run's, where the run's code calls the same function too
+        own = {t for path, _, targets, _ in sites if not apart(path) for t in targets}
+        sites = [x for x in sites if not apart(x[0]) or not x[2] <= own]
     # a method passed as a value (``register_hook(self.hook)``) may run: never switched off;
     # a class passed as a value (a registry, ``partial(Block, ...)``) may be built unseen
     # (a lazy config counted apart naming the class, ``L(Pooler)(...)``, is not the run's)
