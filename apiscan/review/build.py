@@ -205,7 +205,14 @@ def review(options: ScanOptions) -> Review:
     # ... and the other entries of a registry the config picks from, which the pick leaves
     # in (the proposal generator a builder's ``.get(name)`` picks, not a top model of its
     # own): built by name, whatever left-out code subclasses them
-    picked += sorted(_registry_picks(tables, not_picked) - set(picked))
+    elsewhere_defs = {
+        f"{m}.{c.qualname}"
+        for fa in analyses
+        if ancillary.apart(fa.path)
+        for m in fa.modules
+        for c in fa.classes
+    }
+    picked += sorted(_registry_picks(tables, not_picked, elsewhere_defs) - set(picked))
     options = names.argparse.values()
     # the functions every call of which the defaults switch off: no effort for their gaps,
     # no weights downloaded by them; and the branches inside functions the run's values
@@ -718,14 +725,19 @@ def _in_spans(
     )
 
 
-def _registry_picks(tables: Mapping[str, Collection[str]], not_picked: Collection[str]) -> set[str]:
-    """The defs registered into a registry (``tables``: registry -> its entries) some of
-    whose entries the run's pick leaves out (``not_picked``), less those: the entries that
-    pick builds by name."""
+def _registry_picks(
+    tables: Mapping[str, Collection[str]],
+    not_picked: Collection[str],
+    apart: Collection[str] = (),
+) -> set[str]:
+    """The one entry of each registry (``tables``: registry -> its entries) that the run's
+    pick leaves in when it leaves out (``not_picked``) every other entry but those of files
+    counted apart (``apart``: their dotted names): the entry that pick builds by name."""
     out: set[str] = set()
     for found in tables.values():
-        if any(c in not_picked for c in found):
-            out.update(c for c in found if c not in not_picked)
+        left = [c for c in found if c not in not_picked and c not in apart]
+        if len(left) == 1 and len(left) < len(found):
+            out.update(left)
     return out
 
 
