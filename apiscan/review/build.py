@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -30,7 +29,7 @@ from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
-from apiscan.review.config_files import config_names, framework_keeps
+from apiscan.review.config_files import YamlConfigs, config_names, framework_keeps
 from apiscan.review.configs import DRAWN_SIZE, MULTI_SCALE
 from apiscan.review.inference import (
     GROWING_CACHE,
@@ -66,6 +65,7 @@ from apiscan.review.work import (
     alternative_places,
     apart_only,
     bucketing_iterators,
+    configured_weights,
     data_pipeline_sites,
     defaulted_branches,
     defaulted_flags,
@@ -76,6 +76,7 @@ from apiscan.review.work import (
     padded_batches,
     reached_work,
     rectangular_batches,
+    skipped_spans,
     string_choices,
     switched_off_branch,
     switched_off_named,
@@ -159,6 +160,7 @@ def review(options: ScanOptions) -> Review:
     built_under: dict[str, tuple[str, str]] = {}  # the parts built under tests it passes
     injected: dict[str, set[str]] = {}  # the parts constructions hand a module class
     not_picked: set[str] = set()  # the classes a pick by a default value leaves out
+    tables: dict[str, set[str]] = {}  # each registry's registered defs
     tops = structure.top_models(
         analyses,
         modules,
@@ -171,6 +173,7 @@ def review(options: ScanOptions) -> Review:
         injected,
         not_picked,
         built_under,
+        tables,
     )
     # the losses, optimizers and schedules a command-line option picks by name that the run
     # does not (the documented command's ``--criterion``, else the default): what other
@@ -208,6 +211,23 @@ def review(options: ScanOptions) -> Review:
     # ... and the loss an option picks by name, though only the losses it leaves out name
     # its class in code (their base class)
     picked += [c for c in chosen if c not in not_picked]
+    # ... and the other entries of a registry the config picks from, which the pick leaves
+    # in (the proposal generator a builder's ``.get(name)`` picks, not a top model of its
+    # own): built by name, whatever left-out code subclasses them
+    elsewhere_defs = {
+        f"{m}.{c.qualname}"
+        for fa in analyses
+        if ancillary.apart(fa.path)
+        for m in fa.modules
+        for c in fa.classes
+    }
+    picked += sorted(_registry_picks(tables, not_picked, elsewhere_defs) - set(picked))
+    options = names.argparse.values()
+    # the functions every call of which the defaults switch off: no effort for their gaps,
+    # no weights downloaded by them; and the branches inside functions the run's values
+    # (options, the config's keys, what every caller passes) never take
+    switched_off, named = switched_off_named(analyses, options, ancillary.apart)
+    skipped = skipped_spans(analyses, options, named) if training else {}
     left = left_out(
         [fa for fa in analyses if not is_test_path(fa.path)],
         hierarchy,
@@ -215,7 +235,29 @@ def review(options: ScanOptions) -> Review:
         picked,
         dead=dead,
         defaults=readings.argparse.values(),
+        skipped=skipped,
+        apart=ancillary.apart,
     )
+    # a registry's pick whose builder only left-out code calls (a segmentation head built
+    # only by the models the config does not pick, a keypoint head built only after the
+    # config's ``KEYPOINT_ON`` guard returns): another config's part, an alternative too
+    for _ in range(4):
+        unpicked = _picks_left_out(tops, picked, left)
+        if not unpicked:
+            break
+        tops = [_as_alternative(t) if t.cls in unpicked else t for t in tops]
+        not_picked.update(unpicked)
+        picked = [c for c in picked if c not in unpicked]
+        left = left_out(
+            [fa for fa in analyses if not is_test_path(fa.path)],
+            hierarchy,
+            not_picked,
+            picked,
+            dead=dead,
+            defaults=readings.argparse.values(),
+            skipped=skipped,
+            apart=ancillary.apart,
+        )
     ancillary.count_apart(
         unreached(root, analyses, tops, modules, ancillary.keep, not_built, built_under)
     )
@@ -236,10 +278,6 @@ def review(options: ScanOptions) -> Review:
         )
     )
     tops = _untrained(tops, analyses, modules, training)
-    options = names.argparse.values()
-    # the functions every call of which the defaults switch off: no effort for their gaps,
-    # no weights downloaded by them
-    switched_off, named = switched_off_named(analyses, options)
     flags: dict[str, dict[int, dict[str, list[object]]]] = {}
     if training:
         # a branch on a parameter every call leaves at its default (a forward's ``if
@@ -247,13 +285,21 @@ def review(options: ScanOptions) -> Review:
         # run: its API uses and dynamic shapes are no work of the port
         flags = defaulted_flags(analyses, options, named, ancillary.why)
         off = defaulted_branches(result.findings, analyses, flags)
+        # ... and the branches the run's values skip (an ``elif pooler_type == "ROIPool":``
+        # after the branch the config's pooler type takes)
+        # (its API uses and dynamic shapes alike)
+        off |= _in_spans(((f.path, f.span.line) for f in result.findings), skipped)
         if off:
             result = replace(
                 result,
                 findings=tuple(f for f in result.findings if (f.path, f.span.line) not in off),
             )
+
     # the places in branches the parameters' told values never take (none without training)
-    unrun = partial(defaulted_places, analyses=analyses, flags=flags)
+    def unrun(places: Iterable[tuple[str, int]]) -> frozenset[tuple[str, int]]:
+        places = list(places)
+        return defaulted_places(places, analyses, flags) | _in_spans(places, skipped)
+
     # the functions whose masked selections are only reduced (a loss over the valid pixels)
     # or only read on the host (metrics a loss returns): no dynamic-shape rewrite
     masked = masked_selections(analyses, result.shape_findings)
@@ -304,6 +350,24 @@ def review(options: ScanOptions) -> Review:
     # nothing to tell reached from not)
     runs = reach.runs if training else None
     alternative = alternative_places(tops, analyses, modules, left)
+    # a checkpoint's loader called only in a branch the run's values skip (a resume off by
+    # default) is still the format to convert: its places are told by the picks alone
+    resumed = alternative
+    if skipped:
+        resumed = alternative_places(
+            tops,
+            analyses,
+            modules,
+            left_out(
+                [fa for fa in analyses if not is_test_path(fa.path)],
+                hierarchy,
+                not_picked,
+                picked,
+                dead=dead,
+                defaults=readings.argparse.values(),
+                apart=ancillary.apart,
+            ),
+        )
     items = work_items(
         result,
         analyses,
@@ -328,8 +392,12 @@ def review(options: ScanOptions) -> Review:
     # the items that list the alternatives' own ops apart keep theirs
     items = (
         *reached_work(
-            [i for i in items if i.kind not in effort.APART_KINDS],
+            [i for i in items if i.kind not in effort.APART_KINDS and i.kind != "checkpoint"],
             lambda path, line: not alternative(Where(path, line)),
+        ),
+        *reached_work(
+            [i for i in items if i.kind == "checkpoint"],
+            lambda path, line: not resumed(Where(path, line)),
         ),
         *(i for i in items if i.kind in effort.APART_KINDS),
     )
@@ -362,6 +430,9 @@ def review(options: ScanOptions) -> Review:
     not_run = {**uncalled, **{k: reach.spans[k] for k in reach.unreached}}
     if training:  # what only files counted apart use is theirs, not the training's
         not_run.update((k, reach.spans[k]) for k in exporting)
+        # ... and what only the alternatives the run's config leaves out reach (a head
+        # built only after a guard the config returns from): another config's rows
+        not_run.update(_left_defs(analyses, left))
     taken: list[Callable[[str, int], bool | None]] = []
     recipe = extract_recipe(
         result,
@@ -557,8 +628,15 @@ def review(options: ScanOptions) -> Review:
         items
         + config_backbones(recipe, CONFIG)
         + growing_caches(recipe)
-        + zoo_parts([t for t in tops if not ancillary.why(t.where.path)], items)
+        + zoo_parts(
+            [t for t in tops if not ancillary.why(t.where.path) and t.cls not in not_picked],
+            items,
+        )
     )
+    # the weights the run's config loads in another framework's format (a pickled dict of
+    # numpy arrays): a conversion of its own, beside the checkpoint loading it goes through
+    if training:
+        items = _sorted_work(items + tuple(configured_weights(_run_settings(readings.yaml))))
     # a model built from its YAML's layers (yolov7's Model: parse_model over the layer
     # names, each built by eval) has the module classes the model YAMLs name as its parts
     yaml_built = [
@@ -636,6 +714,83 @@ def review(options: ScanOptions) -> Review:
         inference_only=inference,
         ancillary=ancillary.listing(),
     )
+
+
+def _run_settings(found: YamlConfigs | None) -> dict[str, list[tuple[str, str, int]]]:
+    """dotted key -> [(value as written, path, line)] of what the run's yacs config gives
+    each key: the chosen YAML's command override, else the YAML (its bases merged), else the
+    Python default. Nothing without a chosen YAML."""
+    if found is None or found.chosen is None:
+        return {}
+    chosen = found.flat.get(found.chosen, {})
+    out: dict[str, list[tuple[str, str, int]]] = {}
+    for key in sorted({*found.defaults, *chosen, *found.overrides}):
+        setting = found.overrides.get(key) or chosen.get(key) or found.defaults.get(key)
+        if setting is not None:
+            out[key] = [(setting.text, setting.path, setting.line)]
+    return out
+
+
+def _left_defs(
+    analyses: Sequence[FileAnalysis], left: Mapping[str, Sequence[tuple[int, int]]]
+) -> dict[tuple[str, str], tuple[int, int]]:
+    """(path, qualified name) -> (first, last line) of the module-level defs ``left`` (the
+    code only left-out picks reach) holds."""
+    out: dict[tuple[str, str], tuple[int, int]] = {}
+    for fa in analyses:
+        spans = left.get(fa.path)
+        values = fa.syntax.values if spans and fa.syntax is not None else None
+        for d in values.defs if values is not None else ():
+            if d.owner < 0 and "." not in d.qual and (d.line, d.end_line) in spans:
+                out[(fa.path, d.qual)] = (d.line, d.end_line)
+    return out
+
+
+def _in_spans(
+    places: Iterable[tuple[str, int]], spans: Mapping[str, Sequence[tuple[int, int]]]
+) -> frozenset[tuple[str, int]]:
+    """The ``places`` (path, line) inside one of ``spans`` (path -> (first, last line))."""
+    return frozenset(
+        (path, line) for path, line in places if any(a <= line <= b for a, b in spans.get(path, ()))
+    )
+
+
+def _registry_picks(
+    tables: Mapping[str, Collection[str]],
+    not_picked: Collection[str],
+    apart: Collection[str] = (),
+) -> set[str]:
+    """The one entry of each registry (``tables``: registry -> its entries) that the run's
+    pick leaves in when it leaves out (``not_picked``) every other entry but those of files
+    counted apart (``apart``: their dotted names): the entry that pick builds by name."""
+    out: set[str] = set()
+    for found in tables.values():
+        left = [c for c in found if c not in not_picked and c not in apart]
+        if len(left) == 1 and len(left) < len(found):
+            out.update(left)
+    return out
+
+
+def _picks_left_out(
+    tops: Sequence[TopModel], picked: Sequence[str], left: Mapping[str, Sequence[tuple[int, int]]]
+) -> set[str]:
+    """The picked top models whose construction lies in left-out code: a registry's entry
+    the config's key names, but in a builder only the unpicked models (or branches the run
+    skips) call."""
+    return {
+        t.cls
+        for t in tops
+        if t.cls in picked and any(a <= t.where.line <= b for a, b in left.get(t.where.path, ()))
+    }
+
+
+def _as_alternative(top: TopModel) -> TopModel:
+    """``top`` said to be an alternative: its builder runs only for what the run leaves out."""
+    why = f"an alternative: {top.builder or 'its builder'} runs only in code the run leaves out"
+    if top.parts and top.parts[0][0] == "selected by":
+        why += f" ({top.parts[0][1]})"
+        return replace(top, parts=(("selected by", why), *top.parts[1:]))
+    return replace(top, parts=(("selected by", why), *top.parts))
 
 
 def _not_variant_only(
@@ -1853,7 +2008,8 @@ def zoo_parts(tops: Sequence[TopModel], items: Sequence[WorkItem]) -> tuple[Work
     finds none, yet the port needs a MindSpore counterpart of it (and its weights converted
     when the part loads pretrained ones). One item per architecture, at every model
     building it."""
-    named = " ".join(i.what for i in items)
+    # (an alternative's architecture is noted in the picked one's item: "vgg16 (FCN8...")
+    named = " ".join(f"{i.what} {i.why}" for i in items)
     found: dict[str, tuple[list[str], list[Where], bool]] = {}
     for top in tops:
         for param, text in top.parts:

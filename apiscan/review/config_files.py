@@ -1678,7 +1678,8 @@ _NOT_SCALAR = object()
 
 def _scalar(text: str) -> object:
     """The scalar a Python default's or a YAML value's text holds (``"ffcv"``, ``''``,
-    ``True``, ``0.1``, ``None``), else :data:`_NOT_SCALAR`."""
+    ``True``, ``0.1``, ``None``) or the tuple of a list of scalars, else
+    :data:`_NOT_SCALAR`."""
     import ast
 
     try:
@@ -1690,6 +1691,14 @@ def _scalar(text: str) -> object:
             return _NOT_SCALAR
     if value is None or isinstance(value, bool | int | float | str):
         return value
+    if (
+        isinstance(value, list | tuple)
+        and value
+        and all(isinstance(v, bool | int | float | str) for v in value)
+    ):
+        # a list of scalars (``DEFORM_ON_PER_STAGE: [False, False, False, False]``), kept
+        # as a tuple: a test indexing it reads one of its items
+        return tuple(value)
     return _NOT_SCALAR
 
 

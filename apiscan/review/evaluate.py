@@ -221,6 +221,15 @@ def holds(expr: Expr, lookup: Lookup, depth: int = 0, limit: int = 10) -> object
         target, index = (holds(part, lookup, depth + 1, limit) for part in expr.parts)
         if isinstance(target, str | list | tuple) and isinstance(index, int):
             return target[index] if -len(target) <= index < len(target) else UNKNOWN
+        if (
+            isinstance(target, list | tuple)
+            and target
+            and index is UNKNOWN
+            and all(type(v) is type(target[0]) and v == target[0] for v in target)
+        ):
+            # any index of a list whose items are all one value (a per-stage switch off at
+            # every stage, read as ``switches[idx]`` in a loop) reads that value
+            return target[0]
         if isinstance(target, dict) and isinstance(index, str | int):
             # Pytorch_Retinaface's ``cfg['ngpu']`` where ``cfg`` is the dict the defaults
             # pick: an entry the dict lacks is a KeyError, nothing told

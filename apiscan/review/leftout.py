@@ -20,7 +20,7 @@ reference from each place the dict itself is read.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 from apiscan.extract import import_package
@@ -317,6 +317,13 @@ def _entries(item: Expr) -> Iterator[Expr]:
             todo.extend(e.parts)
 
 
+def _assigning(
+    aliases: Mapping[str, Sequence[tuple[int, int, str]]], path: str, name: Expr
+) -> bool:
+    """Whether ``name`` is the target of its file's module-level alias assignment."""
+    return any(a <= name.line <= b and alias == name.name for a, b, alias in aliases.get(path, ()))
+
+
 def left_out(
     analyses: Sequence[FileAnalysis],
     hierarchy: Hierarchy,
@@ -324,6 +331,8 @@ def left_out(
     kept: Iterable[Place | str] = (),
     dead: Mapping[str, Sequence[tuple[int, int]]] | None = None,
     defaults: Mapping[str, set[object]] | None = None,
+    skipped: Mapping[str, Sequence[tuple[int, int]]] | None = None,
+    apart: Callable[[str], object] | None = None,
 ) -> dict[str, list[tuple[int, int]]]:
     """path -> (first, last line) of ``seeds`` (defs a pick leaves out, by place or by any
     module spelling of their name: ``pkg.nets.PoseResNet``) and of every
@@ -335,9 +344,16 @@ def left_out(
     defaults by destination (:meth:`~apiscan.review.names.ArgparseDefaults.values`): a dict
     read by such an option (``DLA_NODE[opt.dla_node]``, ``--dla_node`` defaulting to
     ``dcn``) reaches only the entry its default picks, the others' classes only the left-out
-    code may reach. Empty without seeds."""
+    code may reach. ``skipped``: path -> (first, last line) of the branches the run's
+    values never take (:func:`~apiscan.review.work.skipped_spans`): a reference there is
+    one from left-out code (the keypoint head's builder, called only after ``if not
+    cfg.MODEL.KEYPOINT_ON: return``), and a pick of a table there is a seed of its own.
+    ``apart``: whether a file is counted apart (a side project, a lazy config): its
+    references keep nothing that left-out code also reaches (an unpicked model's head
+    builder, which a side project calls too). Empty without seeds or skipped branches."""
     seeds = list(seeds)
-    if not seeds:
+    skipped = skipped or {}
+    if not seeds and not skipped:
         return {}
     values_of = {fa.path: v for fa in analyses if (v := _values(fa)) is not None}
     analyses = [fa for fa in analyses if fa.path in values_of]
@@ -437,6 +453,16 @@ def left_out(
     # stands for it (outside the dicts holding it); each dict -> where it is read
     refs: dict[Place, set[tuple[str, int]]] = {}
     every_call = call_index(values_of.values())
+    # a module-level alias of a def (``deform_conv = _DeformConv.apply``): a reference from
+    # its value is one from wherever the alias is used; (path, alias) -> where it is read
+    aliases: dict[str, list[tuple[int, int, str]]] = {}
+    alias_uses: dict[tuple[str, str], set[tuple[str, int]]] = {}
+    for fa in analyses:
+        for a in values_of[fa.path].assigns:
+            if a.top and a.target.kind == "Name" and a.value.kind in ("Name", "Attribute"):
+                end = max(a.line, a.value.end_line or a.value.line)
+                aliases.setdefault(fa.path, []).append((a.line, end, a.target.name))
+                alias_uses[(fa.path, a.target.name)] = set()
     for fa in analyses:
         values = values_of[fa.path]
         for expr in _written(values):
@@ -455,6 +481,8 @@ def left_out(
                     tables[found].add((fa.path, name.line, picked))
                 elif (index := tops.get(found)) is not None:
                     refs.setdefault((found[0], index), set()).add((fa.path, name.line))
+                elif found in alias_uses and not _assigning(aliases, fa.path, name):
+                    alias_uses[found].add((fa.path, name.line))
             # a def read as an attribute of its imported module (``du.AllGather.apply``)
             for e in _walk(expr):
                 if entry or e.kind != "Attribute" or not e.parts or e.parts[0].kind != "Name":
@@ -473,8 +501,18 @@ def left_out(
         d = defs[place[0]][place[1]]
         spans.setdefault(place[0], []).append((d.line, d.end_line))
 
+    left_aliases: set[tuple[str, str]] = set()
+
     def inside(path: str, line: int) -> bool:
-        return (path, line) == _ELSEWHERE or any(a <= line <= b for a, b in spans.get(path, ()))
+        return (
+            (path, line) == _ELSEWHERE
+            or any(a <= line <= b for a, b in spans.get(path, ()))
+            or any(a <= line <= b for a, b in skipped.get(path, ()))
+            or any(
+                a <= line <= b and (path, alias) in left_aliases
+                for a, b, alias in aliases.get(path, ())
+            )
+        )
 
     # the picked ones run though no code builds them (a registry's pick by the config)
     picked_spans: dict[str, list[tuple[int, int]]] = {}
@@ -525,12 +563,20 @@ def left_out(
     changed = True
     while changed:
         changed = False
+        for alias, uses in alias_uses.items():
+            if alias not in left_aliases and uses and all(inside(p, n) for p, n in uses):
+                left_aliases.add(alias)
+                changed = True
         for place, every in candidates:
             if place in unbuilt:
                 continue
             # (a def nothing else calls may be reached from left-out code all the same: a
             # ``globals()`` look-up the dead code's rule does not read)
-            live = [(p, line) for p, line in every if inside(p, line) or not unrun(p, line)]
+            live = [
+                (p, line)
+                for p, line in every
+                if (inside(p, line) or not unrun(p, line)) and not (apart and apart(p))
+            ]
             if live and all(inside(p, line) for p, line in live):
                 unbuilt.add(place)
                 add(place)

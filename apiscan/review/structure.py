@@ -4452,6 +4452,7 @@ def top_models(
     injected: dict[str, set[str]] | None = None,
     not_picked: set[str] | None = None,
     built_under: dict[str, tuple[str, str]] | None = None,
+    tables: dict[str, set[str]] | None = None,
 ) -> tuple[TopModel, ...]:
     """The models builders construct with parts injected (``skip(path)`` is non-empty for
     files counted apart: a hub file or an adapter builds the same model again); ``root``,
@@ -4467,7 +4468,8 @@ def top_models(
     known by default leaves out (a table's other entries, a per-branch builder's other
     classes), whose initialisers the recipe does not show; ``built_under`` with the classes
     a builder builds only under config tests the chosen config passes (class -> (the test,
-    why it holds)): the configuration decided those parts are built."""
+    why it holds)): the configuration decided those parts are built; ``tables`` with each
+    registry's registered defs (registry -> their dotted names)."""
     builders = _Builders(analyses, modules, skip, hierarchy, root, readings, unchosen)
     tops = builders.top_models()
     if not_built is not None:
@@ -4510,6 +4512,9 @@ def top_models(
             not_picked.update(builders.registered_out - taken - chosen)
         builders._unbuilt()
         not_picked.update(c for c in builders.section_unbuilt if c not in chosen)
+    if tables is not None:
+        for registry, entries in builders.registries.tables.items():
+            tables.setdefault(registry, set()).update(entries.values())
     return tops
 
 

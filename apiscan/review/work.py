@@ -2112,7 +2112,7 @@ def work_items(
     if unselected is not None:
         kept = []
         for b in backbones:
-            model = unselected(b.where[0])
+            model = never_run(b.where[0]) or unselected(b.where[0])
             if model:
                 others.setdefault(b.what.partition("(")[0], []).append(model)
             else:
@@ -2141,9 +2141,11 @@ def work_items(
             findings,
             methods,
             lambda w: (
-                (unselected(w) if unselected is not None else "")
+                # a loader only a switched-off call runs says so before the alternative
+                # its branch also makes it
+                never_run(w)
+                or (unselected(w) if unselected is not None else "")
                 or unchosen(w.path, w.line)
-                or never_run(w)
                 or not_reached(w)
             ),
             others,
@@ -3030,7 +3032,9 @@ def switched_off_functions(
 
 
 def _switched_off_named(
-    analyses: Sequence[FileAnalysis], defaults: Mapping[str, Iterable[object]]
+    analyses: Sequence[FileAnalysis],
+    defaults: Mapping[str, Iterable[object]],
+    apart: Callable[[str], object] | None = None,
 ) -> tuple[set[tuple[str, str]], dict[str, dict[int, dict[str, list[object]]]]]:
     """(path, name) of the repository's functions and methods every call of which is in a
     branch the options' defaults switch off, or in such a function itself (open_clip's
@@ -3046,7 +3050,9 @@ def _switched_off_named(
     of module-level classes by their name (``task.prepare_fsdp(...)``), all methods of that
     name together, ``forward`` and dunders left out (the framework calls them). A function
     referred to otherwise (passed as a value) may run, and is kept unless no call of it runs
-    either."""
+    either. ``apart``: whether a file is counted apart (an export's subclass, a side
+    project's call passing its own config's value): its subclasses are not the run's, nor
+    its calls of what the run's code calls too."""
     where: dict[str, tuple[str, str]] = {}  # qualified name -> (path, name)
     methods: dict[str, set[tuple[str, str]]] = {}  # a method's name -> (path, Class.name)
     defs: dict[tuple[str, str], tuple[object, bool]] = {}  # -> (its def, a method)
@@ -3055,7 +3061,13 @@ def _switched_off_named(
     # backbone that downloads ImageNet weights only ``if load_weights:``); never switched off
     # itself, and left out where a subclass or a value may build it unseen
     inits: dict[tuple[str, str], tuple[int, int]] = {}  # -> its class's lines
-    extended = {b.rpartition(".")[2] for fa in analyses for c in fa.classes for b in c.bases}
+    extended = {
+        b.rpartition(".")[2]
+        for fa in analyses
+        if not (apart and apart(fa.path))
+        for c in fa.classes
+        for b in c.bases
+    }
     for fa in analyses:
         for d in fa.functions:
             if not d.cls and "." not in d.qualname:
@@ -3122,9 +3134,15 @@ def _switched_off_named(
                 sites.append((fa.path, call, methods[head.name], True))
             elif built:  # ``cls(pretrained=args.pretrained)`` in a factory classmethod
                 sites.append((fa.path, call, {(fa.path, f"{built}.__init__")}, False))
+    if apart:
+        # a file counted apart passes its own values (a side project's config key): not the
+        # run's, where the run's code calls the same function too
+        own = {t for path, _, targets, _ in sites if not apart(path) for t in targets}
+        sites = [x for x in sites if not apart(x[0]) or not x[2] <= own]
     # a method passed as a value (``register_hook(self.hook)``) may run: never switched off;
     # a class passed as a value (a registry, ``partial(Block, ...)``) may be built unseen
-    written = _written_names(analyses)
+    # (a lazy config counted apart naming the class, ``L(Pooler)(...)``, is not the run's)
+    written = _written_names([fa for fa in analyses if not (apart and apart(fa.path))])
     for name in written.keys() & methods.keys():
         for target in methods[name]:
             defs.pop(target, None)
@@ -3176,13 +3194,74 @@ def _own_construction(values: FileValues, call: object) -> str:
     return defs[d.owner].qual if d is not None and d.owner >= 0 else ""
 
 
+def skipped_spans(
+    analyses: Sequence[FileAnalysis],
+    defaults: Mapping[str, Iterable[object]],
+    named: Mapping[str, Mapping[int, Mapping[str, list[object]]]],
+) -> dict[str, list[tuple[int, int]]]:
+    """path -> (first, last line) of the code the run's values never reach inside a
+    function: the body of an ``if`` whose test they make false, the ``elif``/``else`` of one
+    they make true (``elif pooler_type == "ROIAlignV2":`` with the caller passing the
+    config's ``POOLER_TYPE``: the ``ROIPool`` and rotated branches after it), and the rest of
+    the function after a guard they make true whose body returns (``if not
+    cfg.MODEL.KEYPOINT_ON: return {}`` before the keypoint head is built). A test is valued
+    by the options' and the config's values (``defaults``: ``config:MODEL.KEYPOINT_ON``) and
+    the function's told names (``named``: :func:`switched_off_named`); one that cannot be
+    told skips nothing, and so does a test reading neither a config key nor a told name (a
+    command-line option's ``if opts.resume:``, which the switched-off calls' rules read,
+    keeping a resume's checkpoint load as a format to convert)."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if values is None or is_test_path(fa.path):
+            continue
+        told = named.get(fa.path, {})
+        for i, d in enumerate(values.defs):
+            if d.is_class or not d.branches:
+                continue
+            names = told.get(i, {})
+            for branch in d.branches:
+                keys = [k for e in branch.test.walk() if (k := _gate_key(e)) is not None]
+                if not any(k.startswith("config:") or k[1:] in names for k in keys):
+                    continue  # an option's test: the rules of switched-off calls read it
+                found = outcomes(branch.test, _gate_key, _gate_values(defaults, names))
+                if found is None or len(found) != 1:
+                    continue
+                body_end = branch.body_end or branch.end_line
+                if found == {False}:
+                    if branch.line < body_end:
+                        out.setdefault(fa.path, []).append((branch.line + 1, body_end))
+                    continue
+                if body_end < branch.end_line:  # its ``elif``/``else`` never runs
+                    out.setdefault(fa.path, []).append((body_end + 1, branch.end_line))
+                elif branch.end_line < d.end_line and _returns_in(d, branch, body_end):
+                    out.setdefault(fa.path, []).append((branch.end_line + 1, d.end_line))
+    return {path: sorted(set(found)) for path, found in out.items()}
+
+
+def _returns_in(d: DefValues, branch: IfValues, body_end: int) -> bool:
+    """Whether the body of ``branch`` (an ``if`` of ``d`` without ``else``) returns
+    whenever it runs: a ``return`` of its own, not one of an ``if`` nested in it."""
+    nested = [
+        (b.line, b.end_line)
+        for b in d.branches
+        if b is not branch and branch.line < b.line and b.end_line <= body_end
+    ]
+    return any(
+        branch.line <= r.line <= body_end and not any(a <= r.line <= z for a, z in nested)
+        for r in d.returns
+    )
+
+
 def switched_off_named(
-    analyses: Sequence[FileAnalysis], defaults: Mapping[str, Iterable[object]]
+    analyses: Sequence[FileAnalysis],
+    defaults: Mapping[str, Iterable[object]],
+    apart: Callable[[str], object] | None = None,
 ) -> tuple[set[tuple[str, str]], dict[str, dict[int, dict[str, list[object]]]]]:
     """:func:`switched_off_functions` and the values of each function's names, computed once
     for the review's effort and :func:`unrun_draws` (on fairseq's thousands of options, each
-    computation is seconds)."""
-    return _switched_off_named(analyses, defaults)
+    computation is seconds); ``apart`` as :func:`_switched_off_named` reads it."""
+    return _switched_off_named(analyses, defaults, apart)
 
 
 def unrun_draws(
@@ -7073,6 +7152,64 @@ _TRAINING_SCRIPT = re.compile(r"train\w*\.py$")
 _WEIGHTS_OPTION = re.compile(r"weight|ckpt|checkpoint|pretrain|resume|load_model", re.IGNORECASE)
 #: What a command passes for no weights file (``--weights ''``).
 _NO_FILE = frozenset({"", "none", "None", "''", '""'})
+
+
+#: Weight files of formats other than torch's pickled state dict, by suffix: what a run's
+#: config naming one loads, and what converting it takes.
+FOREIGN_WEIGHTS: dict[str, str] = {
+    ".pkl": "a pickled dict of numpy arrays by parameter name (another framework's export, "
+    "read with pickle, not torch.load)",
+    ".pickle": "a pickled dict of numpy arrays by parameter name (read with pickle, not "
+    "torch.load)",
+    ".npz": "numpy arrays by name",
+    ".npy": "a numpy array file",
+    ".h5": "Keras/HDF5 weights",
+    ".hdf5": "Keras/HDF5 weights",
+    ".caffemodel": "Caffe weights",
+    ".weights": "Darknet weights",
+    ".t7": "Lua Torch weights",
+    ".mat": "MATLAB arrays",
+}
+#: The config keys that name weights to load (``MODEL.WEIGHTS``, ``pretrained``,
+#: ``resume_from``, ``init_checkpoint``), by their last part.
+_WEIGHT_KEY = re.compile(r"(?i)weight|pretrain|checkpoint|ckpt|resume|init_from|load_from")
+
+
+def configured_weights(
+    settings: Mapping[str, Sequence[tuple[str, str, int]]],
+) -> list[WorkItem]:
+    """The weight files the run's config names (``settings``: dotted key -> (value, path,
+    line) of each value the run gives it) in a format other than torch's: a pickled dict
+    of numpy arrays (``MODEL.WEIGHTS: .../R-50.pkl``, converted by the checkpointer's own
+    name-mapping code), Keras, Caffe or Darknet weights. Each is a conversion the port
+    writes once: read the file, map its names and layouts onto the MindSpore network's
+    parameters, save a MindSpore checkpoint, checked against the PyTorch model's outputs."""
+    out: list[WorkItem] = []
+    for key, found in sorted(settings.items()):
+        if not _WEIGHT_KEY.search(key.rpartition(".")[2]):
+            continue
+        for value, path, line in found:
+            name = value.strip("'\"").split("?")[0]
+            suffix = next((s for s in FOREIGN_WEIGHTS if name.lower().endswith(s)), None)
+            if suffix is None:
+                continue
+            out.append(
+                WorkItem(
+                    kind="checkpoint",
+                    what=f"{key} = {name}",
+                    where=(Where(path, line),),
+                    why=(
+                        f"the run loads {suffix} weights: {FOREIGN_WEIGHTS[suffix]}; "
+                        "neither torch's state dict nor a MindSpore checkpoint: convert "
+                        "the file once (parameter names and layouts mapped onto the "
+                        "MindSpore network, BatchNorm statistics included) with "
+                        "mindspore.save_checkpoint, checked against the PyTorch model's "
+                        "outputs, and port the loader's name mapping or drop it"
+                    ),
+                    uses=1,
+                )
+            )
+    return out
 
 
 def _launched_weights(root: Path | None, checkpoints: list[WorkItem]) -> list[WorkItem]:

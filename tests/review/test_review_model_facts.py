@@ -194,7 +194,9 @@ def test_the_model_tree_reads_records_never_the_files(
             build_review(fixture, jobs=1)
     finally:
         os.chdir(cwd)
-    ((analyses, modules, skip, hierarchy, root, readings, _, unchosen, _, _, _, expected),) = seen
+    ((analyses, modules, skip, hierarchy, root, readings, _, unchosen, _, _, _, _, expected),) = (
+        seen
+    )
     assert expected  # each fixture has a top model
     shutil.rmtree(tmp_path / fixture)
     import apiscan.parsing
