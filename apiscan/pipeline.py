@@ -39,8 +39,11 @@ if TYPE_CHECKING:
 
 TORCH_INDEX_VERSION = "2.13.0"
 #: Walk-and-solve rounds at most (YOLOX's SimOTA needs 4: a mask built in one method,
-#: returned in a tuple, passed to a second, whose results a third one uses).
-MAX_ROUNDS = 4
+#: returned in a tuple, passed to a second, whose results a third one uses; a criterion
+#: built by a builder whose tuple the training script unpacks, its matcher injected, its
+#: losses run through a dict of bound methods and gathering with a helper's indices, needs
+#: 5). The byte budgets below bound what the rounds re-walk together.
+MAX_ROUNDS = 5
 #: Re-walks cost at most this share of the bytes of a cold scan's first walk (a cold scan stays
 #: within ~15% of one walk per file), but never less than REWALK_MIN_BYTES: a small or
 #: medium repository gets every re-walk its facts ask for. Files left out keep their previous
