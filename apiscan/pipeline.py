@@ -39,8 +39,11 @@ if TYPE_CHECKING:
 
 TORCH_INDEX_VERSION = "2.13.0"
 #: Walk-and-solve rounds at most (YOLOX's SimOTA needs 4: a mask built in one method,
-#: returned in a tuple, passed to a second, whose results a third one uses).
-MAX_ROUNDS = 4
+#: returned in a tuple, passed to a second, whose results a third one uses; a criterion
+#: built by a builder whose tuple the training script unpacks, its matcher injected, its
+#: losses run through a dict of bound methods and gathering with a helper's indices, needs
+#: 5). The byte budgets below bound what the rounds re-walk together.
+MAX_ROUNDS = 5
 #: Re-walks cost at most this share of the bytes of a cold scan's first walk (a cold scan stays
 #: within ~15% of one walk per file), but never less than REWALK_MIN_BYTES: a small or
 #: medium repository gets every re-walk its facts ask for. Files left out keep their previous
@@ -523,13 +526,21 @@ def _whole_program(
         rewalk_s += time.perf_counter() - t0
         _cpu_since(stats, "rewalk_cpu_s", c0, runner)
         current.update((t.relpath, t) for t in redo)
-        # a walk for call edges only hands on its calls: the file's findings and the facts
-        # the solver reads stay those of its walk for facts (whose env changed nothing that
-        # can change a finding)
+        # a walk for call edges only hands on its calls, the arguments of its calls of the
+        # repository's functions and what its functions return (an instance it now knows,
+        # passed on to a helper or returned by a builder, whose calls land on its class):
+        # the file's findings stay those of its walk for facts (whose env changed nothing
+        # that can change a finding)
         if edges:
             walked_for = {fa.path: fa for fa in analyses}
             for t in edges:
-                again[t.relpath] = replace(walked_for[t.relpath], calls=again[t.relpath].calls)
+                got = again[t.relpath]
+                again[t.relpath] = replace(
+                    walked_for[t.relpath],
+                    calls=got.calls,
+                    sites=got.sites,
+                    summaries=got.summaries,
+                )
         analyses = [again.get(fa.path, fa) for fa in analyses]
     else:
         t0, c0 = time.perf_counter(), time.process_time()
@@ -545,7 +556,7 @@ def _whole_program(
     stats["solver_iterations"] = iterations
     stats["files_rewalked"] = rewalked
     stats["files_facts_cut"] = len(cut)
-    return [with_owners(fa, sol, classes.api) for fa in analyses], tuple(sorted(cut))
+    return [with_owners(fa, sol, classes.api, classes) for fa in analyses], tuple(sorted(cut))
 
 
 def _workers_cpu(runner: _Runner) -> float | None:

@@ -197,6 +197,9 @@ class Extractor(
         #: object without a call (``collate_fn=dataset.collate_fn``); the value is what the
         #: method returns
         self.bound_methods: dict[int, tuple[Val, str]] = {}
+        #: id(subscript node) -> the repository methods of the dict it reads
+        #: (``loss_map = {"labels": self.loss_labels}`` then ``loss_map[name](...)``)
+        self.dispatched: dict[int, tuple[str, ...]] = {}
         #: id(value) -> (value, class, method): what a call of a method of the class being
         #: walked returned before that method was walked (``self.tags = self.load(f)`` in
         #: ``__init__``, ``load`` defined below it): read again later, it is what the method

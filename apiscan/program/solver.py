@@ -781,21 +781,34 @@ def shows_calls(old: Env, new: Env) -> bool:
         return False
     before = dict(old)
     for key, now in new:
-        if (
-            type(now) is pv.Instance
-            and not is_torch(now.cls)
-            and type(before.get(key)) is not pv.Instance
-        ):
+        if _own_instances(now) - _own_instances(before.get(key, pv.UNKNOWN)):
             return True
     return False
 
 
-def with_owners(fa: FileAnalysis, sol: Solution, api: TorchApi | None = None) -> FileAnalysis:
+def _own_instances(f: pv.Fact) -> set[str]:
+    """The repository classes ``f`` is an instance of, itself or as an element of a tuple
+    (a builder's ``return model, criterion``, unpacked by its caller into two names)."""
+    if type(f) is pv.Instance:
+        return set() if is_torch(f.cls) else {f.cls}
+    if type(f) is pv.Tup:
+        return {e.cls for e in f.elems if type(e) is pv.Instance and not is_torch(e.cls)}
+    return set()
+
+
+def with_owners(
+    fa: FileAnalysis,
+    sol: Solution,
+    api: TorchApi | None = None,
+    classes: ClassTable | None = None,
+) -> FileAnalysis:
     """``fa`` with the probable owners on parameters the solver proved tensors made certain
     (``x.view(...)`` in a helper every caller passes a tensor to), and, with ``api``, those
     on parameters it proved instances of a torch class that has the member: a trainer's
     ``self.optimizer.step()``, the optimizer its constructor is handed (``Trainer(model,
-    optimizer)``, ``optimizer`` a ``torch.optim.Adam``) and stores on ``self``."""
+    optimizer)``, ``optimizer`` a ``torch.optim.Adam``) and stores on ``self``; with
+    ``classes``, also of a repository class that inherits the member from torch
+    (``module.named_modules()`` on the repository's model)."""
     if not fa.param_uses or not fa.modules:
         return fa
     first = fa.modules[0]
@@ -804,6 +817,7 @@ def with_owners(fa: FileAnalysis, sol: Solution, api: TorchApi | None = None) ->
         for span, name, function, param in fa.param_uses
         if _proven_tensor(fact := sol.params.get((f"{first}.{function}", param)))
         or (api is not None and _proven_member(fact, name, api))
+        or (classes is not None and _inherited_member(fact, name, classes))
     }
     if not proven:
         return fa
@@ -827,6 +841,15 @@ def _proven_member(f: pv.Fact | None, name: str, api: TorchApi) -> bool:
         return False
     owner, _, attr = name.rpartition(".")
     return api.member(f.cls, attr) is not None and api.derives(f.cls, owner)
+
+
+def _inherited_member(f: pv.Fact | None, name: str, classes: ClassTable) -> bool:
+    """Whether ``f`` is an instance of a repository class that inherits the member ``name``
+    guessed for it from a torch base (not one it, or a base of its own, defines)."""
+    if not isinstance(f, pv.Instance) or is_torch(f.cls):
+        return False
+    kind, found = classes.member(f.cls, name.rpartition(".")[2])
+    return kind == "torch" and found == name
 
 
 def callee_resolver(

@@ -494,6 +494,17 @@ def join(a: Fact, b: Fact) -> Fact:
         samples = any(isinstance(x, Seq) and x.samples for x in (a, b))
         return widen(Seq(join(_held(a), _held(b)), samples))
     for x, y in ((a, b), (b, a)):
+        if (
+            isinstance(x, Tup)
+            and isinstance(y, Instance)
+            and x.elems[:1] == (y,)
+            and y.cls.partition(".")[0] != "torch"
+        ):
+            # a builder returning the model alone or with its loss (``if not training:
+            # return model`` ... ``return model, criterion``): a caller unpacking it
+            # (``model, criterion = build(args, training=True)``) gets each part; one that
+            # binds a single name learns nothing either way
+            return x
         if isinstance(x, Seq | Tup | Dict) and _guessed_tensor(y):
             # what an unresolved module call was guessed to return (a tensor) gives way to
             # the list the solver found it returns (a matcher's per-image index pairs), and
@@ -574,6 +585,15 @@ def refine(declared: Fact, passed: Fact) -> Fact:
         )
     if isinstance(passed, Unknown):
         return declared
+    if (
+        isinstance(declared, Instance)
+        and isinstance(passed, Instance)
+        and declared.cls.partition(".")[0] == "torch"
+        and passed.cls.partition(".")[0] != "torch"
+    ):
+        # ``criterion: torch.nn.Module`` passed the repository's loss module: its class is
+        # what runs (``criterion(outputs, targets)`` is its ``forward``)
+        return passed
     if isinstance(declared, Seq | Tup) and not isinstance(passed, Seq | Tup):
         return declared  # ``proposals: list[Tensor]``, whatever a caller's guess says
     if isinstance(declared, Seq) and isinstance(passed, Seq):

@@ -530,3 +530,50 @@ def test_a_round_solves_again_only_what_its_rewalks_changed(tmp_path: Path) -> N
     assert pv.without_chain(dict(returned.envs[net])["r:pkg.ops.only_static"]) == pv.Tensor(
         dynamic=True
     )
+
+
+def test_a_builder_tuple_of_repository_instances_shows_calls() -> None:
+    from apiscan.program import values as pv
+    from apiscan.program.solver import shows_calls
+
+    both = pv.Tup((pv.Instance("pkg.model.Net"), pv.Instance("pkg.model.Criterion")))
+    assert shows_calls((("r:pkg.build", pv.UNKNOWN),), (("r:pkg.build", both),))
+    # nothing new: the same classes already known
+    assert not shows_calls((("r:pkg.build", both),), (("r:pkg.build", both),))
+    torch_only = pv.Tup((pv.Instance("torch.nn.Linear"), pv.TENSOR))
+    assert not shows_calls((("r:pkg.build", pv.UNKNOWN),), (("r:pkg.build", torch_only),))
+
+
+def test_a_member_a_repository_module_inherits_from_torch_is_certain(tmp_path: Path) -> None:
+    # ``module`` is proven the repository's model: ``named_modules`` is nn.Module's, while
+    # ``describe``, the model's own method, is no torch API
+    write_repo(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/net.py": """
+                from torch import nn
+
+
+                class Net(nn.Module):
+                    def describe(self):
+                        return "net"
+            """,
+            "pkg/tools.py": """
+                def count(module):
+                    return len(list(module.named_modules())), module.describe()
+            """,
+            "train.py": """
+                from pkg.net import Net
+                from pkg.tools import count
+
+
+                def main():
+                    return count(Net())
+            """,
+        },
+    )
+    found = [
+        (f.api, f.confidence) for f in scan_repo(tmp_path).api_findings if f.path == "pkg/tools.py"
+    ]
+    assert found == [("torch.nn.Module.named_modules", "certain")]

@@ -117,3 +117,24 @@ def test_an_array_stays_an_array_across_functions() -> None:
     assert to_val(to_fact(NONTORCH, lambda _v: None, lambda _n: None)) == NONTORCH
     assert pv.join(fact, pv.STATIC) == pv.STATIC
     assert pv.join(fact, fact) == fact
+
+
+def test_a_builder_returning_the_model_alone_or_with_its_loss_keeps_the_tuple() -> None:
+    model, loss = pv.Instance("pkg.model.Net"), pv.Instance("pkg.model.Criterion")
+    both = pv.Tup((model, loss))
+    # ``if not training: return model`` ... ``return model, criterion``
+    assert pv.join(model, both) == both
+    assert pv.join(both, model) == both
+    # another class alone, or a torch class, is no part of the tuple: nothing known
+    assert pv.join(loss, both) == pv.UNKNOWN
+    torch_module = pv.Instance("torch.nn.Module")
+    assert pv.join(torch_module, pv.Tup((torch_module, loss))) == pv.UNKNOWN
+
+
+def test_a_parameter_annotated_with_a_torch_base_takes_the_repository_class_passed() -> None:
+    declared, passed = pv.Instance("torch.nn.Module"), pv.Instance("pkg.model.Criterion")
+    assert pv.refine(declared, passed) == passed
+    # a torch class passed stays the join (nothing more precise to take)
+    assert pv.refine(declared, pv.Instance("torch.nn.Linear")) == pv.join(
+        declared, pv.Instance("torch.nn.Linear")
+    )

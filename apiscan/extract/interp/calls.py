@@ -386,6 +386,11 @@ class CallsMixin:
             return self._member_ref(recv, func, True, args, node, usage)[0]
         fv = self.expr(func)
         args = self._args(node, fv)
+        if type(func) is cst.Subscript and id(func) in self.dispatched:
+            # ``loss_map[loss](outputs, targets, indices)``: each method of the dispatch
+            # table may run with these arguments (the solver hands them on)
+            for method in self.dispatched[id(func)]:
+                self._site(method, node, args, True)
         if fv[0] == "qual":
             made = self._call_qual(fv[1], func, node, args, usage)
             if made == ("inst", fv[1]) and self.loader_choices.get(id(fv)) is fv:

@@ -47,6 +47,7 @@ from apiscan.extract.shapes import (
     is_host_dyn,
     is_host_mask,
     is_variable,
+    record_of_dynamic,
     takes_tensor_only,
     tensor_derived,
 )
@@ -127,6 +128,16 @@ class ShapeFactsMixin:
             result = self._index_tensor(result)
         return self._mark_indices(_named_tuple(attr, args, 0, result))
 
+    def _methods_held(self, recv: Val) -> tuple[str, ...]:
+        """The repository methods a dict holds as values, read off an object without a call
+        (``{"labels": self.loss_labels, "boxes": self.loss_boxes}``): a dispatch table."""
+        out = []
+        for _key, v in recv[1]:
+            bound = self.bound_methods.get(id(v))
+            if bound is not None and bound[0] is v and bound[1] not in out:
+                out.append(bound[1])
+        return tuple(out)
+
     def _subscript(self, node: cst.Subscript, store: bool = False) -> Val:
         self._count(node, SUB)
         recv = self.value(node.value)
@@ -178,6 +189,10 @@ class ShapeFactsMixin:
             # knows only returns their own file's walk proved tensors; one the solver finds
             # is a tensor (a helper handed tensors by its callers) asks for a walk too
             self.sensitive.add(f"r:{recv[1]}")
+        if recv[0] == "dict" and not store and not self.silent:
+            methods = self._methods_held(recv)
+            if methods:
+                self.dispatched[id(node)] = methods
         if not store and len(indexes) == 1 and not bounds:
             sample = self._indexed_sample(node, recv, indexes[0])
             if sample is not None:
@@ -221,9 +236,10 @@ class ShapeFactsMixin:
                 if not any(map(_variable, indexes)):
                     return self._code_valued(TENSOR)
                 return self._decided_here(self._is_index_tensor(recv))
-        elif recv[0] == "unknown" and not named_mask and any(map(takes_tensor_only, indexes)):
+        elif recv[0] == "unknown" and not named_mask and any(map(_tensor_index, indexes)):
             # ``value[keep]`` with ``keep`` a boolean tensor (or an index tensor of a
-            # data-dependent length): only a tensor (or an array, known as such) takes one,
+            # data-dependent length, or a tuple of index tensors one of which is: a matcher's
+            # ``(batch_idx, src_idx)``): only a tensor (or an array, known as such) takes one,
             # whatever holds ``value`` (a container's dict of fields filtered by one mask, a
             # list of per-image tensors read by position: ``matched[img][pos]``)
             got = self.shapes.on_subscript(node, PTENSOR, indexes, bounds, store)
@@ -651,3 +667,10 @@ def _names_in(node: cst.CSTNode) -> list[cst.Name]:
     if type(node) is cst.Arg:
         return _names_in(node.value)
     return [n for child in children_of(node) for n in _names_in(child)]
+
+
+def _tensor_index(v: Val) -> bool:
+    """An index only a tensor takes (:func:`takes_tensor_only`), or a tuple of index tensors
+    one of which has a data-dependent length (``x[batch_idx, src_idx]`` written through a
+    name: ``idx = (batch_idx, src_idx)`` then ``x[idx]``)."""
+    return takes_tensor_only(v) or record_of_dynamic(v)
