@@ -129,8 +129,9 @@ class Extractor(
         """
         _comp_tensor _expr _names _stmt annotating api arg_masks attr_writes blind_star
         bound_methods branches call_facts carriers classes code_local code_values
-        const_masks counts dead derived elements_of emits env explained foreign_framework
-        formatted fstring fstring_nodes func_returns func_stack function_facts host_items
+        const_masks counts dead derived dispatched elements_of emits env explained
+        foreign_framework formatted fstring fstring_nodes func_returns func_stack
+        function_facts host_items
         index_loops index_tensors kept_reads late late_bases later_returns loader_choices
         local_refs local_roots module_name module_outputs nones ords own_torch_roots
         owners package param_elements param_ids partial_head partial_read partials
