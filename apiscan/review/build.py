@@ -228,16 +228,22 @@ def review(options: ScanOptions) -> Review:
     # (options, the config's keys, what every caller passes) never take
     switched_off, named = switched_off_named(analyses, options, ancillary.apart)
     skipped = skipped_spans(analyses, options, named) if training else {}
-    left = left_out(
-        [fa for fa in analyses if not is_test_path(fa.path)],
-        hierarchy,
-        not_picked,
-        picked,
-        dead=dead,
-        defaults=readings.argparse.values(),
-        skipped=skipped,
-        apart=ancillary.apart,
-    )
+    ported = [fa for fa in analyses if not is_test_path(fa.path)]
+
+    def left_now() -> dict[str, list[tuple[int, int]]]:
+        """What the current picks leave out (read again as the picks below shrink)."""
+        return left_out(
+            ported,
+            hierarchy,
+            not_picked,
+            picked,
+            dead=dead,
+            defaults=readings.argparse.values(),
+            skipped=skipped,
+            apart=ancillary.apart,
+        )
+
+    left = left_now()
     # a registry's pick whose builder only left-out code calls (a segmentation head built
     # only by the models the config does not pick, a keypoint head built only after the
     # config's ``KEYPOINT_ON`` guard returns): another config's part, an alternative too
@@ -248,16 +254,7 @@ def review(options: ScanOptions) -> Review:
         tops = [_as_alternative(t) if t.cls in unpicked else t for t in tops]
         not_picked.update(unpicked)
         picked = [c for c in picked if c not in unpicked]
-        left = left_out(
-            [fa for fa in analyses if not is_test_path(fa.path)],
-            hierarchy,
-            not_picked,
-            picked,
-            dead=dead,
-            defaults=readings.argparse.values(),
-            skipped=skipped,
-            apart=ancillary.apart,
-        )
+        left = left_now()
     ancillary.count_apart(
         unreached(root, analyses, tops, modules, ancillary.keep, not_built, built_under)
     )
