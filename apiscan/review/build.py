@@ -356,7 +356,7 @@ def review(options: ScanOptions) -> Review:
             analyses,
             modules,
             left_out(
-                [fa for fa in analyses if not is_test_path(fa.path)],
+                ported,
                 hierarchy,
                 not_picked,
                 picked,
