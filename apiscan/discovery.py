@@ -89,27 +89,36 @@ def _notebook_modules(relpath: str) -> tuple[str, ...]:
 
 
 def _module_names(
-    root: Path, path: Path, packages: dict[Path, bool] | None = None
+    root: Path, path: Path, packages: dict[str, bool] | None = None
 ) -> tuple[tuple[str, ...], bool]:
     """The module names of ``path`` below ``root``, and whether it is a package's
     ``__init__``. ``packages``: whether a directory holds an ``__init__.py``, as found so far
-    in this walk (each directory is asked once, not once per file below it)."""
-    if path.suffix == NOTEBOOK_SUFFIX:  # run, never imported
-        return _notebook_modules(path.relative_to(root).as_posix()), False
-    is_package = path.name == "__init__.py"
-    rel = path.relative_to(root).with_suffix("")
-    parts = list(rel.parts)
+    in this walk (each directory is asked once, not once per file below it).
+
+    Worked on path strings (``os.path``), not ``pathlib``: discovery names every file of
+    every scan, warm ones included, and pathlib's object building was most of a warm scan's
+    discovery time."""
+    root_s, path_s = os.fspath(root), os.fspath(path)
+    prefix = root_s if root_s.endswith(os.sep) else root_s + os.sep
+    if not path_s.startswith(prefix):
+        raise ValueError(f"{path_s!r} is not in the subpath of {root_s!r}")
+    rel = path_s[len(prefix) :]
+    if path_s.endswith(NOTEBOOK_SUFFIX):  # run, never imported
+        return _notebook_modules(rel.replace(os.sep, "/")), False
+    head, name = os.path.split(path_s)
+    is_package = name == "__init__.py"
+    parts = os.path.splitext(rel)[0].split(os.sep)
     if is_package:
         parts = parts[:-1]
     names: list[str] = []
     # Package-chain name: climb while the directory is a package.
-    chain = [] if is_package else [path.stem]
-    d = path.parent
-    while _is_package_dir(d, packages) and d != d.parent:
-        chain.insert(0, d.name)
-        if d == root.parent:
+    chain = [] if is_package else [os.path.splitext(name)[0]]
+    d, above_root = head, os.path.dirname(root_s)
+    while _is_package_dir(d, packages) and d != os.path.dirname(d):
+        chain.insert(0, os.path.basename(d))
+        if d == above_root:
             break
-        d = d.parent
+        d = os.path.dirname(d)
     if chain:
         names.append(".".join(chain))
     if parts:
@@ -118,12 +127,12 @@ def _module_names(
     return tuple(valid), is_package
 
 
-def _is_package_dir(d: Path, packages: dict[Path, bool] | None) -> bool:
+def _is_package_dir(d: str, packages: dict[str, bool] | None) -> bool:
     if packages is None:
-        return (d / "__init__.py").is_file()
+        return os.path.isfile(os.path.join(d, "__init__.py"))
     known = packages.get(d)
     if known is None:
-        known = packages[d] = (d / "__init__.py").is_file()
+        known = packages[d] = os.path.isfile(os.path.join(d, "__init__.py"))
     return known
 
 
@@ -150,6 +159,7 @@ def discover(
     respect_ignore: bool = True,
     follow_symlinks: bool = False,
     sys_path_names: bool = True,
+    names_from: tuple[Path, dict[str, bool]] | None = None,
 ) -> tuple[Path, list[SourceFile], list[ErrorFinding]]:
     """Walk ``root`` (a directory or one ``.py`` file) and list the files to scan.
 
@@ -166,6 +176,11 @@ def discover(
     are read to add the names ``sys.path`` entries give them (:func:`with_sys_path_names`); the
     scan turns that off and adds them from the bytes it reads anyway, so that each file is read
     once.
+
+    ``names_from``: the directory module names are taken below (and its package table), for
+    :func:`discover_many`, which names the files of all its paths below their common
+    directory and makes the names unique over all of them itself (so each file is named
+    once, not once per root and again).
     """
     root_path = Path(root)
     if not root_path.exists() and not root_path.is_symlink():
@@ -183,24 +198,25 @@ def discover(
     errors: list[ErrorFinding] = []
     seen_dirs: set[tuple[int, int]] = set()
     inside = str(base)
-    packages: dict[Path, bool] = {}  # directory -> holds an __init__.py (asked once)
+    # names below names_base; packages: directory -> holds an __init__.py (asked once)
+    names_base, packages = names_from or (base, {})
 
     def walk(
-        d: Path,
-        rel: PurePosixPath,
+        d: str,
+        rel: str,
         ancestors: frozenset[tuple[int, int]],
         rules: IgnoreRules | None,
     ) -> None:
         try:
-            st = d.stat()
+            st = os.stat(d)
         except OSError as exc:
-            errors.append(_walk_error(str(rel), "E005", f"cannot read directory: {exc.strerror}"))
+            errors.append(_walk_error(rel, "E005", f"cannot read directory: {exc.strerror}"))
             return
         key = (st.st_dev, st.st_ino)
         if key in ancestors:
             errors.append(
                 _walk_error(
-                    str(rel), "E006", "symlink loop: links back to an enclosing directory, skipped"
+                    rel, "E006", "symlink loop: links back to an enclosing directory, skipped"
                 )
             )
             return
@@ -211,11 +227,10 @@ def discover(
         try:
             entries = sorted(os.scandir(d), key=lambda e: e.name)
         except OSError as exc:
-            errors.append(_walk_error(str(rel), "E005", f"cannot read directory: {exc.strerror}"))
+            errors.append(_walk_error(rel, "E005", f"cannot read directory: {exc.strerror}"))
             return
         for entry in entries:
-            child_rel = rel / entry.name
-            rel_s = str(child_rel)
+            rel_s = entry.name if rel == "." else f"{rel}/{entry.name}"
             if excludes and _excluded(rel_s, excludes):
                 continue
             try:
@@ -245,17 +260,16 @@ def discover(
             if is_dir:
                 if entry.name in SKIP_DIRS or entry.name.endswith(".egg-info"):
                     continue
-                if _is_virtualenv(Path(entry.path)):  # a virtualenv by another name
+                if _is_virtualenv(entry.path):  # a virtualenv by another name
                     continue
                 inner = rules.enter(Path(entry.path), rel_s) if rules is not None else None
-                walk(Path(entry.path), child_rel, ancestors, inner)
+                walk(entry.path, rel_s, ancestors, inner)
             elif entry.name.endswith(_SCANNED_SUFFIXES):
                 if entry.name.endswith(".pyi"):
                     continue  # stubs describe APIs, they do not use them
-                p = Path(entry.path)
                 if entry.is_symlink():
                     try:
-                        p.resolve(strict=True)
+                        Path(entry.path).resolve(strict=True)
                     except (OSError, RuntimeError) as exc:
                         reason = "symlink loop" if "loop" in str(exc).lower() else "broken symlink"
                         errors.append(_walk_error(rel_s, "E006", f"{reason}: {exc}"))
@@ -266,14 +280,14 @@ def discover(
                     errors.append(_walk_error(rel_s, "E001", message))
                     continue
                 try:
-                    modules, is_pkg = _module_names(base, Path(d, entry.name), packages)
+                    modules, is_pkg = _module_names(names_base, entry.path, packages)
                 except OSError:  # e.g. a path beyond PATH_MAX: no package chain to climb
                     modules, is_pkg = (), entry.name == "__init__.py"
                 files.append(SourceFile(entry.path, rel_s, modules, is_pkg))
 
     walk(
-        base,
-        PurePosixPath("."),
+        str(base),
+        ".",
         frozenset(),
         IgnoreRules.for_root(base) if respect_ignore else None,
     )
@@ -281,7 +295,8 @@ def discover(
         files[i] = SourceFile(f.abspath, safe_name(_clean(f.relpath)), f.modules, f.is_package)
     errors = [replace(e, path=safe_name(_clean(e.path))) for e in errors]
     files.sort(key=lambda f: f.relpath)
-    files = unique_canonical_names(files)
+    if names_from is None:
+        files = unique_canonical_names(files)
     if sys_path_names:
         files = with_sys_path_names(base, files, _read_sources(files))
     return base, files, errors
@@ -615,12 +630,12 @@ def _inside(path: str, root: str) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def _is_virtualenv(d: Path) -> bool:
+def _is_virtualenv(d: str) -> bool:
     """Whether ``d`` holds a ``pyvenv.cfg``; a directory we cannot look into is not one (the
     walk then reports it as unreadable, E005)."""
     try:
-        return (d / "pyvenv.cfg").exists()
-    except OSError:
+        return os.path.exists(os.path.join(d, "pyvenv.cfg"))
+    except (OSError, ValueError):
         return False
 
 
@@ -696,21 +711,23 @@ def discover_many(
     patterns = tuple(_normalise_pattern(p) for p in excludes)
     found: dict[str, SourceFile] = {}
     errors: list[ErrorFinding] = []
-    packages: dict[Path, bool] = {}  # directory -> holds an __init__.py (asked once)
+    packages: dict[str, bool] = {}  # directory -> holds an __init__.py (asked once)
     for path in paths:
         p = Path(path)
         if p.is_dir():
             # the module names are the common base's (no sys.path names: never read them)
             root, files, walk_errors = discover(
-                p, excludes, respect_ignore, follow_symlinks, sys_path_names=False
+                p,
+                excludes,
+                respect_ignore,
+                follow_symlinks,
+                sys_path_names=False,
+                names_from=(base, packages),
             )
             prefix = root.relative_to(base).as_posix()
             prefix = "" if prefix == "." else f"{safe_name(prefix)}/"
             for f in files:
-                modules, is_pkg = _module_names(base, Path(f.abspath), packages)
-                found.setdefault(
-                    f.abspath, SourceFile(f.abspath, prefix + f.relpath, modules, is_pkg)
-                )
+                found.setdefault(f.abspath, replace(f, relpath=prefix + f.relpath))
             errors += [replace(e, path=prefix + e.path) for e in walk_errors]
             continue
         resolved = p.resolve()

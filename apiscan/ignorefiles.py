@@ -56,10 +56,48 @@ def _spec(lines: list[str], where: Path) -> GitIgnoreSpec:
 @dataclass(frozen=True)
 class _Layer:
     """One directory's ignore rules: the directory (POSIX, relative to the top: "" for the
-    top itself, else ending in "/") and its compiled patterns."""
+    top itself, else ending in "/"), its compiled patterns, and their :func:`_screen`."""
 
     base: str
     spec: GitIgnoreSpec
+    screen: re.Pattern[str] | None = None
+
+
+def _layer(base: str, spec: GitIgnoreSpec) -> _Layer:
+    return _Layer(base, spec, _screen(spec))
+
+
+#: A named group in a pattern's regular expression (pathspec marks a directory match with
+#: one); alternatives of one expression cannot share a name, and the screen needs no group.
+_NAMED_GROUP = re.compile(r"(?<!\\)\(\?P<\w+>")
+
+
+def _screen(spec: GitIgnoreSpec) -> re.Pattern[str] | None:
+    """One expression matching where any of the layer's patterns matches (negations too), so
+    that a path no pattern names (nearly every path) costs one search instead of one per
+    pattern: pathspec tries each pattern in turn, and on a warm scan of a 400k-line corpus
+    with long ignore files that was a third of discovery. A path the screen matches is
+    checked pattern by pattern as before (last match, negation and directory rules). None
+    where the patterns do not combine (then every path is checked in full)."""
+    parts: list[str] = []
+    flags = None
+    for pattern in spec.patterns:
+        regex = getattr(pattern, "regex", None)
+        if getattr(pattern, "include", None) is None:
+            continue  # a comment or blank line: matches nothing
+        if not isinstance(regex, re.Pattern) or not isinstance(regex.pattern, str):
+            return None
+        if flags is None:
+            flags = regex.flags
+        elif regex.flags != flags:
+            return None
+        parts.append(f"(?:{_NAMED_GROUP.sub('(?:', regex.pattern)})")
+    if not parts:
+        return re.compile(r"(?!)")  # matches nothing
+    try:
+        return re.compile("|".join(parts), flags or 0)
+    except re.error:
+        return None
 
 
 @dataclass(frozen=True)
@@ -91,7 +129,7 @@ class IgnoreRules:
             if directory == top and (top / ".git").is_dir():
                 lines = _lines(top / ".git" / "info" / "exclude") + lines
             if lines:
-                layers.append(_Layer(_below(directory, top), _spec(lines, directory)))
+                layers.append(_layer(_below(directory, top), _spec(lines, directory)))
         _spent[0] = 0.0  # a new walk
         rules = cls(_below(root, top), tuple(layers))
         # A directory the user names is scanned even when the files above it ignore it (as
@@ -108,7 +146,7 @@ class IgnoreRules:
         if not lines:
             return self
         base = self.root if rel in ("", ".") else f"{self.root}{rel}/"
-        return IgnoreRules(self.root, (*self.layers, _Layer(base, _spec(lines, directory))))
+        return IgnoreRules(self.root, (*self.layers, _layer(base, _spec(lines, directory))))
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
         """Whether the path ``rel`` (POSIX, below the scan root) is ignored: the deepest
@@ -126,12 +164,16 @@ class IgnoreRules:
             _spent[0] += time.perf_counter() - started
 
     def _verdict(self, full: str, is_dir: bool) -> bool:
+        from pathspec.util import normalize_file  # as check_file does; imported with the specs
+
         verdict = False
         for layer in self.layers:
             if not full.startswith(layer.base):
                 continue
-            path = full[len(layer.base) :]
-            result = layer.spec.check_file(f"{path}/" if is_dir else path)
+            path = normalize_file(full[len(layer.base) :] + ("/" if is_dir else ""))
+            if layer.screen is not None and layer.screen.search(path) is None:
+                continue  # no pattern of this layer names the path
+            result = layer.spec.check_file(path)
             if result.include is not None:
                 verdict = bool(result.include)
         return verdict
@@ -139,7 +181,7 @@ class IgnoreRules:
 
 def _root_layer(root: Path) -> _Layer | None:
     lines = _read_rules(root)
-    return _Layer("", _spec(lines, root)) if lines else None
+    return _layer("", _spec(lines, root)) if lines else None
 
 
 def _below(directory: Path, top: Path) -> str:

@@ -365,7 +365,7 @@ def test_package_directories_are_asked_once_per_walk(tmp_path: Path) -> None:
             "plain/c.py": USES_TORCH,
         },
     )
-    packages: dict[Path, bool] = {}
+    packages: dict[str, bool] = {}
     for rel in ("pkg/sub/a.py", "pkg/sub/b.py", "plain/c.py", "pkg/sub/__init__.py"):
         assert _module_names(root, root / rel, packages) == _module_names(root, root / rel)
     assert _module_names(root, root / "pkg/sub/a.py", packages) == (
@@ -373,9 +373,9 @@ def test_package_directories_are_asked_once_per_walk(tmp_path: Path) -> None:
         False,
     )
     assert packages == {
-        root / "pkg/sub": True,
-        root / "pkg": True,
-        root: False,
-        root / "plain": False,
+        str(root / "pkg/sub"): True,
+        str(root / "pkg"): True,
+        str(root): False,
+        str(root / "plain"): False,
     }
     assert _modules(root)["pkg/sub/b.py"] == (("pkg.sub.b",), False)

@@ -120,3 +120,67 @@ def test_a_scanned_directory_that_an_enclosing_gitignore_ignores_is_still_scanne
     (repo / ".git").mkdir()
     assert _paths(repo) == ["src/a.py"]
     assert _paths(repo / ".venv" / "lib" / "torch" / "nn") == ["conv.py"]
+
+
+def test_the_screen_of_a_layer_gives_the_verdicts_of_every_pattern_in_turn() -> None:
+    """A path no pattern of a layer names skips pathspec's pattern-by-pattern check (one
+    search of a combined expression instead): every verdict must be the one the full check
+    gives, negations, directory-only patterns, anchors, ``**`` and character classes
+    included."""
+    from apiscan.ignorefiles import IgnoreRules, _Layer, _layer, _spec
+
+    lines = [
+        "# a comment",
+        "",
+        "*.pyc",
+        "build/",
+        "/dist",
+        "!keep.py",
+        "docs/**/x",
+        "data[0-9]/",
+        "**/cache",
+        "!src/cache",
+        "a?c.py",
+        "\\!literal.py",
+        "tmp_*",
+        "!tmp_keep",
+    ]
+    spec = _spec(lines, Path("."))
+    screened = IgnoreRules(
+        "", (_layer("", spec), _layer("sub/", _spec(["*.py", "!ok.py"], Path("."))))
+    )
+    full = IgnoreRules("", (_Layer("", spec), _Layer("sub/", _spec(["*.py", "!ok.py"], Path(".")))))
+    assert all(layer.screen is not None for layer in screened.layers)
+    paths = [
+        "a.py",
+        "x.pyc",
+        "build",
+        "src/build",
+        "dist",
+        "src/dist",
+        "keep.py",
+        "docs/x",
+        "docs/a/b/x",
+        "data1",
+        "data12",
+        "cache",
+        "src/cache",
+        "deep/er/cache",
+        "abc.py",
+        "a/c.py",
+        "!literal.py",
+        "tmp_one",
+        "tmp_keep",
+        "sub/a.py",
+        "sub/ok.py",
+        "sub/x.txt",
+        "sub/build",
+        "name with space.py",
+    ]
+    checked = 0
+    for path in paths:
+        for is_dir in (False, True):
+            assert screened._verdict(path, is_dir) == full._verdict(path, is_dir), (path, is_dir)
+            checked += 1
+    assert checked == 2 * len(paths)
+    assert full._verdict("x.pyc", False) and not full._verdict("keep.py", False)
