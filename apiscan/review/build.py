@@ -773,11 +773,15 @@ def _picks_left_out(
 ) -> set[str]:
     """The picked top models whose construction lies in left-out code: a registry's entry
     the config's key names, but in a builder only the unpicked models (or branches the run
-    skips) call."""
+    skips) call. A class built in left-out code and also where the run builds it (the
+    model a picked entry's builder returns, beside the same class the unpicked entries'
+    builders return) stays picked."""
+
+    def inside(t: TopModel) -> bool:
+        return any(a <= t.where.line <= b for a, b in left.get(t.where.path, ()))
+
     return {
-        t.cls
-        for t in tops
-        if t.cls in picked and any(a <= t.where.line <= b for a, b in left.get(t.where.path, ()))
+        t.cls for t in tops if t.cls in picked and all(inside(o) for o in tops if o.cls == t.cls)
     }
 
 

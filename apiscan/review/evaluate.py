@@ -23,7 +23,7 @@ from math import prod
 from typing import TYPE_CHECKING
 
 from apiscan.extract import import_package
-from apiscan.extract.values import ArgOption, Expr
+from apiscan.extract.values import ArgOption, DefValues, Expr
 
 if TYPE_CHECKING:
     from apiscan.extract.records import FileAnalysis
@@ -337,3 +337,24 @@ def values_of(
         if not any(type(v) is type(value) and v == value for v in out):
             out.append(value)
     return out
+
+
+def bind_call(fn: DefValues, call: Expr) -> dict[str, Expr]:
+    """Argument expressions of ``call`` by the parameter names of the repo function ``fn``
+    (a method's ``self`` skipped): the one binder of a call to a def, for the recipe's value
+    follower and the left-out reading's branches decided by what callers pass."""
+    names = [p for p, _ in fn.params]
+    positional = list(fn.positional)
+    is_method = fn.owner >= 0 and not fn.static
+    if is_method and positional:
+        positional = positional[1:]
+        names = names[1:]
+    bound: dict[str, Expr] = {}
+    for name, arg in zip(positional, call.args, strict=False):
+        if arg.kind == "Starred":
+            break
+        bound[name] = arg
+    for kw in call.keywords:
+        if kw.name in names:
+            bound[kw.name] = kw.target
+    return bound

@@ -28,6 +28,7 @@ from apiscan.extract.records import CallFact, FileAnalysis
 from apiscan.extract.values import DefValues, Expr, FileValues
 from apiscan.program.index import Hierarchy
 from apiscan.program.solver import callee_resolver
+from apiscan.review.evaluate import UNKNOWN, bind_call, holds
 
 #: (path, index of the def in the file's value records)
 Place = tuple[str, int]
@@ -324,6 +325,164 @@ def _assigning(
     return any(a <= name.line <= b and alias == name.name for a, b, alias in aliases.get(path, ()))
 
 
+class _UntakenBranches:
+    """The branches of a module-level function that test its own parameters (``if backbone
+    == 'mobilenetv2': ... elif backbone.startswith('resnet'): ...``) and that no running
+    call takes, by the literals the calls pass (or a caller's own parameter, followed to
+    its callers in turn, or the default where a call leaves it): a reference there keeps
+    nothing (a builder table's ``_load_model`` reached only through the picked entry,
+    which passes ``'mobilenetv2'``: the ResNet, HRNet and Xception builders of its other
+    branches run for the unpicked entries alone). A call that unpacks arguments, passes a
+    value that is no literal, or a test that cannot be told keeps the branch."""
+
+    #: how far a parameter passed on is followed to the callers of its def
+    DEPTH = 3
+
+    def __init__(
+        self,
+        values_of: Mapping[str, FileValues],
+        defs: Mapping[str, Sequence[DefValues]],
+        sites: Mapping[Place, set[tuple[str, int]]],
+    ) -> None:
+        self.defs = defs
+        self.sites = sites
+        self.asking: set[Place] = set()
+        #: path -> (first, last line, def index) of each module-level function whose tests
+        #: read only its own parameters
+        self.tested: dict[str, list[tuple[int, int, int]]] = {}
+        for path, found in defs.items():
+            for n, d in enumerate(found):
+                if d.is_class or d.owner >= 0 or "." in d.qual or not d.branches:
+                    continue
+                params = {p for p, _ in d.params}
+                if any(b.body_end and _name_set(b.test) <= params for b in d.branches):
+                    self.tested.setdefault(path, []).append((d.line, d.end_line, n))
+        #: (path, line) -> the calls there (the call facts' lines)
+        self.calls: dict[tuple[str, int], list[tuple[Expr, int]]] = {}
+        for path, values in values_of.items():
+            for call in values.calls:
+                self.calls.setdefault((path, call.expr.line), []).append((call.expr, call.function))
+
+    def skips(self, path: str, line: int, live: Callable[[str, int], bool]) -> bool:
+        """Whether the reference at ``line`` of ``path`` lies in a branch of its function
+        that no running call takes (``live``: whether a call site runs)."""
+        for first, last, n in self.tested.get(path, ()):
+            if first <= line <= last and (path, n) not in self.asking:
+                # (a def asked again while its own answer is pending, through a recursion
+                # or its callers' branches: its branches are taken, as far as told here)
+                self.asking.add((path, n))
+                try:
+                    return self._untaken((path, n), line, live)
+                finally:
+                    self.asking.discard((path, n))
+        return False
+
+    def _untaken(self, place: Place, line: int, live: Callable[[str, int], bool]) -> bool:
+        d = self.defs[place[0]][place[1]]
+        params = {p for p, _ in d.params}
+        wanted = []  # (test, whether the reference needs it to hold)
+        for b in d.branches:
+            if not b.body_end or not (b.test.end_line < line <= b.end_line):
+                continue
+            if not _name_set(b.test) <= params:
+                return False  # the branch also rests on what the callers do not tell
+            wanted.append((b.test, line <= b.body_end))
+        if not wanted:
+            return False
+        names = sorted(set().union(*(_name_set(test) for test, _ in wanted)))
+        sites = [s for s in self.sites.get(place, ()) if live(*s)]
+        if not sites:
+            return False  # nothing runs it: the left-out reading's own rule decides
+        for site in sites:
+            bound = self._bound(place, site, names, live, 0)
+            if bound is None:
+                return False
+            for values in _product(bound, names):
+                told = [holds(test, lambda e, _d, v=values: _named(e, v)) for test, _ in wanted]
+                if all(
+                    t is UNKNOWN or bool(t) == need
+                    for t, (_, need) in zip(told, wanted, strict=True)
+                ):
+                    return False  # this call may take the branch
+        return True
+
+    def _bound(
+        self,
+        place: Place,
+        site: tuple[str, int],
+        names: list[str],
+        live: Callable[[str, int], bool],
+        depth: int,
+    ) -> dict[str, set[object]] | None:
+        """The values the call at ``site`` passes each parameter in ``names`` of the def
+        at ``place``; None when one is not told."""
+        d = self.defs[place[0]][place[1]]
+        found = [
+            (expr, fn)
+            for expr, fn in self.calls.get(site, ())
+            if expr.callee() == d.name and not expr.unpacks()
+        ]
+        if len(found) != 1:
+            return None
+        expr, fn = found[0]
+        passed = bind_call(d, expr)
+        defaults = dict(d.params)
+        out: dict[str, set[object]] = {}
+        for name in names:
+            arg = passed.get(name)
+            if arg is None:
+                arg = defaults.get(name)
+                if arg is None:
+                    return None
+            value = holds(arg, lambda _e, _d: UNKNOWN)
+            if value is not UNKNOWN:
+                try:
+                    out[name] = {value}
+                except TypeError:  # a list or dict literal: not a value a test picks by
+                    return None
+                continue
+            caller = self.defs[site[0]][fn] if fn >= 0 else None
+            if (
+                arg.kind != "Name"
+                or caller is None
+                or caller.is_class
+                or caller.owner >= 0
+                or "." in caller.qual
+                or depth >= self.DEPTH
+                or arg.name not in {p for p, _ in caller.params}
+            ):
+                return None
+            # a parameter passed on: the values its own running callers pass
+            outer = (site[0], fn)
+            values: set[object] = set()
+            callers = [s for s in self.sites.get(outer, ()) if live(*s)]
+            if not callers:
+                return None
+            for s in callers:
+                got = self._bound(outer, s, [arg.name], live, depth + 1)
+                if got is None:
+                    return None
+                values |= got[arg.name]
+            out[name] = values
+        return out
+
+
+def _name_set(expr: Expr) -> set[str]:
+    return {e.name for e in expr.walk() if e.kind == "Name"}
+
+
+def _named(expr: Expr, values: Mapping[str, object]) -> object:
+    return values.get(expr.name, UNKNOWN) if expr.kind == "Name" else UNKNOWN
+
+
+def _product(bound: Mapping[str, set[object]], names: list[str]) -> Iterator[dict[str, object]]:
+    """Every combination of the parameters' values (at most 64)."""
+    combos: list[dict[str, object]] = [{}]
+    for name in names:
+        combos = [{**c, name: v} for c in combos for v in bound[name]][:64]
+    yield from combos
+
+
 def left_out(
     analyses: Sequence[FileAnalysis],
     hierarchy: Hierarchy,
@@ -401,6 +560,13 @@ def left_out(
                 tops.setdefault((fa.path, d.name), n)
                 names.add(d.name)
     imports = {fa.path: _imports(fa, values_of[fa.path]) for fa in analyses}
+    # path -> its public module-level functions, what a read of its ``__dict__`` by a
+    # computed key takes (builders by architecture name; the classes they build are
+    # reached through them)
+    public: dict[str, list[tuple[tuple[str, str], int]]] = {}
+    for (path, name), index in tops.items():
+        if not name.startswith("_") and not defs[path][index].is_class:
+            public.setdefault(path, []).append(((path, name), index))
 
     # the files each file star-imports (``from .common import *``): a name it neither
     # defines nor imports by name is theirs
@@ -488,6 +654,12 @@ def left_out(
                 if entry or e.kind != "Attribute" or not e.parts or e.parts[0].kind != "Name":
                     continue
                 source = module_paths.get(imports[fa.path].get(e.parts[0].name, ""))
+                if source is not None and e.name == "__dict__":
+                    # the module's namespace read by a computed key (``resnet.__dict__[
+                    # backbone_name](...)``): a reference to each of its public functions
+                    for (path, _name), index in public.get(source, ()):
+                        refs.setdefault((path, index), set()).add((fa.path, e.line))
+                    continue
                 index = tops.get((source, e.name)) if source is not None else None
                 if index is not None and source is not None:
                     refs.setdefault((source, index), set()).add((fa.path, e.line))
@@ -525,6 +697,23 @@ def left_out(
             dead is not None
             and any(a <= line <= b for a, b in dead.get(path, ()))
             and not any(a <= line <= b for a, b in picked_spans.get(path, ()))
+        )
+
+    untaken = _UntakenBranches(values_of, defs, sites)
+
+    def gone(path: str, line: int) -> bool:
+        """A reference from left-out code, or from a branch no running call takes."""
+        return inside(path, line) or untaken.skips(path, line, live_site)
+
+    def live_site(path: str, line: int) -> bool:
+        """A call that runs: not in left-out or dead code, nor in a file counted apart, nor
+        in a branch its own function's callers never take (``_load``'s ``elif`` calling
+        ``_make`` for the wide backbone, when ``_make``'s head branch is asked)."""
+        return (
+            not inside(path, line)
+            and not unrun(path, line)
+            and not (apart and apart(path))
+            and not untaken.skips(path, line, live_site)
         )
 
     for place in unbuilt:
@@ -577,7 +766,7 @@ def left_out(
                 for p, line in every
                 if (inside(p, line) or not unrun(p, line)) and not (apart and apart(p))
             ]
-            if live and all(inside(p, line) for p, line in live):
+            if live and all(gone(p, line) for p, line in live):
                 unbuilt.add(place)
                 add(place)
                 changed = True

@@ -104,6 +104,7 @@ from apiscan.review.evaluate import (
     Namespace,
     Namespaces,
     agreed,
+    bind_call,
     holds,
     unset_option,
 )
@@ -1950,7 +1951,7 @@ class _Values:
             return [()]
         out: list[tuple[str, ...]] = []
         for caller, call in self.call_sites(f, fn):
-            passed = _bind_def(d, call.expr).get(expr.name)
+            passed = bind_call(d, call.expr).get(expr.name)
             if passed is None:
                 continue
             for s in self._sections(caller, call.function, passed, depth + 1):
@@ -2163,7 +2164,7 @@ class _Values:
         out: list[tuple[_File, int, Expr]] = []
         sites = self.call_sites(f, fn)
         for caller, call in sites[:MAX_SITES]:
-            passed = _bind_def(f.defs[fn], call.expr).get(name)
+            passed = bind_call(f.defs[fn], call.expr).get(name)
             if passed is not None:
                 out += self._expr_origins(caller, call.function, passed, call.expr.line, depth)
         default = dict(f.defs[fn].params)[name]
@@ -2576,7 +2577,7 @@ class _Values:
         if not 0 < len(sites) <= MAX_SITES:
             return None
         for caller, call in sites:
-            passed = _bind_def(d, call.expr).get(expr.name)
+            passed = bind_call(d, call.expr).get(expr.name)
             if passed is None:
                 return None
             items = self._listed(caller, call.function, passed, call.expr.line, depth + 1)
@@ -2657,19 +2658,19 @@ class _Values:
         called = [
             (caller, call)
             for caller, call in sites
-            if not self._uncalled_method(caller, call, _bind_def(d, call.expr).get(name))
+            if not self._uncalled_method(caller, call, bind_call(d, call.expr).get(name))
         ]
         sites = called or sites
         # a helper called once per layer with the numbers written out (faster-rcnn's
         # five ``normal_init(layer, 0, 0.01, ...)``): each literal is read at no cost
         written = len(sites) <= _LITERAL_SITES and all(
-            (passed := _bind_def(d, call.expr).get(name)) is not None and passed.literal
+            (passed := bind_call(d, call.expr).get(name)) is not None and passed.literal
             for _, call in sites
         )
         if 0 < len(sites) <= MAX_SITES or (sites and written):
             found: list[tuple[_Val, str]] = []
             for caller, call in sites:
-                passed = _bind_def(d, call.expr).get(name)
+                passed = bind_call(d, call.expr).get(name)
                 place = caller.loc(call.expr.line)
                 if passed is not None:
                     step = f"parameter {name} of {d.qual}(), passed at {place}"
@@ -2852,7 +2853,7 @@ class _Values:
             return None
         found: list[tuple[_Val, str]] = []
         for caller, call in sites:
-            passed = _bind_def(d, call.expr).get(name)
+            passed = bind_call(d, call.expr).get(name)
             if passed is None or passed.kind != "Name":
                 return None
             value = self._attribute_written(
@@ -2974,7 +2975,7 @@ class _Values:
                 if not any(self._holds_class(file, a, f, cls, name) for a in args):
                     continue
                 for callee, index in self._bound_defs(file, call.expr):
-                    for param, arg in _bind_def(callee.defs[index], call.expr).items():
+                    for param, arg in bind_call(callee.defs[index], call.expr).items():
                         if self._holds_class(file, arg, f, cls, name):
                             todo.append((callee, index, param))
         out: list[tuple[_File, CallValues]] = []
@@ -2998,7 +2999,7 @@ class _Values:
                     ):
                         continue
                     for callee, index in self._bound_defs(file, c.expr, classes_only=True):
-                        for param, arg in _bind_def(callee.defs[index], c.expr).items():
+                        for param, arg in bind_call(callee.defs[index], c.expr).items():
                             if arg.kind == "Name" and arg.name == held:
                                 more.append((callee, index, param))
             todo = more
@@ -3116,7 +3117,7 @@ class _Values:
             if found is None:
                 continue
             callee, index = found
-            for param, arg in _bind_def(callee.defs[index], call.expr).items():
+            for param, arg in bind_call(callee.defs[index], call.expr).items():
                 if arg.kind == "Name" and arg.name == name:
                     out.append((callee, index, param))
         return out
@@ -3532,7 +3533,7 @@ class _Values:
         value, with where it is set. None when the path or the key is not known."""
         caller_file, call = caller
         params = dict(f.defs[fn].params)
-        bound = _bind_def(f.defs[fn], call)
+        bound = bind_call(f.defs[fn], call)
         for c in f.values.calls:
             e = c.expr
             if c.function != fn or e.callee() != "open" or not e.args:
@@ -3777,25 +3778,6 @@ def _hydra_entry(decorator: Expr) -> bool:
     )
 
 
-def _bind_def(fn: DefValues, call: Expr) -> dict[str, Expr]:
-    """Argument expressions of ``call`` by the parameter names of the repo function ``fn``."""
-    names = [p for p, _ in fn.params]
-    positional = list(fn.positional)
-    is_method = fn.owner >= 0 and not fn.static
-    if is_method and positional:
-        positional = positional[1:]
-        names = names[1:]
-    bound: dict[str, Expr] = {}
-    for name, arg in zip(positional, call.args, strict=False):
-        if arg.kind == "Starred":
-            break
-        bound[name] = arg
-    for kw in call.keywords:
-        if kw.name in names:
-            bound[kw.name] = kw.target
-    return bound
-
-
 def _literal_number(text: str) -> float | None:
     """The number a followed literal's text writes (``0.25``, ``1e-1``), else None."""
     try:
@@ -4002,7 +3984,7 @@ class _Recipe:
                     if _TRAINING_FILE.search(PurePosixPath(c.path).name)
                 ]
                 for caller, site in training or sites:
-                    passed = _bind_def(node, site.expr).get(param)
+                    passed = bind_call(node, site.expr).get(param)
                     if passed is None:
                         continue
                     entries: dict[str, tuple[Expr, _File, int]] = {}
@@ -5708,7 +5690,7 @@ class _Recipe:
                 or (call.function >= 0 and self._def_untaken(caller, caller.defs[call.function]))
             ):
                 continue
-            passed = _bind_def(d, call.expr).get(name)
+            passed = bind_call(d, call.expr).get(name)
             if (
                 passed is None
                 and default is not None
@@ -5842,7 +5824,7 @@ class _Recipe:
                 ]
                 if not sites:
                     continue
-                bound = [_bind_def(d, call.expr) for _, call in sites]
+                bound = [bind_call(d, call.expr) for _, call in sites]
                 for param, default in built:
                     if all(param in b for b in bound):
                         out.setdefault(path, []).append((default.line, default.end_line))
@@ -6066,7 +6048,7 @@ class _Recipe:
                 or self._call_untaken(caller, site)
             ):
                 continue
-            passed = _bind_def(d, site.expr).get(name)
+            passed = bind_call(d, site.expr).get(name)
             if passed is not None:
                 texts[self.values.resolve(caller, site.function, passed, 0).text] = None
             elif default is not None and not site.expr.unpacks():
@@ -6661,7 +6643,7 @@ class _Recipe:
             return []
         out = []
         for caller, site in self.values.call_sites(file, fn)[:_MAX_CALLERS]:
-            passed = _bind_def(d, site.expr).get(name)
+            passed = bind_call(d, site.expr).get(name)
             if passed is not None and passed.kind == "Name" and site.function >= 0:
                 out += self._caller_dicts(
                     caller, site.function, passed.name, site.expr.line, depth + 1
@@ -7097,7 +7079,7 @@ class _Recipe:
             owner, at = found
             d = owner.defs[at]
             shown = []
-            for param, arg in _bind_def(d, call.expr).items():
+            for param, arg in bind_call(d, call.expr).items():
                 value = self.values.resolve(file, fn, arg, 0)
                 if value.literal and value.text != "None":
                     shown.append(f"{param}={value.text}")
@@ -7197,7 +7179,7 @@ class _Recipe:
         boxes, self.flip_prob)``: ``prob`` is ``flip_prob``), else their literal defaults
         (``augment_hsv``'s ``hgain=5``): its draws are then read with the caller's values."""
         d = file.defs[fn]
-        bound = _bind_def(d, call)
+        bound = bind_call(d, call)
         out: dict[str, str] = {}
         for param, default in d.params:
             if param in bound:
@@ -7547,7 +7529,7 @@ class _Recipe:
         if found is None or not self._draws_inside(file, call) or call.unpacks():
             return ""
         owner, at = found
-        bound = _bind_def(owner.defs[at], call)
+        bound = bind_call(owner.defs[at], call)
         kept = [
             f"{param}={default.text}"
             for param, default in owner.defs[at].params
@@ -7893,7 +7875,7 @@ class _Recipe:
                 continue
             params = [
                 p
-                for p, passed in _bind_def(owner.defs[init], site.expr).items()
+                for p, passed in bind_call(owner.defs[init], site.expr).items()
                 if passed.kind == "Name" and passed.name == name
             ]
             attrs = {
@@ -7935,7 +7917,7 @@ class _Recipe:
         for a in d.assigns:
             if a.target.text != attr.text or a.value.kind != "Name":
                 continue
-            passed = _bind_def(d, site.expr).get(a.value.name) or dict(d.params).get(a.value.name)
+            passed = bind_call(d, site.expr).get(a.value.name) or dict(d.params).get(a.value.name)
             if passed is None or _is_none(passed):
                 return ""
             return self.values.describe(caller, site.function, passed)
@@ -8165,7 +8147,7 @@ class _Recipe:
         if expr.name not in d.positional:
             return None
         for caller, site in self.values.call_sites(file, fn):
-            passed = _bind_def(d, site.expr).get(expr.name)
+            passed = bind_call(d, site.expr).get(expr.name)
             if passed is None:
                 continue
             found = self._model_of(caller, site.function, passed, site.expr.line, depth + 1)
@@ -8225,7 +8207,7 @@ class _Recipe:
             if name not in d.positional:
                 return None
             for caller, site in self.values.call_sites(file, fn):
-                passed = _bind_def(d, site.expr).get(name)
+                passed = bind_call(d, site.expr).get(name)
                 if passed is None or passed.kind != "Name" or site.function < 0:
                     continue
                 found = self._criterion_built(
@@ -9237,7 +9219,7 @@ class _Recipe:
             found = owner.first.get(f"{cls.qual}.{method}")
             if found is None or owner.defs[found].is_class or owner.defs[found].vararg:
                 continue
-            bound = _bind_def(owner.defs[found], built) if method == "__init__" else {}
+            bound = bind_call(owner.defs[found], built) if method == "__init__" else {}
             out += [
                 (param, default.text)
                 for param, default in owner.defs[found].params[skip:]
@@ -9741,7 +9723,7 @@ class _Recipe:
                     continue
                 found: dict[str, None] = {}
                 for caller, call in sites[:_LITERAL_SITES]:
-                    passed = _bind_def(d, call.expr).get(arg.name)
+                    passed = bind_call(d, call.expr).get(arg.name)
                     value = (
                         self.values.resolve(caller, call.function, passed, 1)
                         if passed is not None

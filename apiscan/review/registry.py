@@ -198,6 +198,8 @@ class Registries:
         argparse: ArgparseDefaults,
     ) -> None:
         files = list(files)
+        self.files = files
+        self._called: frozenset[str] | None = None
         self.resolve = resolve
         self.by_module = by_module
         #: registry (dotted) -> registered name -> dotted def
@@ -342,6 +344,47 @@ class Registries:
                     return models[model], why, others
         return None
 
+    def namespace_entries(self, module: str, target: str) -> tuple[tuple[str, str], ...]:
+        """The other builders a look-up in ``module``'s namespace could take instead of
+        ``target`` (``modeling.__dict__[opts.model]`` picking ``deeplabv3plus_mobilenet``
+        beside ``deeplabv3_resnet50``, ``deeplabv3plus_xception``...): the module's public
+        functions (by name or module-level alias) that no code calls by name. Those are
+        entries of the namespace the option picks from, as ``@register_model`` functions
+        are of their table, and the run builds none of them; a public function something
+        calls directly (a helper the picked builder uses) is no entry, and neither are the
+        module's classes (the picked builder's model and its parts)."""
+        file = self.by_module.get(module)
+        if file is None:
+            return ()
+        named = [n for n, i in file.defs.items() if "." not in n and i >= 0]
+        named += [n for n, _ in file.facts.aliases if "." not in n]
+        out: dict[str, str] = {}
+        for name in named:
+            if name.startswith("_") or name in out:
+                continue
+            dotted = self.in_module(module, name)
+            if dotted is None or dotted == target or dotted in self.called_by_name():
+                continue
+            found = file.defs.get(dotted.rpartition(".")[2])
+            if found is None or found < 0:
+                continue  # an alias of a class, or of another module's def
+            out[name] = dotted
+        return tuple(sorted(out.items()))
+
+    def called_by_name(self) -> frozenset[str]:
+        """Every def a call of the repository names (resolved through imports): what is
+        called directly, not looked up by a computed name."""
+        if self._called is None:
+            called: set[str] = set()
+            for file in self.files:
+                for ref, _ in file.facts.calls:
+                    head = file.exprs[ref].refs[:1]
+                    dotted = self.dotted(file, head[0]) if head and head[0] >= 0 else None
+                    if dotted is not None:
+                        called.add(dotted)
+            self._called = frozenset(called)
+        return self._called
+
     def registered_beside(self, target: str) -> list[str]:
         """The other names registered in ``target``'s registry from ``target``'s module (the
         other sizes of DeiT's ``deit_base_patch16_224`` in models.py), in registration
@@ -376,7 +419,10 @@ class Registries:
             if module in self.by_module and found is not None:
                 target = self.in_module(module, found[0])
                 text = file.text(func_ref, 60)
-                return Lookup(target, f"{text}: {found[1]}") if target else None
+                if not target:
+                    return None
+                others = self.namespace_entries(module, target)
+                return Lookup(target, f"{text}: {found[1]}", others, registered=bool(others))
             return None
         if func.kind == "sub":
             # ``registry.BACKBONES[cfg.MODEL.BACKBONE.CONV_BODY](cfg)``: maskrcnn-benchmark's

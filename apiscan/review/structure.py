@@ -4010,14 +4010,16 @@ class _Builders:
         return TopModel(cls, file.where(call.line), fn.name, tuple(parts))
 
     def registered_picks(self) -> set[str]:
-        """The defs and classes a ``@register_model`` pick by a known name takes anywhere in
-        the repository (every script's ``create_model(args.model)`` with its own default):
+        """The defs and classes a ``@register_model`` pick (or a pick from a module's
+        namespace) by a known name takes anywhere in the repository (every script's
+        ``create_model(args.model)`` with its own default):
         a model one script trains is no alternative because the entry's name is another."""
         out: set[str] = set()
         for file in self.files:
             for ref, fid in file.facts.calls:
                 func = file.exprs[file.exprs[ref].refs[0]]
-                if func.kind not in ("name", "attr") or func.value not in BY_NAME_FUNCTIONS:
+                by_name = func.kind in ("name", "attr") and func.value in BY_NAME_FUNCTIONS
+                if not by_name and func.kind != "sub":  # ``module.__dict__[key](...)`` too
                     continue
                 lookup = self.registries.lookup(file, ref, fid)
                 if lookup is not None and lookup.registered:

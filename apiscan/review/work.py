@@ -51,7 +51,7 @@ from apiscan.review.commands import (
     launches,
 )
 from apiscan.review.config_files import OptionFiles, config_names, config_words
-from apiscan.review.evaluate import Namespaces, choice_key, outcomes, values_of
+from apiscan.review.evaluate import Namespaces, bind_call, choice_key, outcomes, values_of
 from apiscan.review.gaps import float_only_passes
 from apiscan.review.leftout import call_index, globals_picks
 from apiscan.review.masked import METRICS
@@ -2727,9 +2727,7 @@ def _spread_name(call: Expr) -> str | None:
 
 def _bind_names(call: Expr, d: DefValues) -> dict[str, Expr]:
     """The parameters of ``d`` a call names or passes by position, before any ``*args``."""
-    from apiscan.review.recipe import _bind_def  # the recipe imports this module
-
-    return _bind_def(d, call)
+    return bind_call(d, call)
 
 
 def _built_dict(
@@ -3014,12 +3012,10 @@ def _call_arguments(call: Expr, d: object) -> dict[str, Expr | None] | None:
     """name -> the expression ``call`` passes for each parameter of the def ``d`` (the
     recipe's binding, its default where the call leaves it out, None where neither is
     there); None when a ``*args``/``**kwargs`` the call spreads hides which."""
-    from apiscan.review.recipe import _bind_def  # the recipe imports this module
-
     if call.unpacks():
         return None
     out: dict[str, Expr | None] = dict(d.params)  # type: ignore[attr-defined]
-    out.update(_bind_def(d, call))  # type: ignore[arg-type]
+    out.update(bind_call(d, call))  # type: ignore[arg-type]
     return out
 
 
