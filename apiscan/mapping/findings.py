@@ -319,6 +319,10 @@ class Matcher:
                 use.usage,
                 namespace_of(use.api),
                 use.function,
+                # what the call passes is the call's, known API or not (a download's URL
+                # through a third-party re-export of torch's loader tells backbone weights
+                # from a checkpoint)
+                args=use.args,
             )
         canonical = use.canonical or api.canonical(use.api) or ""
         return ApiFinding(

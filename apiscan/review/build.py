@@ -255,6 +255,7 @@ def review(options: ScanOptions) -> Review:
         not_picked.update(unpicked)
         picked = [c for c in picked if c not in unpicked]
         left = left_now()
+    tops = _without_left_copies(tops, left)
     ancillary.count_apart(
         unreached(root, analyses, tops, modules, ancillary.keep, not_built, built_under)
     )
@@ -783,6 +784,20 @@ def _picks_left_out(
     return {
         t.cls for t in tops if t.cls in picked and all(inside(o) for o in tops if o.cls == t.cls)
     }
+
+
+def _without_left_copies(
+    tops: Sequence[TopModel], left: Mapping[str, Sequence[tuple[int, int]]]
+) -> list[TopModel]:
+    """The top models less the constructions in left-out code of a class the run also
+    builds elsewhere (the same model the builders of a table's unpicked entries return,
+    beside the picked entry's): the class is shown where the run builds it, once."""
+
+    def inside(t: TopModel) -> bool:
+        return any(a <= t.where.line <= b for a, b in left.get(t.where.path, ()))
+
+    kept = {t.cls for t in tops if not inside(t)}
+    return [t for t in tops if not (inside(t) and t.cls in kept)]
 
 
 def _as_alternative(top: TopModel) -> TopModel:

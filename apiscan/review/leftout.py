@@ -29,6 +29,7 @@ from apiscan.extract.values import DefValues, Expr, FileValues
 from apiscan.program.index import Hierarchy
 from apiscan.program.solver import callee_resolver
 from apiscan.review.evaluate import UNKNOWN, bind_call, holds
+from apiscan.review.sources import self_tests
 
 #: (path, index of the def in the file's value records)
 Place = tuple[str, int]
@@ -675,9 +676,14 @@ def left_out(
 
     left_aliases: set[tuple[str, str]] = set()
 
+    # a library module's self-test (a backbone file building its largest variant under
+    # ``__main__``) runs when that file is tried out, never in the training run
+    trials = self_tests(analyses)
+
     def inside(path: str, line: int) -> bool:
         return (
             (path, line) == _ELSEWHERE
+            or trials.get(path, (0, -1))[0] <= line <= trials.get(path, (0, -1))[1]
             or any(a <= line <= b for a, b in spans.get(path, ()))
             or any(a <= line <= b for a, b in skipped.get(path, ()))
             or any(
