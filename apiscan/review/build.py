@@ -655,6 +655,8 @@ def review(options: ScanOptions) -> Review:
             modules, tops, frozenset(dead_spans) | frozenset(exporting), unbuilt, ancillary
         )
     modules = structure.with_top_roles(modules, tops, injected)
+    # a random resize every composition crops to a fixed size after: one batch shape
+    cropped = cropped_resizes(result, recipe)
     return Review(
         root=result.root,
         tool_version=__version__,
@@ -664,7 +666,7 @@ def review(options: ScanOptions) -> Review:
         alternatives=tuple(sorted(not_picked)),
         coverage=gaps.coverage(result),
         gaps=network_gaps,
-        dynamic_shape=gaps.dynamic_shape(result, ancillary.why),
+        dynamic_shape=gaps.dynamic_shape(result, ancillary.why, cropped),
         sparse=gaps.sparse_uses(result, analyses, ancillary.why),
         extensions=gaps.extensions(root, result, analyses, hierarchy, ancillary.why)
         + submodule_extensions(items),
@@ -685,7 +687,7 @@ def review(options: ScanOptions) -> Review:
             ),
             frozenset(uncalled) | switched_off,
             # a random size drawn only under a branch the defaults never take is no pipeline
-            cropped_resizes(result, recipe) | unrun_draws(result, analyses, options, named),
+            cropped | unrun_draws(result, analyses, options, named),
             frozenset(k for k, kind in masked.items() if kind == REDUCTION),
             frozenset(k for k, kind in masked.items() if kind == METRICS),
             unbuilt,

@@ -14,7 +14,7 @@ import os
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 
 from apiscan.discovery import SKIP_DIRS
@@ -481,14 +481,30 @@ def _places(found: Iterable[ApiFinding], limit: int) -> list[Where]:
     return out
 
 
+#: What a random resize that every composition crops to a fixed size after is told.
+CROPPED_AFTER = (
+    " (every composition using it crops or pads to a fixed size after it: each batch has one"
+    " shape, not counted as an input pipeline to bucket)"
+)
+
+
 def dynamic_shape(
-    result: ScanResult, apart: Callable[[str], str] | None = None
+    result: ScanResult,
+    apart: Callable[[str], str] | None = None,
+    cropped: Collection[tuple[str, str]] = (),
 ) -> tuple[tuple[Where, str, str, str], ...]:
     """Every dynamic-shape finding as (where, rule, scope, message), in file order, less
     those of files counted apart (``apart(path)`` non-empty: a vendored copy's evaluation
-    scripts, a module nothing imports), which the effort leaves out too."""
+    scripts, a module nothing imports), which the effort leaves out too. A random resize in
+    ``cropped`` ((path, function), :func:`~apiscan.review.build.cropped_resizes`) says that
+    a fixed-size crop follows it, as the effort reads it."""
     return tuple(
-        (Where(f.path, f.span.line, f.cell), f.rule, f.scope, f.message)
+        (
+            Where(f.path, f.span.line, f.cell),
+            f.rule,
+            f.scope,
+            f.message + (CROPPED_AFTER if (f.path, f.function) in cropped else ""),
+        )
         for f in result.shape_findings
         if apart is None or not apart(f.path)
     )

@@ -14,6 +14,7 @@ from scan_helpers import write_repo
 
 from apiscan.model import ParamChange
 from apiscan.review.build import build_review
+from apiscan.review.gaps import CROPPED_AFTER
 from apiscan.review.model import Review
 from apiscan.review.work import memory_only
 
@@ -314,8 +315,9 @@ def test_a_random_scale_cropped_to_a_fixed_size_is_no_input_pipeline(tmp_path: P
     review = _scaled(tmp_path, "RandomCrop(size=(size, size), pad_if_needed=True),")
     assert review.effort.input_shape_rewrites == 0
     assert "input-shape" not in review.effort.formula
-    # the scan's finding itself stays listed
-    assert any(rule == "DS119" for _, rule, _, _ in review.dynamic_shape)
+    # the scan's finding itself stays listed, saying the crop after it fixes the shape
+    (message,) = [m for _, rule, _, m in review.dynamic_shape if rule == "DS119"]
+    assert message.endswith(CROPPED_AFTER)
 
 
 def test_a_random_scale_with_no_fixed_crop_after_it_is_an_input_pipeline(tmp_path: Path) -> None:
@@ -323,6 +325,8 @@ def test_a_random_scale_with_no_fixed_crop_after_it_is_an_input_pipeline(tmp_pat
     review = _scaled(tmp_path, "")
     assert review.effort.input_shape_rewrites == 1
     assert "1 input-shape × 1.5–3" in review.effort.formula
+    (message,) = [m for _, rule, _, m in review.dynamic_shape if rule == "DS119"]
+    assert CROPPED_AFTER not in message
 
 
 def test_batch_norm_momentum_written_on_the_layers_is_an_item(blur: Review) -> None:
