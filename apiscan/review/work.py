@@ -4673,18 +4673,26 @@ def _uncalled_variants(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]
     ``resnet18``/``resnet34`` downloading ImageNet weights, while PSPNet calls only
     ``resnet50``/``resnet101``/``resnet152``). Decorated functions are left alone (a registry
     builds them by name: timm's ``@register_model``)."""
-    called_from: dict[str, set[str]] = {}
+    called_from: dict[str, set[str]] = {}  # a callee's last name -> the calling files
+    callers_of: dict[str, set[str]] = {}  # a callee as the scan resolved it -> the same
     for fa in analyses:
         for c in fa.calls:
             if c.role == "call":
                 called_from.setdefault(c.callee.rpartition(".")[2], set()).add(fa.path)
+                callers_of.setdefault(c.callee, set()).add(fa.path)
     decorated = {
         (fa.path, name) for fa, facts in with_facts(analyses) for name in _decorated(facts)
     }
     out: set[tuple[str, str]] = set()
     for fa in analyses:
         plain = [fn.qualname for fn in fa.functions if not fn.cls and "." not in fn.qualname]
-        if not any(called_from.get(name, set()) - {fa.path} for name in plain):
+        # a sibling called from outside by its own name (another script's ``main()`` is
+        # that script's, not a call of this file's ``main``)
+        if not any(
+            callers_of.get(f"{module}.{name}", set()) - {fa.path}
+            for name in plain
+            for module in fa.modules
+        ):
             continue  # no sibling is called from outside: a dispatch by name, or a script
         out.update(
             (fa.path, name)
