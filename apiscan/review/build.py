@@ -29,6 +29,7 @@ from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
+from apiscan.review.commands import documented_calls
 from apiscan.review.config_files import YamlConfigs, config_names, framework_keeps
 from apiscan.review.configs import DRAWN_SIZE, MULTI_SCALE
 from apiscan.review.inference import (
@@ -304,7 +305,12 @@ def review(options: ScanOptions) -> Review:
     # the classes and functions nothing builds or calls, less those a config file names (a
     # model YAML's layer, built by eval or a lookup): their code is not reached
     configured_names = config_names(readings.config_words, (name for _, name in uncalled))
-    unbuilt = frozenset(k for k in uncalled if k[1] not in configured_names)
+    # where nothing trains, what the documentation's Python examples call (a README's
+    # ``model = lib.build_huge(pretrained=True)``) is how the library's users reach the model
+    documented = documented_calls(root) if not training else frozenset()
+    unbuilt = frozenset(
+        k for k in uncalled if k[1] not in configured_names and k[1] not in documented
+    )
     # the classes and functions of ported files that only files counted apart use (an
     # export script's wrappers): counted apart with those files; and those only code not
     # reached uses (a loss's helpers beside the losses no config picks): not reached either
@@ -321,7 +327,7 @@ def review(options: ScanOptions) -> Review:
         # ... and what its modules list as their public API (``__all__``: a ``load`` building
         # the model from a state dict, a ``tokenize`` feeding it): the inference path the
         # library's users call, though only its notebooks call it here
-        configured_names |= public_names(analyses, ancillary.apart)
+        configured_names |= public_names(analyses, ancillary.apart) | documented
     if configured_names:  # those a config file names may be built: reached, as their users
         reach = apart_only(analyses, ancillary.apart, dead_spans, configured_names)
     unbuilt |= reach.unreached

@@ -824,3 +824,45 @@ def built_packages(root: Path | None) -> dict[str, str]:
             if "git+" in match.group(0) or _BUILD.search(after):
                 found.setdefault(package_key(match.group(1)), f"{path}:{number + 1}")
     return found
+
+
+#: A fenced code block of a Markdown page: its info string and its text.
+_FENCED = re.compile(r"^(```|~~~)[ \t]*([\w+-]*)[^\n]*\n(.*?)^\1[ \t]*$", re.MULTILINE | re.DOTALL)
+#: The info strings of a Python block (an untagged block counts when it parses).
+_PYTHON_TAGS = frozenset({"python", "py", "python3", "pycon", ""})
+
+
+def documented_calls(root: Path | None) -> frozenset[str]:
+    """The last names of what the Python examples of the documentation call (the root
+    README's and the root and docs pages' fenced ``python`` blocks: ImageBind's
+    ``model = imagebind_model.imagebind_huge(pretrained=True)``, a promptable model's
+    ``predictor = Predictor(build_model(checkpoint=...))``): how a library that trains
+    nothing is used, its inference path. A block that does not parse as Python (a shell
+    session, output) names nothing."""
+    import ast
+
+    if root is None:
+        return frozenset()
+    names: set[str] = set()
+    for path, text in _texts(root, docs=True, pages=True):
+        if not path.lower().endswith(".md") and "." in PurePosixPath(path).name:
+            continue  # shell scripts, reStructuredText: no fenced blocks
+        for match in _FENCED.finditer(text):
+            if match.group(2).lower() not in _PYTHON_TAGS:
+                continue
+            code = "\n".join(
+                line[4:] if line.startswith((">>> ", "... ")) else line
+                for line in match.group(3).splitlines()
+            )
+            try:
+                tree = ast.parse(code)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call):
+                    func = node.func
+                    if isinstance(func, ast.Name):
+                        names.add(func.id)
+                    elif isinstance(func, ast.Attribute):
+                        names.add(func.attr)
+    return frozenset(names)
