@@ -6477,6 +6477,54 @@ class _Recipe:
                         values,
                         f"{stored}built by name (class_name={name!r}){note}",
                     )
+            self._class_name_set(file)
+
+    def _class_name_set(self, file: _File) -> None:
+        """The dotted class names set on a settings dict by attribute (EDM-style
+        ``c.loss_kwargs = dnnlib.EasyDict()`` then, in the branch of ``if opts.precond ==
+        ...`` the defaults take, ``c.loss_kwargs.class_name = 'training.loss.EDMLoss'``):
+        built by name like a ``class_name=`` keyword, with the entries the function sets on
+        the same dict and, for a loss, the defaults of its ``__init__``. The branches the
+        defaults leave are dropped with the other rows built there (:meth:`_untaken_rows`)."""
+        scopes = [(-1, file.values.assigns)]
+        scopes += [(i, d.assigns) for i, d in enumerate(file.defs)]
+        for fn, assigns in scopes:
+            for a in assigns:
+                target = a.target
+                if not (
+                    target.kind == "Attribute"
+                    and target.name == "class_name"
+                    and target.parts
+                    and isinstance(a.value.value, str)
+                    and a.value.literal
+                    and "." in a.value.value
+                ):
+                    continue
+                name = a.value.value
+                category, shown, note = self._by_name_category(name)
+                if category is None:
+                    continue
+                held = target.parts[0].text
+                values: list[tuple[str, str]] = []
+                for b in sorted(assigns, key=lambda b: b.line):
+                    t = b.target
+                    if (
+                        t.kind == "Attribute"
+                        and t.name != "class_name"
+                        and t.parts
+                        and t.parts[0].text == held
+                    ):
+                        shown_value = self._value(file, fn, t.name, b.value)
+                        values.append((t.name, f"{shown_value} (set at {file.loc(b.line)})"))
+                if category == "loss":
+                    values += self._loss_class_defaults(name, values)
+                self.add(
+                    category,
+                    shown,
+                    file.where(a.line),
+                    values,
+                    f"stored as {held}, built by name ({held}.class_name = {name!r}){note}",
+                )
 
     def _opened_entries(self, file: _File, fn: int, expr: Expr) -> list[tuple[str, str]]:
         """The entries of a ``**`` argument that picks one dict of a table by a key the
@@ -6596,6 +6644,26 @@ class _Recipe:
                 # gets there, an override the command line gives does
                 continue
             out.append((key, f"{shown} ({where})"))
+        # and the entries a later ``update(...)`` of the dict writes (``c.augment_kwargs.
+        # update(xflip=1e8, yflip=1, scale=1)``), the keywords of one that runs
+        written = {k for k, _ in out}
+        for later in file.values.calls:
+            func = later.expr.parts[0] if later.expr.kind == "Call" and later.expr.parts else None
+            if (
+                later.function != call.function
+                or later.expr.line <= call.expr.line
+                or func is None
+                or func.kind != "Attribute"
+                or func.name != "update"
+                or not func.parts
+                or func.parts[0].text != stored.text
+                or not self.values.runs(file, call.function, later.expr.line)
+            ):
+                continue
+            for kw in later.expr.keywords:
+                if kw.name and kw.name != "class_name" and kw.name not in written:
+                    shown = self._value(file, call.function, kw.name, kw.target)
+                    out.append((kw.name, f"{shown} (set at {file.loc(later.expr.line)})"))
         return out
 
     def _by_name_category(self, name: str) -> tuple[str | None, str, str]:
