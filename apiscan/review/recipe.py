@@ -362,6 +362,9 @@ _AUG_PARAMETER = re.compile(
 #: A wrapper for several devices counts too when a setting of the run decides it
 #: (Pytorch_Retinaface's ``if num_gpu > 1 and gpu_train:`` with the default config's
 #: ``'ngpu': 1``); a test of how the run is launched decides nothing (:data:`_LAUNCH_TEST`).
+#: An ``if`` test comparing two objects by identity (``G_inv is not I_3``), no constant:
+#: a state check, never a random draw.
+_IDENTITY_TEST = re.compile(r"[\w.]+\s+is(?:\s+not)?\s+(?!(?:None|True|False)\b)[\w.]+")
 _BRANCH_DECIDED = frozenset(
     {"optimizer", "scheduler", "wd_schedule", "loss", "augmentation", "preprocessing",
      "dataloader", "warmup", "ema", "grad_clip", "amp", "seed", "distributed"}
@@ -9650,6 +9653,11 @@ class _Recipe:
                 if (fa.path, function) not in self.data_functions and not (
                     cls and module and self.hierarchy.is_dataset(f"{module}.{cls}")
                 ):
+                    continue
+                if _IDENTITY_TEST.fullmatch(when.strip()):
+                    # ``if G_inv is not I_3:``: which object a name holds (a transform
+                    # composed or not) decides it, no draw: a filter reversed for a
+                    # resampling convolution, not a random flip
                     continue
                 values = [("expression", expression), ("when", when)]
                 self.add("augmentation", "flip (reversed slice)", place(fa, line), values)
