@@ -32,6 +32,7 @@ from apiscan.review import effort, gaps, structure
 from apiscan.review.config_files import YamlConfigs, config_names, framework_keeps
 from apiscan.review.configs import DRAWN_SIZE, MULTI_SCALE
 from apiscan.review.inference import (
+    DECODE_SYNC,
     GROWING_CACHE,
     PER_IMAGE_PAD,
     default_settings,
@@ -628,6 +629,7 @@ def review(options: ScanOptions) -> Review:
         items
         + config_backbones(recipe, CONFIG)
         + growing_caches(recipe)
+        + decode_syncs(recipe)
         + zoo_parts(
             [t for t in tops if not ancillary.why(t.where.path) and t.cls not in not_picked],
             items,
@@ -862,6 +864,29 @@ def growing_caches(recipe: Sequence[RecipeItem]) -> tuple[WorkItem, ...]:
                 "position: in MindSpore's graph mode every new length compiles the network "
                 "again; allocate it at the maximum length, write each step at its position "
                 "(a scatter) and read it whole under an attention mask"
+            ),
+            uses=len(rows),
+        ),
+    )
+
+
+def decode_syncs(recipe: Sequence[RecipeItem]) -> tuple[WorkItem, ...]:
+    """The inference path's host reads once per decoding step (a stop test read on the
+    host, a beam search's ``.item()``/``.tolist()`` in the method the loop calls each
+    step), as one work item: the device waits for the host once per generated token."""
+    rows = [item for item in recipe if item.name.startswith(DECODE_SYNC)]
+    if not rows:
+        return ()
+    return (
+        WorkItem(
+            kind="decode-sync",
+            what=", ".join(dict.fromkeys(item.name.rpartition(" in ")[2] for item in rows)),
+            where=tuple(item.where for item in rows),
+            why=(
+                "tensor values are read on the host once per generated token (a stop test, "
+                ".item()/.tolist() of scores and tokens): each read waits for the device; "
+                "keep the decision on the device (masks, topk, where), read every few "
+                "steps, or keep the loop outside the compiled network and accept the wait"
             ),
             uses=len(rows),
         ),
