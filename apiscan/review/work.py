@@ -4231,11 +4231,31 @@ def apart_only(
         if name.rpartition(".")[2] in by_name:
             last = name.rpartition(".")[2]
             uses.setdefault(last, set()).update((p, line, "") for p, line in places)
+    # every definition of the repository by its dotted name (methods and nested functions
+    # too): a call the scan resolved to one (``pkg.cloud.Cloud.sample``, or
+    # ``pkg.cloud.Cloud.sample.dists``, a function nested in that method) uses it, not
+    # another module's function ``sample`` of the same last name (``aims_elsewhere``)
+    known = {
+        f"{m}.{d.qual}"
+        for fa in files.values()
+        if fa.syntax is not None and fa.syntax.values is not None
+        for d in fa.syntax.values.defs
+        for m in fa.modules
+    }
+    aimed: dict[tuple[str, int, str], set[str | None]] = {}
     for path, fa in files.items():
         for c in fa.calls:
-            for part in c.callee.split(".")[-2:]:
-                if part in by_name:
-                    uses.setdefault(part, set()).add((path, 0, c.caller))
+            parts = c.callee.split(".")
+            for n, part in enumerate(parts[-2:][::-1]):
+                if part not in by_name:
+                    continue
+                # the definition the call names: the callee itself, or what its last part
+                # is called on
+                named = ".".join(parts[: len(parts) - n])
+                use = (path, 0, c.caller)
+                uses.setdefault(part, set()).add(use)
+                # which definition it uses, None when not told
+                aimed.setdefault(use, set()).add(named if named in known else None)
         # a package's re-export is no use where the repository trains (ByteTrack's
         # ``yolox/models/__init__.py`` re-exporting the Darknet only YOLOv3's neck builds)
         reexported = _reexported(fa, framework, handed)
@@ -4276,11 +4296,23 @@ def apart_only(
             for a, z in (spans[k],)
         )
 
+    def aims_elsewhere(use: tuple[str, int, str], key: tuple[str, str]) -> bool:
+        """A call the scan resolved only to other definitions of ``key``'s last name; a
+        method may override the one named (``reader.read_batch`` resolved to the base
+        class's runs a subclass's), so only a module-level function is told apart."""
+        targets = aimed.get(use)
+        return (
+            "." not in key[1]
+            and bool(targets)
+            and None not in targets
+            and not targets & {f"{m}.{key[1]}" for m in files[key[0]].modules}
+        )
+
     outer = {
         key: [
             (p, line, top)
             for p, line, top in uses.get(key[1].rpartition(".")[2], ())
-            if not inside(p, line, top, (key,))
+            if not inside(p, line, top, (key,)) and not aims_elsewhere((p, line, top), key)
         ]
         for key in defs
         if key not in dead
