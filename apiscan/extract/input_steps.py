@@ -57,7 +57,8 @@ class InputStep:
     ``draw`` (refs: the ops of the draw: ``sort``, ``cumsum``, ``topk``, ``multinomial``),
     ``precision`` (refs: the dtype set as every tensor's default), ``sharded_checkpoint``
     (refs: the file pattern, the rank index), ``non_strict_load`` (refs: ``strict=False``),
-    ``loop_sync`` (refs: the condition read on the host), ``growing_cache`` (refs: the
+    ``loop_sync`` (refs: the condition read on the host), ``step_read`` (refs: the values a
+    method the decode loop calls each step reads on the host), ``growing_cache`` (refs: the
     position the cache is written at)."""
 
     kind: str
@@ -96,8 +97,94 @@ def read_input_steps(
         elif isinstance(node, _FuncDef):
             cls = numbers.get(name.rpartition(".")[0], frozenset())
             steps += _function_steps(node, name, text_of, cls, own(node), walk)
+    steps += _called_step_reads(qualname, text_of, walk)
     steps.sort(key=lambda s: (s.line, s.kind, s.text))
     return tuple(steps)
+
+
+#: Method calls that read a tensor's values back on the host (``x.item()``, ``x.tolist()``).
+_VALUE_READ = frozenset({"item", "tolist"})
+
+
+def _called_step_reads(
+    qualname: Mapping[ast.AST, str],
+    text_of: _Text,
+    walk: Callable[[ast.AST], Sequence[ast.AST]] = walk_nodes,
+) -> Iterator[InputStep]:
+    """The host reads of the file's methods a decode loop calls once per step (Whisper's
+    ``self.decoder.update(tokens, logits, sum_logprobs)`` in the loop that runs
+    ``self.inference.logits``, its beam search reading ``tokens[idx].tolist()`` and
+    ``(sum_logprobs[idx] + logprob).item()``; a logit filter's ``apply`` reading
+    ``sampled_tokens.tolist()``): the device waits for the host once per generated token,
+    as for a stop test read on the host. One step per method, at its first read, its reads
+    as the refs; the loop's own stop test is :func:`_loop_syncs`'."""
+    methods: dict[str, list[tuple[str, list[ast.Call]]]] = {}
+    loops: list[tuple[str, ast.For | ast.While]] = []
+    # the file's classes built into each attribute of ``self`` (``self.search =
+    # BeamSearch(...)``, or either side of an ``if``): a call through it reaches their methods
+    held: dict[str, set[str]] = {}
+    for node in qualname:
+        if not isinstance(node, _FuncDef):
+            continue
+        for n in walk(node):
+            target = single_target(n) if isinstance(n, ast.Assign) else None
+            value = n.value if isinstance(n, ast.Assign) else None
+            if (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+                and isinstance(value, ast.Call)
+                and isinstance(value.func, ast.Name)
+            ):
+                held.setdefault(target.attr, set()).add(value.func.id)
+    for node, name in qualname.items():
+        if not isinstance(node, _FuncDef):
+            continue
+        reads = [
+            n
+            for n in walk(node)
+            if isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and n.func.attr in _VALUE_READ
+            and not n.args
+        ]
+        if reads and "." in name:
+            methods.setdefault(node.name, []).append((name, reads))
+        loops += [(name, n) for n in walk(node) if isinstance(n, ast.For | ast.While)]
+    if not methods:
+        return
+    seen: set[str] = set()
+    for name, loop in loops:
+        body = [n for stmt in loop.body for n in ast.walk(stmt)]
+        calls = [n for n in body if isinstance(n, ast.Call)]
+        if not any(_NETWORK_CALL.search(_dotted(c.func)) for c in calls):
+            continue
+        for call in calls:
+            func = call.func
+            if not isinstance(func, ast.Attribute) or _NETWORK_CALL.search(_dotted(func)):
+                continue
+            receiver = func.value
+            owners = (
+                held.get(receiver.attr)
+                if isinstance(receiver, ast.Attribute)
+                and isinstance(receiver.value, ast.Name)
+                and receiver.value.id == "self"
+                else None
+            )
+            for qual, reads in methods.get(func.attr, ()):
+                if qual in seen or qual == name:
+                    continue
+                if owners and qual.rpartition(".")[0].rpartition(".")[2] not in owners:
+                    continue  # another class's method of that name
+                seen.add(qual)
+                texts = tuple(dict.fromkeys(text_of(r) for r in reads))
+                yield InputStep(
+                    "step_read",
+                    qual,
+                    reads[0].lineno,
+                    f"{texts[0]} (each step of {name}, through {text_of(func)})",
+                    texts[:3],
+                )
 
 
 def _first_def(cls: ast.ClassDef) -> int:
@@ -444,7 +531,7 @@ _DEFAULT_DTYPE = frozenset({"set_default_tensor_type", "set_default_dtype"})
 _LISTING = re.compile(r"glob|listdir|iterdir")
 #: What a loop's body calls when it runs the network once per step (``self.model.forward``,
 #: ``self.decoder(...)``, ``model(x)``).
-_NETWORK_CALL = re.compile(r"(?:^|\.)(?:forward|model|decoder|net)$|_model$", re.IGNORECASE)
+_NETWORK_CALL = re.compile(r"(?:^|\.)(?:forward|model|decoder|net|logits)$|_model$", re.IGNORECASE)
 #: Calls whose result is a tensor's value read back on the host (``all(eos)``, ``x.item()``).
 _HOST_READ = frozenset({"all", "any", "item", "tolist", "bool"})
 

@@ -33,6 +33,7 @@ from apiscan.review.commands import documented_calls
 from apiscan.review.config_files import YamlConfigs, config_names, framework_keeps
 from apiscan.review.configs import DRAWN_SIZE, MULTI_SCALE
 from apiscan.review.inference import (
+    DECODE_SYNC,
     GROWING_CACHE,
     PER_IMAGE_PAD,
     default_settings,
@@ -315,7 +316,10 @@ def review(options: ScanOptions) -> Review:
     # export script's wrappers): counted apart with those files; and those only code not
     # reached uses (a loss's helpers beside the losses no config picks): not reached either
     dead_spans = {k: uncalled[k] for k in unbuilt}
-    reach = apart_only(analyses, ancillary.apart, dead_spans)
+    # where nothing trains, the examples, demos and notebooks are how the library is used:
+    # what they call of its ported modules (a sampler, a pipeline) is its inference path
+    reached_by = ancillary.apart if training else _product_users(ancillary.apart)
+    reach = apart_only(analyses, reached_by, dead_spans)
     found = (name for _, name in (*reach.exporting, *reach.unreached))
     configured_names = config_names(readings.config_words, found)
     # where nothing trains, the top models are the library's product (CLIP's model, which
@@ -329,11 +333,11 @@ def review(options: ScanOptions) -> Review:
         # library's users call, though only its notebooks call it here
         configured_names |= public_names(analyses, ancillary.apart) | documented
     if configured_names:  # those a config file names may be built: reached, as their users
-        reach = apart_only(analyses, ancillary.apart, dead_spans, configured_names)
+        reach = apart_only(analyses, reached_by, dead_spans, configured_names)
     unbuilt |= reach.unreached
     # the methods of reached classes that only that code calls (an inverse transform only
     # an unreached vocoder helper runs): their dynamic shapes and gaps are not priced
-    unbuilt |= frozenset(uncalled_methods(analyses, unbuilt, ancillary.apart))
+    unbuilt |= frozenset(uncalled_methods(analyses, unbuilt, reached_by))
     exporting = reach.exporting
     # the module classes a pick by the run's config leaves out (a registry's other models,
     # an option file's networks this run does not build): alternatives, not work
@@ -632,6 +636,7 @@ def review(options: ScanOptions) -> Review:
         items
         + config_backbones(recipe, CONFIG)
         + growing_caches(recipe)
+        + decode_syncs(recipe)
         + zoo_parts(
             [t for t in tops if not ancillary.why(t.where.path) and t.cls not in not_picked],
             items,
@@ -892,6 +897,29 @@ def growing_caches(recipe: Sequence[RecipeItem]) -> tuple[WorkItem, ...]:
     )
 
 
+def decode_syncs(recipe: Sequence[RecipeItem]) -> tuple[WorkItem, ...]:
+    """The inference path's host reads once per decoding step (a stop test read on the
+    host, a beam search's ``.item()``/``.tolist()`` in the method the loop calls each
+    step), as one work item: the device waits for the host once per generated token."""
+    rows = [item for item in recipe if item.name.startswith(DECODE_SYNC)]
+    if not rows:
+        return ()
+    return (
+        WorkItem(
+            kind="decode-sync",
+            what=", ".join(dict.fromkeys(item.name.rpartition(" in ")[2] for item in rows)),
+            where=tuple(item.where for item in rows),
+            why=(
+                "tensor values are read on the host once per generated token (a stop test, "
+                ".item()/.tolist() of scores and tokens): each read waits for the device; "
+                "keep the decision on the device (masks, topk, where), read every few "
+                "steps, or keep the loop outside the compiled network and accept the wait"
+            ),
+            uses=len(rows),
+        ),
+    )
+
+
 #: A function named for a training step (``training_losses``, ``train_step``).
 _TRAINING_METHOD = re.compile(r"^_*train(?:ing)?(?:_|$)")
 
@@ -991,6 +1019,23 @@ def _overwritten_inits(
             r = replace(r, note=f"{r.note}; {told}" if r.note else told)
         out.append(r)
     return tuple(out)
+
+
+#: Why a file is counted apart when it shows how the library is used, not what it does
+#: (its own code stays apart; what it calls of the library runs where nothing trains).
+PRODUCT_USERS = frozenset({"examples", "demo", "notebook", "notebooks"})
+
+
+def _product_users(apart: Callable[[str], str]) -> Callable[[str], str]:
+    """``apart`` less the files that only show how an untrained library is used (examples,
+    demos, notebooks): a use there reaches the library's code as the product's users would
+    (a diffusion sampler only the notebooks call is the inference path, not a demo's code)."""
+
+    def reason(path: str) -> str:
+        why = apart(path)
+        return "" if why in PRODUCT_USERS else why
+
+    return reason
 
 
 def public_names(analyses: Sequence[FileAnalysis], apart: Callable[[str], str]) -> frozenset[str]:

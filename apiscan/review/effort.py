@@ -178,6 +178,9 @@ RATES: dict[str, tuple[float, float]] = {
     # a cache growing per decoding step rewritten as a static-shape cache (allocated at the
     # maximum length, read under a mask, written with a scatter) and checked token by token
     "growing-cache": (1.5, 3.0),
+    # the decode loop's per-token host reads moved onto the device (masks, topk) or the
+    # loop kept outside the compiled network, checked token by token
+    "decode-sync": (0.5, 1.0),
     "checkpoint": (1.0, 2.0),
     # ... converted by the script written for a pretrained backbone's weights (LPIPS's linear
     # layers beside its torchvision backbones, a detector's released weights over its

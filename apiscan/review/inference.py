@@ -33,6 +33,8 @@ PER_IMAGE_PAD = "pad (each side up to a multiple)"
 
 #: The name of a row whose cache grows per decoding step (a work item of its own).
 GROWING_CACHE = "cache growing per step"
+#: The name of a row reading tensor values on the host once per decoding step (a work item).
+DECODE_SYNC = "host read per generated step"
 
 #: kind → (recipe category, what the row is called, what it means for the port)
 _ROWS: dict[str, tuple[str, str, str]] = {
@@ -119,9 +121,17 @@ _ROWS: dict[str, tuple[str, str, str]] = {
     ),
     "loop_sync": (
         "decoding",
-        "host read per generated step",
+        DECODE_SYNC,
         "the decode loop reads a tensor on the host to decide whether to stop: the device "
         "waits once per token; check every few steps, or run a fixed number of steps",
+    ),
+    "step_read": (
+        "decoding",
+        DECODE_SYNC,
+        "a method the decode loop calls each step reads tensor values on the host "
+        "(.item(), .tolist(), Python branches on them): the device waits once per token; "
+        "keep that logic on the device (masks, topk, where) or keep the loop outside the "
+        "compiled network and accept the wait",
     ),
     "growing_cache": (
         "decoding",
@@ -157,6 +167,7 @@ _REF_NAMES: dict[str, tuple[str, ...]] = {
     "sharded_checkpoint": ("shard",),
     "non_strict_load": ("strict",),
     "loop_sync": ("read on the host",),
+    "step_read": ("read on the host",),
     "growing_cache": ("written at",),
 }
 #: Kinds whose references are shown as written (defaults, op names): nothing to look up.

@@ -228,6 +228,9 @@ WORK_KINDS: dict[str, str] = {
     # a cache the network reads that grows by a step per call (a KV cache sliced up to a
     # Python position): a static-shape cache in graph mode
     "growing-cache": "Cache growing per decoding step",
+    # tensor values read on the host once per generated token (a stop test, a beam search's
+    # .item()/.tolist()): a device wait per token
+    "decode-sync": "Host read per decoding step",
     # a layer's Parameter assigned to another layer (an embedding tied to the output
     # projection): the same Parameter given to both Cells in MindSpore
     "tied-weights": "Weights shared between layers",

@@ -363,6 +363,9 @@ _AUG_PARAMETER = re.compile(
 #: A wrapper for several devices counts too when a setting of the run decides it
 #: (Pytorch_Retinaface's ``if num_gpu > 1 and gpu_train:`` with the default config's
 #: ``'ngpu': 1``); a test of how the run is launched decides nothing (:data:`_LAUNCH_TEST`).
+#: An ``if`` test comparing two objects by identity (``G_inv is not I_3``), no constant:
+#: a state check, never a random draw.
+_IDENTITY_TEST = re.compile(r"[\w.]+\s+is(?:\s+not)?\s+(?!(?:None|True|False)\b)[\w.]+")
 _BRANCH_DECIDED = frozenset(
     {"optimizer", "scheduler", "wd_schedule", "loss", "augmentation", "preprocessing",
      "dataloader", "warmup", "ema", "grad_clip", "amp", "seed", "distributed"}
@@ -6459,6 +6462,54 @@ class _Recipe:
                         values,
                         f"{stored}built by name (class_name={name!r}){note}",
                     )
+            self._class_name_set(file)
+
+    def _class_name_set(self, file: _File) -> None:
+        """The dotted class names set on a settings dict by attribute (EDM-style
+        ``c.loss_kwargs = dnnlib.EasyDict()`` then, in the branch of ``if opts.precond ==
+        ...`` the defaults take, ``c.loss_kwargs.class_name = 'training.loss.EDMLoss'``):
+        built by name like a ``class_name=`` keyword, with the entries the function sets on
+        the same dict and, for a loss, the defaults of its ``__init__``. The branches the
+        defaults leave are dropped with the other rows built there (:meth:`_untaken_rows`)."""
+        scopes = [(-1, file.values.assigns)]
+        scopes += [(i, d.assigns) for i, d in enumerate(file.defs)]
+        for fn, assigns in scopes:
+            for a in assigns:
+                target = a.target
+                if not (
+                    target.kind == "Attribute"
+                    and target.name == "class_name"
+                    and target.parts
+                    and isinstance(a.value.value, str)
+                    and a.value.literal
+                    and "." in a.value.value
+                ):
+                    continue
+                name = a.value.value
+                category, shown, note = self._by_name_category(name)
+                if category is None:
+                    continue
+                held = target.parts[0].text
+                values: list[tuple[str, str]] = []
+                for b in sorted(assigns, key=lambda b: b.line):
+                    t = b.target
+                    if (
+                        t.kind == "Attribute"
+                        and t.name != "class_name"
+                        and t.parts
+                        and t.parts[0].text == held
+                    ):
+                        shown_value = self._value(file, fn, t.name, b.value)
+                        values.append((t.name, f"{shown_value} (set at {file.loc(b.line)})"))
+                if category == "loss":
+                    values += self._loss_class_defaults(name, values)
+                self.add(
+                    category,
+                    shown,
+                    file.where(a.line),
+                    values,
+                    f"stored as {held}, built by name ({held}.class_name = {name!r}){note}",
+                )
 
     def _opened_entries(self, file: _File, fn: int, expr: Expr) -> list[tuple[str, str]]:
         """The entries of a ``**`` argument that picks one dict of a table by a key the
@@ -6578,6 +6629,26 @@ class _Recipe:
                 # gets there, an override the command line gives does
                 continue
             out.append((key, f"{shown} ({where})"))
+        # and the entries a later ``update(...)`` of the dict writes (``c.augment_kwargs.
+        # update(xflip=1e8, yflip=1, scale=1)``), the keywords of one that runs
+        written = {k for k, _ in out}
+        for later in file.values.calls:
+            func = later.expr.parts[0] if later.expr.kind == "Call" and later.expr.parts else None
+            if (
+                later.function != call.function
+                or later.expr.line <= call.expr.line
+                or func is None
+                or func.kind != "Attribute"
+                or func.name != "update"
+                or not func.parts
+                or func.parts[0].text != stored.text
+                or not self.values.runs(file, call.function, later.expr.line)
+            ):
+                continue
+            for kw in later.expr.keywords:
+                if kw.name and kw.name != "class_name" and kw.name not in written:
+                    shown = self._value(file, call.function, kw.name, kw.target)
+                    out.append((kw.name, f"{shown} (set at {file.loc(later.expr.line)})"))
         return out
 
     def _by_name_category(self, name: str) -> tuple[str | None, str, str]:
@@ -9564,6 +9635,11 @@ class _Recipe:
                 if (fa.path, function) not in self.data_functions and not (
                     cls and module and self.hierarchy.is_dataset(f"{module}.{cls}")
                 ):
+                    continue
+                if _IDENTITY_TEST.fullmatch(when.strip()):
+                    # ``if G_inv is not I_3:``: which object a name holds (a transform
+                    # composed or not) decides it, no draw: a filter reversed for a
+                    # resampling convolution, not a random flip
                     continue
                 values = [("expression", expression), ("when", when)]
                 self.add("augmentation", "flip (reversed slice)", place(fa, line), values)

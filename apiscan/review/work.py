@@ -4227,11 +4227,31 @@ def apart_only(
         if name.rpartition(".")[2] in by_name:
             last = name.rpartition(".")[2]
             uses.setdefault(last, set()).update((p, line, "") for p, line in places)
+    # every definition of the repository by its dotted name (methods and nested functions
+    # too): a call the scan resolved to one (``pkg.cloud.Cloud.sample``, or
+    # ``pkg.cloud.Cloud.sample.dists``, a function nested in that method) uses it, not
+    # another module's function ``sample`` of the same last name (``aims_elsewhere``)
+    known = {
+        f"{m}.{d.qual}"
+        for fa in files.values()
+        if fa.syntax is not None and fa.syntax.values is not None
+        for d in fa.syntax.values.defs
+        for m in fa.modules
+    }
+    aimed: dict[tuple[str, int, str], set[str | None]] = {}
     for path, fa in files.items():
         for c in fa.calls:
-            for part in c.callee.split(".")[-2:]:
-                if part in by_name:
-                    uses.setdefault(part, set()).add((path, 0, c.caller))
+            parts = c.callee.split(".")
+            for n, part in enumerate(parts[-2:][::-1]):
+                if part not in by_name:
+                    continue
+                # the definition the call names: the callee itself, or what its last part
+                # is called on
+                named = ".".join(parts[: len(parts) - n])
+                use = (path, 0, c.caller)
+                uses.setdefault(part, set()).add(use)
+                # which definition it uses, None when not told
+                aimed.setdefault(use, set()).add(named if named in known else None)
         # a package's re-export is no use where the repository trains (ByteTrack's
         # ``yolox/models/__init__.py`` re-exporting the Darknet only YOLOv3's neck builds)
         reexported = _reexported(fa, framework, handed)
@@ -4272,11 +4292,23 @@ def apart_only(
             for a, z in (spans[k],)
         )
 
+    def aims_elsewhere(use: tuple[str, int, str], key: tuple[str, str]) -> bool:
+        """A call the scan resolved only to other definitions of ``key``'s last name; a
+        method may override the one named (``reader.read_batch`` resolved to the base
+        class's runs a subclass's), so only a module-level function is told apart."""
+        targets = aimed.get(use)
+        return (
+            "." not in key[1]
+            and bool(targets)
+            and None not in targets
+            and not targets & {f"{m}.{key[1]}" for m in files[key[0]].modules}
+        )
+
     outer = {
         key: [
             (p, line, top)
             for p, line, top in uses.get(key[1].rpartition(".")[2], ())
-            if not inside(p, line, top, (key,))
+            if not inside(p, line, top, (key,)) and not aims_elsewhere((p, line, top), key)
         ]
         for key in defs
         if key not in dead
@@ -4447,6 +4479,65 @@ def string_choices(
     return _string_choices(analyses, ancillary, argparse.values())
 
 
+def _bound_parameters(
+    calls: Sequence[tuple[str, int, str, object, tuple[tuple[Expr, bool], ...]]],
+    off_functions: Collection[str],
+    off_calls: Collection[tuple[str, int]],
+    unique: Collection[str],
+    params: Mapping[str, list[str]],
+    defaults_of: Mapping[str, Mapping[str, object]],
+    fixed: Mapping[str, set[object]],
+) -> dict[str, dict[str, set[object]]]:
+    """The values each function's (or class's) own parameters take from the calls that run:
+    a string or whole-number constant, or an option's default handed on (``Backbone_VGG(
+    args.backbone, True)`` with ``--backbone`` defaulting to 'vgg16_bn'), by position or
+    keyword. A parameter one running call hands anything else (or leaves to ``*args``) is
+    not bound, nor one a call leaves out with no constant default; read only for the tests
+    inside that function."""
+    out: dict[str, dict[str, set[object]]] = {}
+    loose: set[tuple[str, str]] = set()
+    handed: list[tuple[str, set[str]]] = []  # (callee, the parameters a running call gives)
+    for path, line, fn, call, _ in calls:
+        if fn in off_functions or (path, line) in off_calls:
+            continue
+        expr = call.expr  # type: ignore[attr-defined]
+        callee = expr.callee().rpartition(".")[2]
+        if callee not in unique or callee not in params:
+            continue
+        names = params[callee]
+        if any(a.kind == "Starred" for a in expr.args) or any(not k.name for k in expr.keywords):
+            loose.update((callee, n) for n in names)
+            continue
+        given = [(names[i], a) for i, a in enumerate(expr.args) if i < len(names)]
+        given += [(k.name, k.target) for k in expr.keywords if k.name]
+        handed.append((callee, {param for param, _ in given}))
+        for param, value in given:
+            if (
+                value.kind == "Constant"
+                and isinstance(value.value, str | int)
+                and not isinstance(value.value, bool)
+            ):
+                found: set[object] = {value.value}
+            elif value.kind == "Attribute" and fixed.get(key := choice_key(value) or ""):
+                found = set(fixed[key])
+            else:
+                loose.add((callee, param))
+                continue
+            out.setdefault(callee, {}).setdefault(param, set()).update(found)
+    for callee, names in handed:  # a call leaving a bound parameter out: its default
+        for param in out.get(callee, {}).keys() - names:
+            default = defaults_of.get(callee, {}).get(param, loose)
+            if default is loose:
+                loose.add((callee, param))
+            else:
+                out[callee][param].add(default)
+    return {
+        fn: kept
+        for fn, values in out.items()
+        if (kept := {p: v for p, v in values.items() if (fn, p) not in loose})
+    }
+
+
 def _string_choices(
     analyses: Sequence[FileAnalysis], ancillary: Ancillary, defaults: dict[str, set[object]]
 ) -> StringChoices:
@@ -4573,12 +4664,18 @@ def _string_choices(
                     and isinstance(target.value, str)
                 ):
                     chosen.setdefault(kw.name, set()).add(target.value)
+        bound = _bound_parameters(
+            calls, off_functions, off_calls, unique, params, defaults_of, fixed
+        )
         new_calls: set[tuple[str, int]] = set()
-        for path, line, _, _, tests_around in calls:
+        for path, line, fn, _, tests_around in calls:
+            # the values the running calls hand the function's own parameters (P2PNet's
+            # ``Backbone_VGG(args.backbone, True)``, ``--backbone`` 'vgg16_bn': ``name``)
+            known = {**chosen, **bound[fn]} if fn in bound else chosen
             for test, in_else in tests_around:
-                if reads[id(test)].isdisjoint(chosen):
+                if reads[id(test)].isdisjoint(known):
                     continue  # it reads no name the running calls give a value
-                if outcomes(test, choice_key, chosen) == {in_else}:  # its branch never runs
+                if outcomes(test, choice_key, known) == {in_else}:  # its branch never runs
                     new_calls.add((path, line))
                     break
         callers: dict[str, list[bool]] = {}
