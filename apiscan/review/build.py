@@ -430,6 +430,13 @@ def review(options: ScanOptions) -> Review:
         # ... and what only the alternatives the run's config leaves out reach (a head
         # built only after a guard the config returns from): another config's rows
         not_run.update(_left_defs(analyses, left))
+        # ... and the branches the run's values never take (``elif loss_type == "diou":``
+        # with the config's loss type ``smooth_l1``): another config's rows
+        not_run.update(
+            ((path, f"<branch at {a}>"), (a, b))
+            for path, spans in skipped.items()
+            for a, b in spans
+        )
     taken: list[Callable[[str, int], bool | None]] = []
     recipe = extract_recipe(
         result,

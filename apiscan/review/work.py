@@ -2921,6 +2921,8 @@ def _gate_key(expr: Expr) -> str | None:
         return f"={expr.name}"
     if expr.kind == "Attribute" and expr.name == "__dict__" and expr.target.kind == "Name":
         return f"={expr.target.name}.__dict__"  # a module's namespace (:func:`namespace_gates`)
+    if _self_attribute(expr):
+        return f"=self.{expr.name}"  # an attribute a configured class stores
     return _option_key(expr)
 
 
@@ -3156,11 +3158,12 @@ def _switched_off_named(
     off: set[tuple[str, str]] = set()
     named: dict[str, dict[int, dict[str, list[object]]]] = {}
     holders = _holders(index)
+    attributes = configured_attributes(analyses, apart)
     # a switched-off function's calls are switched off in turn, and a parameter's values
     # flow one call further each round (a flag handed down a chain of constructors)
     for _ in range(6):
         before = named
-        named = _name_values(sites, defs, index, holders, locals_, defaults, off, named)
+        named = _name_values(sites, defs, index, holders, locals_, defaults, off, named, attributes)
         now: dict[tuple[str, str], bool] = {}
         for path, call, targets, _method in sites:
             holder = _holder(path, call, holders)
@@ -3476,18 +3479,25 @@ def _name_values(
     defaults: Mapping[str, Iterable[object]],
     off: set[tuple[str, str]],
     known: Mapping[str, Mapping[int, Mapping[str, list[object]]]] | None = None,
+    attributes: Sequence[ConfiguredAttribute] = (),
 ) -> dict[str, dict[int, dict[str, list[object]]]]:
     """path -> def index -> name -> every value a plain name of that function may hold: a
     local assigned once from a told expression, a parameter every running call passes a
     told value for (or leaves its told default); a name that cannot be told is left out.
     ``known``: the values a previous round told, through which a call passing its own
-    function's parameter on (``EfficientNet(coef, load_weights)``) tells the callee's."""
+    function's parameter on (``EfficientNet(coef, load_weights)``) tells the callee's.
+    ``attributes``: the ``self.x`` a class built from its config stores
+    (:func:`configured_attributes`), told as ``self.x`` in each of its methods."""
     opts = {k: list(v) for k, v in defaults.items()}
 
     def tell(expr: Expr | None, path: str, scope: int) -> list[object] | None:
         if expr is None:
             return None
-        names = [e.name for e in expr.walk() if e.kind == "Name"]
+        names = [
+            e.name if e.kind == "Name" else f"self.{e.name}"
+            for e in expr.walk()
+            if e.kind == "Name" or _self_attribute(e)
+        ]
         named = {
             n: found
             for n, v in locals_.get((path, scope), {}).items()
@@ -3530,7 +3540,184 @@ def _name_values(
         for name, found in told.items():
             if i is not None and found:
                 out.setdefault(path, {}).setdefault(i, {}).setdefault(name, found)
+    for attribute in attributes:
+        every: list[object] = []
+        for scope, expr in attribute.sources:
+            found = tell(expr, attribute.path, scope)
+            if found is None:
+                break
+            every += [v for v in found if v not in every]
+        else:
+            for method in attribute.methods:
+                scopes = out.setdefault(attribute.path, {}).setdefault(method, {})
+                scopes.setdefault(f"self.{attribute.name}", every)
     return out
+
+
+def _self_attribute(expr: Expr) -> bool:
+    """Whether ``expr`` is ``self.x``."""
+    return (
+        expr.kind == "Attribute"
+        and bool(expr.parts)
+        and expr.target.kind == "Name"
+        and expr.target.name == "self"
+    )
+
+
+class ConfiguredAttribute(NamedTuple):
+    """An attribute ``self.<name>`` a class built from its config stores from a parameter of
+    its ``__init__`` (:func:`configured_attributes`): the expressions it may hold, each with
+    the def index it is read in, and the methods of the class that read it."""
+
+    path: str
+    name: str
+    sources: tuple[tuple[int, Expr], ...]
+    methods: tuple[int, ...]
+
+
+#: The decorator of an ``__init__`` whose class builds itself from a config through its
+#: ``from_config`` classmethod (detectron2-style ``@configurable``).
+_CONFIGURABLE = re.compile(r"(^|\.)configurable$")
+
+
+def configured_attributes(
+    analyses: Sequence[FileAnalysis], apart: Callable[[str], object] | None = None
+) -> list[ConfiguredAttribute]:
+    """The attributes a class that builds itself from a config stores: its ``__init__``
+    decorated as configurable (``@configurable``) takes its keywords from the dict its
+    ``from_config`` classmethod returns (``"box_reg_loss_type": cfg.MODEL.RPN.
+    BBOX_REG_LOSS_TYPE``, a literal dict returned, or a name bound to one and given more
+    keys by subscript), and ``self.box_reg_loss_type = box_reg_loss_type`` stores it: every
+    method then reads the config's value (a loss type picking a branch of the loss). A key
+    the dict leaves out is the parameter's default. Not told when the dict is updated
+    wholesale (``ret.update(...)``), when another method stores the attribute too, or when
+    a subclass (files counted apart left out) stores it or sets the key in its own
+    ``from_config``."""
+    files = [
+        (fa, values)
+        for fa, facts in with_facts(analyses)
+        if (values := facts.values) is not None
+        and not is_test_path(fa.path)
+        and not (apart and apart(fa.path))
+    ]
+    # a class's name -> the (values, def index) of the classes naming it as a base
+    subclasses: dict[str, list[tuple[FileValues, int]]] = {}
+    for fa, values in files:
+        bases = {c.qualname: c.bases for c in fa.classes}
+        for n, d in enumerate(values.defs):
+            for base in bases.get(d.qual, ()) if d.is_class else ():
+                subclasses.setdefault(base.rpartition(".")[2], []).append((values, n))
+    out: list[ConfiguredAttribute] = []
+    for fa, values in files:
+        defs = values.defs
+        for c, cls in enumerate(defs):
+            if not cls.is_class or cls.owner >= 0:
+                continue
+            methods = {d.name: n for n, d in enumerate(defs) if d.owner == c and not d.is_class}
+            init, maker = methods.get("__init__"), methods.get("from_config")
+            if init is None or maker is None:
+                continue
+            if not any(_CONFIGURABLE.search(e.full()) for e in defs[init].decorators):
+                continue
+            keys = _returned_keys(values, maker)
+            if keys is None:
+                continue
+            stored: dict[str, int] = {}
+            for n in methods.values():
+                for a in defs[n].assigns:
+                    if _self_attribute(a.target):
+                        stored[a.target.name] = stored.get(a.target.name, 0) + 1
+            params = dict(defs[init].params)
+            for a in defs[init].assigns:
+                if not (_self_attribute(a.target) and a.value.kind == "Name"):
+                    continue
+                name, param = a.target.name, a.value.name
+                if stored.get(name) != 1 or param not in params:
+                    continue
+                if any(_sets_key(sub, n, name, param) for sub, n in subclasses.get(cls.name, ())):
+                    continue
+                if param in keys:
+                    sources = ((maker, keys[param]),)
+                elif params[param] is not None:
+                    sources = ((init, params[param]),)  # type: ignore[assignment]
+                else:
+                    continue
+                out.append(
+                    ConfiguredAttribute(
+                        fa.path,
+                        name,
+                        sources,
+                        tuple(sorted(methods.values())),  # type: ignore[arg-type]
+                    )
+                )
+    return out
+
+
+def _returned_keys(values: FileValues, maker: int) -> dict[str, Expr] | None:
+    """The string keys of the dict def ``maker`` returns and their values: a dict literal
+    returned, or a name bound once to one and given keys by subscript (``ret["head"] =
+    ...``); None for anything else, or a dict updated wholesale (``ret.update(...)``)."""
+    d = values.defs[maker]
+    if len(d.returns) != 1:
+        return None
+    returned = d.returns[0]
+    if returned.kind == "Dict":
+        return dict(_dict_items(returned))
+    if returned.kind != "Name":
+        return None
+    bound = [a for a in d.assigns if a.target.kind == "Name" and a.target.name == returned.name]
+    if len(bound) != 1 or bound[0].value.kind != "Dict":
+        return None
+    keys = dict(_dict_items(bound[0].value))
+    for call in values.calls:
+        func = call.expr.func if call.expr.parts else None
+        if (
+            call.function == maker
+            and func is not None
+            and func.kind == "Attribute"
+            and func.target.kind == "Name"
+            and func.target.name == returned.name
+        ):
+            return None  # ``ret.update(...)``, ``ret.setdefault(...)``: keys not seen
+    for a in d.assigns:
+        target = a.target
+        if target.kind != "Subscript" or len(target.parts) < 2:
+            continue
+        holder, key = target.parts[0], target.parts[1]
+        if holder.kind == "Name" and holder.name == returned.name:
+            if key.kind != "Constant" or not isinstance(key.value, str):
+                return None
+            keys[key.value] = a.value
+    return keys
+
+
+def _dict_items(expr: Expr) -> Iterator[tuple[str, Expr]]:
+    """The (key, value) pairs of a dict literal with string keys (``**spread`` left out)."""
+    for key, item in zip(expr.keys, expr.items, strict=True):
+        if key is not None:
+            yield key, item
+
+
+def _sets_key(values: FileValues, cls: int, name: str, key: str) -> bool:
+    """Whether class ``cls`` of ``values`` (a subclass) stores ``self.<name>`` in a method of
+    its own or sets ``key`` in a ``from_config`` of its own (a dict it returns, a subscript
+    assignment)."""
+    for d in values.defs:
+        if d.owner != cls or d.is_class:
+            continue
+        if any(_self_attribute(a.target) and a.target.name == name for a in d.assigns):
+            return True
+        if d.name != "from_config":
+            continue
+        for a in d.assigns:
+            target = a.target
+            if target.kind == "Subscript" and len(target.parts) > 1:
+                index = target.parts[1]
+                if index.kind != "Constant" or index.value == key:
+                    return True
+        if any(r.kind == "Dict" and key in r.keys for r in d.returns):
+            return True
+    return False
 
 
 def decorators_of(facts: SyntaxFacts) -> dict[str, tuple[str, ...]]:
