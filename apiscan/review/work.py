@@ -7732,11 +7732,26 @@ def _checkpoints(
     )
 
 
-def _passed(f: ApiFinding, param: str) -> str | None:
-    """The text ``f``'s call passes for ``param`` (None when it does not pass it by name)."""
+def _passed(f: ApiFinding, param: str, positional: bool = False) -> str | None:
+    """The text ``f``'s call passes for ``param`` (None when it does not pass it by name;
+    with ``positional``, by position too, the API's signature naming the position)."""
     if f.args is None:
         return None
-    return next((text for name, text in f.args.keywords if name == param), None)
+    found = next((text for name, text in f.args.keywords if name == param), None)
+    if found is not None or not positional or not f.args.positional:
+        return found
+    params = load_torch_api().params(f.canonical or f.api) or ()
+    for i, (name, kind, _) in enumerate(params):
+        if i >= len(f.args.positional) or kind in ("var_pos", "kw_only", "var_kw"):
+            break
+        if name == param:
+            return f.args.positional[i]
+    return None
+
+
+#: A value a parameter behaves alike with on both sides (:func:`apiscan.mapping.match.
+#: _value_splits`' note: "False is the same").
+_SAME_VALUE = re.compile(r"; (\S+) is the same$")
 
 
 #: The deprecated reduction switches of torch's losses and what a value other than their
@@ -7792,9 +7807,17 @@ def _parameters(
                 continue
             if SPELLING in change.note:
                 continue  # the keyword is spelled otherwise or passed by position: a rewrite
-            value = _passed(f, change.param)
+            same = _SAME_VALUE.search(change.note)
+            # (a parameter alike for one value only may be passed by position: its value
+            # says whether the call selects the other)
+            value = _passed(f, change.param, positional=same is not None)
             if value is None or value in NEUTRAL_VALUES:
                 continue  # passed positionally or left at a harmless value: nothing to miss
+            if same is not None and (
+                value == same.group(1)
+                or (names is not None and set(names.candidates(value) or ("",)) == {same.group(1)})
+            ):
+                continue  # the value alike on both sides, or a name only ever given it
             if names is not None and names.neutral(value) is not None:
                 continue  # a name the repository only ever sets to a harmless literal
             if memory_only(change):
@@ -7823,7 +7846,14 @@ def _parameters(
         )
     for (api, param, note), found in sorted(groups.items()):
         found.sort(key=lambda f: f.sort_key())
-        values = sorted({_passed(f, param) or "" for f in found})
+        positional = _SAME_VALUE.search(note) is not None
+        values = sorted({_passed(f, param, positional) or "" for f in found})
+        if positional and names is not None:
+            # a name passed on (``self.aligned``): the literals the repository gives it
+            values = [
+                f"{v} ({' | '.join(given)})" if (given := names.candidates(v)) else v
+                for v in values
+            ]
         yield WorkItem(
             kind="unsupported-param",
             what=f"{api}({param}={' | '.join(values)})",
