@@ -2214,6 +2214,7 @@ def work_items(
     items.extend(_host_copies_in_forward(findings, analyses, items))
     items = _tokenized_in_forward(items, findings, analyses)
     items.extend(_host_buffers_in_network(findings, analyses, ancillary))
+    items.extend(suppressions(result.shape_findings, ancillary))
     items.extend(
         step_syncs(
             findings,
@@ -10483,6 +10484,48 @@ def step_syncs(
             ),
             why=why,
             uses=len(reads) + len(formats) + len(tests),
+        )
+    ]
+
+
+#: The rule of non-maximum suppression (``nms``, ``batched_nms``, a repository's wrapper of
+#: one): as many boxes as survive.
+SUPPRESSION_RULE = "DS108"
+
+
+def suppressions(shapes: Sequence[ShapeFinding], ancillary: Ancillary) -> list[WorkItem]:
+    """Non-maximum suppression in the network (the scan's NMS findings: torchvision's
+    ``nms``/``batched_nms`` and the repository's wrappers of them), one item with every place:
+    how many boxes survive depends on the scores, so everything after the call has a
+    data-dependent length (the proposals a two-stage detector trains its second stage on,
+    the detections it returns). MindSpore's ``NMSWithMask`` keeps every box and returns a
+    mask: a fixed count (the top-k the code already caps the survivors at, padded) is kept
+    and the mask carried to what follows. The work is the rewrite of the functions around the
+    calls, which the dynamic-shape rewrites price; the item lists them with why."""
+    found = [
+        f
+        for f in shapes
+        if f.rule == SUPPRESSION_RULE and f.scope == "network" and not ancillary.why(f.path)
+    ]
+    if not found:
+        return []
+    # (the places say where: those the training does not reach are dropped from them later)
+    ops = sorted({f.api.rpartition(".")[2] for f in found} - {""})
+    return [
+        WorkItem(
+            kind="suppression",
+            what=f"non-maximum suppression in the network ({', '.join(ops) or 'nms'})",
+            where=_places(found),
+            why=(
+                "how many boxes survive suppression depends on the scores: the output count "
+                "is data, and so is every tensor built from it after the call (proposals, "
+                "detections), which graph mode cannot compile as it is; MindSpore's "
+                "mindspore.ops.NMSWithMask keeps every box and returns a keep mask: keep a "
+                "fixed number (the top-k the code caps the survivors at, padded) and carry "
+                "the mask to what follows; priced with the dynamic-shape rewrites of these "
+                "functions"
+            ),
+            uses=len(found),
         )
     ]
 
