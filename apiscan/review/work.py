@@ -1234,6 +1234,14 @@ class Ancillary:
             return self._adapter_dirs[parts[0]]
         return _dirs_reason(parts[:-1])
 
+    def documented_script(self) -> str:
+        """The path of the script the documented training command runs, "" when none is
+        known (:attr:`~apiscan.review.readings.Readings.documented_run`)."""
+        if self._readings is None:
+            return ""
+        run = self._readings.documented_run
+        return run.script if run is not None else ""
+
     def other_recipe(self, path: str) -> str:
         """Whose recipe the training facts of ``path`` are, when not this one's: "tool" (a
         root-level tool beside the training script: stylegan2's ``projector.py`` optimizes a
@@ -2204,7 +2212,7 @@ def work_items(
     items.extend(_library_ops(result, analyses, ancillary))
     items.extend(helper_libraries(result, analyses, ancillary))
     items.extend(submodule_code(result, analyses, ancillary, submodules, uncalled, items))
-    steps = step_functions(findings, analyses, ancillary)
+    steps = step_functions(findings, analyses, ancillary, names)
     items.extend(third_party_parts(result, analyses, ancillary, uncalled, items, steps))
     items.extend(vendored_parallel(analyses, ancillary, defaults, findings))
     items.extend(sharded_training(findings))
@@ -2223,6 +2231,8 @@ def work_items(
             masked or {},
             step_loops(findings, analyses, ancillary),
             analyses,
+            names,
+            ancillary.documented_script(),
         )
     )
     if tree is not None:
@@ -10253,7 +10263,10 @@ def _step_loops(
 
 
 def step_functions(
-    findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis], ancillary: Ancillary
+    findings: Sequence[ApiFinding],
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    names: NameValues | None = None,
 ) -> set[tuple[str, str]]:
     """(path, function) of the code that runs on every training step: each function that
     runs the backward pass or the optimizer's step (:data:`STEP_RUN`), the function a
@@ -10277,7 +10290,7 @@ def step_functions(
     loops = _step_loops(runs, analyses)
     # ... and what it calls under ``if i % N == 0`` (a sample decoded every 100 steps) runs
     # every N steps, not every step
-    periodic = _periodic_spans(analyses)
+    periodic = _periodic_spans(analyses, names)
     callees: dict[tuple[str, str], set[tuple[str, str]]] = {}
     for caller, callee, line in call_edge_lines(analyses):
         loop = loops.get(caller)
@@ -10354,6 +10367,8 @@ def step_syncs(
     masked: Mapping[tuple[str, str], str] | None = None,
     loops: Mapping[tuple[str, str], tuple[int, int]] | None = None,
     analyses: Sequence[FileAnalysis] = (),
+    names: NameValues | None = None,
+    entry: str = "",
 ) -> list[WorkItem]:
     """The values the training step reads on the host every step (``loss.item()`` for a log
     or a running mean, a metric taken off the device with ``.cpu().numpy()``, a tensor
@@ -10376,7 +10391,11 @@ def step_syncs(
     masked = masked or {}
     loops = loops or {}
     metrics = {key for key, kind in masked.items() if kind == METRICS}
-    spans = _periodic_spans(analyses)
+    spans = _periodic_spans(analyses, names)
+    # the training scripts beside the one the documented command runs (detectron2's
+    # ``plain_train_net.py`` beside ``train_net.py``): their own loops are not the run's step
+    others = _other_entries(analyses, entry)
+    steps = {key for key in steps if key[0] not in others}
 
     def every_step(path: str, line: int) -> bool:
         """Whether a read at ``line`` runs every step of the loop around it: not under an
@@ -10488,6 +10507,22 @@ def step_syncs(
     ]
 
 
+def _other_entries(analyses: Sequence[FileAnalysis], entry: str) -> frozenset[str]:
+    """The scripts run as programs (a ``__main__`` block) that no file imports, other than
+    ``entry``, the one the documented training command runs; none when it is not known."""
+    if not entry:
+        return frozenset()
+    imported = {target for _, target in _local_references(analyses)}
+    return frozenset(
+        fa.path
+        for fa in analyses
+        if fa.path != entry
+        and fa.path not in imported
+        and fa.syntax is not None
+        and fa.syntax.main_guard
+    )
+
+
 #: The rule of non-maximum suppression (``nms``, ``batched_nms``, a repository's wrapper of
 #: one): as many boxes as survive.
 SUPPRESSION_RULE = "DS108"
@@ -10555,10 +10590,15 @@ def _script_step(path: str, function: str, modules: Collection[tuple[str, str]])
 _PERIODIC = re.compile(r"%\s*[\w.()\[\]]+\)?\s*==\s*0\b|^not\s+\(?[\w.()+ -]+%")
 
 
-def _periodic_spans(analyses: Sequence[FileAnalysis]) -> dict[str, list[tuple[int, int]]]:
+def _periodic_spans(
+    analyses: Sequence[FileAnalysis], names: NameValues | None = None
+) -> dict[str, list[tuple[int, int]]]:
     """path -> the (first, last) lines of the bodies of the ``if`` statements whose test
     holds once every N steps (:data:`_PERIODIC`), read from the ``if``s around each call
-    (module code included: a training script's loop at the top level)."""
+    (module code included: a training script's loop at the top level). A period the
+    repository only ever gives 1 (``(iter + 1) % self.gather_metric_period == 0``, the
+    trainer's ``gather_metric_period=1`` left at its default: ``names`` tells) holds every
+    step: no such span."""
     out: dict[str, list[tuple[int, int]]] = {}
     for fa, facts in with_facts(analyses):
         if facts.values is None:
@@ -10566,13 +10606,31 @@ def _periodic_spans(analyses: Sequence[FileAnalysis]) -> dict[str, list[tuple[in
         seen: set[tuple[int, int]] = set()
         for call in facts.values.calls:
             for branch in call.ifs:
-                if not _PERIODIC.search(branch.test.text):
+                if not _PERIODIC.search(branch.test.text) or _every_step_period(
+                    branch.test.text, names
+                ):
                     continue
                 span = (branch.line, branch.body_end or branch.end_line)
                 if span not in seen:
                     seen.add(span)
                     out.setdefault(fa.path, []).append(span)
     return out
+
+
+#: The period of a periodic test (``N`` of ``i % N == 0``).
+_PERIOD = re.compile(r"%\s*\(?([\w.]+)\)?")
+
+
+def _every_step_period(test: str, names: NameValues | None) -> bool:
+    """Whether the period of a periodic ``if`` test is 1: written so, or a name the
+    repository only ever gives the literal 1 (a trainer's ``gather_metric_period=1``)."""
+    found = _PERIOD.search(test)
+    if found is None:
+        return False
+    period = found.group(1)
+    if period == "1":
+        return True
+    return names is not None and not period[:1].isdigit() and names.literal(period) == "1"
 
 
 def _in_loop(loop: tuple[int, int] | None, line: int) -> bool:
