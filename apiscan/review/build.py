@@ -54,6 +54,7 @@ from apiscan.review.roles import (
     HAND_DRAWN,
     TORCH_FRAMEWORKS,
     TRAINING_STEP,
+    evaluation_file,
     train_switch,
     trains,
 )
@@ -365,6 +366,26 @@ def review(options: ScanOptions) -> Review:
                 apart=ancillary.apart,
             ),
         )
+    # a compiled op that only the alternatives and evaluation code call (a rotated-box IoU
+    # op of the unpicked rotated detectors and of a rotated-box evaluator): no op of the
+    # network the run trains, counted apart with the alternatives
+    op_alternative = alternative
+    if any(evaluation_file(fa.path) for fa in ported) and (not_picked or skipped):
+        op_alternative = alternative_places(
+            tops,
+            analyses,
+            modules,
+            left_out(
+                ported,
+                hierarchy,
+                not_picked,
+                picked,
+                dead=dead,
+                defaults=readings.argparse.values(),
+                skipped=skipped,
+                apart=lambda path: ancillary.apart(path) or evaluation_file(path),
+            ),
+        )
     items = work_items(
         result,
         analyses,
@@ -378,6 +399,7 @@ def review(options: ScanOptions) -> Review:
         masked,
         runs,
         readings.config_words,
+        op_alternative,
     )
     items = _run_places(items, unrun)
     framework = framework_item(readings.options[0], analyses)

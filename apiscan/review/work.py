@@ -2000,6 +2000,7 @@ def work_items(
     masked: Mapping[tuple[str, str], str] | None = None,
     runs: Callable[[str, int], bool] | None = None,
     words: frozenset[str] | None = None,
+    op_unselected: Callable[[Where], str] | None = None,
 ) -> tuple[WorkItem, ...]:
     """Every work item of the ported files, in the order of :data:`WORK_KINDS`; the ops of
     compiled extensions when ``root`` (the scanned directory) is given. ``unselected``
@@ -2018,9 +2019,14 @@ def work_items(
     :class:`Reach`'s): the backbones and API sites of code it never reaches are no work, as
     the effort leaves them unpriced (the review filters every item's places the same way
     after: :func:`reached_work`). ``words``: the words of ``root``'s config files
-    (:func:`~apiscan.review.config_files.config_words`), read here when not given."""
+    (:func:`~apiscan.review.config_files.config_words`), read here when not given.
+    ``op_unselected``: as ``unselected``, for the places of compiled ops, with what only
+    evaluation code reaches besides the alternatives counted with them (a rotated-box IoU
+    op that only the unpicked rotated detectors and a rotated-box evaluator call)."""
     if words is None:
         words = config_words(root)
+    if op_unselected is None:
+        op_unselected = unselected
     if names is None:
         names = name_values(analyses)
     tests = self_tests(analyses)
@@ -2205,7 +2211,9 @@ def work_items(
         # (dead code's places are the reachability's to drop: :func:`reached_work`)
         alternative_ops(
             compiled_ops(root, result, analyses, ancillary, submodules),
-            lambda w: (unselected(w) if unselected is not None else "") or unchosen(w.path, w.line),
+            lambda w: (
+                (op_unselected(w) if op_unselected is not None else "") or unchosen(w.path, w.line)
+            ),
         )
     )
     items.extend(_import_built_ops(result, analyses, ancillary, items))
