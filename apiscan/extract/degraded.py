@@ -198,7 +198,12 @@ class _Walker(ast.NodeVisitor):
             return None
         canon = self.api.canonical(dotted)
         if canon is not None and self.api.is_module(canon):
-            return canon if usage in ("reference", "annotation") else None
+            if usage in ("reference", "annotation"):
+                return canon
+            # a call of the package's function over its submodule of the same name
+            canon = self.api.called_module(canon) if call is not None else None
+            if canon is None:
+                return None
         if canon is None and ("." not in dotted or _through_dunder(dotted)):
             return None
         written = self.api.as_written(dotted) or dotted

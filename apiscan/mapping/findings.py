@@ -186,7 +186,9 @@ class Matcher:
     def passed_params(self, use: ApiUse) -> tuple[str, ...]:
         names = list(use.keywords)
         if use.positional:
-            params = self.api.params(use.api) or ()
+            # a module's name called stands for its function (``torchvision.ops.roi_align``):
+            # the canonical object's signature names the positional arguments
+            params = self.api.params(use.api) or self.api.params(use.canonical or "") or ()
             for i, (pname, pkind, _default) in enumerate(params):
                 if i >= use.positional or pkind in ("var_pos", "kw_only", "var_kw"):
                     break

@@ -566,8 +566,23 @@ def _param_changes(
     ms_sig = dict(table.params_of(target) or ()) if target else {}
     inputs = _call_inputs(rows, diffs)
     changes: list[ParamChange] = []
+    # the parameters a diff page (this table's or an older one's) says behave alike for one
+    # value only: the other value selects what MindSpore does not implement
+    splits = _value_splits((*rows, *table.history_for(row.torch_api)))
     for name, diff in diffs.items():
         hit = name in passed
+        if hit and name in splits:
+            changes.append(
+                ParamChange(
+                    name,
+                    UNSUPPORTED,
+                    diff.ms_param,
+                    torch_sig.get(name),
+                    ms_sig.get(diff.ms_param) if diff.ms_param else None,
+                    splits[name],
+                )
+            )
+            continue
         torch_default = torch_sig.get(name)
         ms_default = ms_sig.get(diff.ms_param) if diff.ms_param else None
         default_changed = (
@@ -752,6 +767,38 @@ def _call_inputs(
         )
         for name in params
     }
+
+
+#: A diff page's note that a parameter behaves alike for one value only (roi_align's
+#: ``aligned``: "The implementation is the same for False, but different for True").
+_VALUE_SPLIT = re.compile(
+    r"same for (?P<same>[\w.'\"-]+),? but different for (?P<other>[\w.'\"-]+)", re.IGNORECASE
+)
+
+
+def _value_splits(rows: tuple[MappingRow, ...]) -> dict[str, str]:
+    """PyTorch parameter name -> the note of a diff-page row (of any table's rows) saying
+    it behaves alike on both sides for one value only (:data:`_VALUE_SPLIT`): passing the
+    other value selects an implementation MindSpore does not have, whatever a newer page
+    says of the parameter's values."""
+    out: dict[str, str] = {}
+    for row in rows:
+        for param in row.params:
+            if param.category not in _CALLABLE_CATEGORIES:
+                continue
+            hit = _VALUE_SPLIT.search(param.note)
+            if hit is None:
+                continue
+            note = (
+                f"{param.note.strip().rstrip('.')} ({row.source_version} diff page): "
+                f"{hit.group('other')} has no MindSpore counterpart; "
+                f"{hit.group('same')} is the same"
+            )
+            for name in param.torch_param.split(","):
+                name = name.strip().lstrip("*")
+                if name:
+                    out.setdefault(name, note)
+    return out
 
 
 def _param_rows(rows: tuple[MappingRow, ...]) -> dict[str, ParamDiff]:

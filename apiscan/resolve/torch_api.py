@@ -244,6 +244,18 @@ class TorchApi:
         real = self._module_name(name)
         return real is not None and self.kind(real) in (None, "module")
 
+    def called_module(self, name: str) -> str | None:
+        """What a call of the module ``name`` calls: its function or class of the same last
+        name (``torchvision.ops.roi_align`` → ``torchvision.ops.roi_align.roi_align``), which
+        the package's ``__init__`` imports over the submodule (``from .roi_align import
+        roi_align``); a module itself cannot be called, so a call of one is a call of that.
+        None when it has none."""
+        real = self._module_name(name)
+        if real is None:
+            return None
+        inner = f"{real}.{real.rpartition('.')[2]}"
+        return inner if self.kind(inner) in ("function", "class") else None
+
     def spellings(self, name: str) -> tuple[str, ...]:
         """Every spelling of `name`'s object in the primary namespaces, canonical first: a
         mapping table may list `torch.nn.functional.conv2d` where the canonical name is

@@ -56,6 +56,7 @@ from apiscan.review.roles import (
     HAND_DRAWN,
     TORCH_FRAMEWORKS,
     TRAINING_STEP,
+    evaluation_file,
     train_switch,
     trains,
 )
@@ -376,6 +377,26 @@ def review(options: ScanOptions) -> Review:
                 apart=ancillary.apart,
             ),
         )
+    # a compiled op that only the alternatives and evaluation code call (a rotated-box IoU
+    # op of the unpicked rotated detectors and of a rotated-box evaluator): no op of the
+    # network the run trains, counted apart with the alternatives
+    op_alternative = alternative
+    if any(evaluation_file(fa.path) for fa in ported) and (not_picked or skipped):
+        op_alternative = alternative_places(
+            tops,
+            analyses,
+            modules,
+            left_out(
+                ported,
+                hierarchy,
+                not_picked,
+                picked,
+                dead=dead,
+                defaults=readings.argparse.values(),
+                skipped=skipped,
+                apart=lambda path: ancillary.apart(path) or evaluation_file(path),
+            ),
+        )
     items = work_items(
         result,
         analyses,
@@ -389,6 +410,7 @@ def review(options: ScanOptions) -> Review:
         masked,
         runs,
         readings.config_words,
+        op_alternative,
     )
     items = _run_places(items, unrun)
     framework = framework_item(readings.options[0], analyses)
@@ -441,6 +463,13 @@ def review(options: ScanOptions) -> Review:
         # ... and what only the alternatives the run's config leaves out reach (a head
         # built only after a guard the config returns from): another config's rows
         not_run.update(_left_defs(analyses, left))
+        # ... and the branches the run's values never take (``elif loss_type == "diou":``
+        # with the config's loss type ``smooth_l1``): another config's rows
+        not_run.update(
+            ((path, f"<branch at {a}>"), (a, b))
+            for path, spans in skipped.items()
+            for a, b in spans
+        )
     taken: list[Callable[[str, int], bool | None]] = []
     recipe = extract_recipe(
         result,

@@ -293,6 +293,8 @@ class Launch(NamedTuple):
     #: the words after the script's name, as the shell splits them, up to the end of this one
     #: command (:func:`split_commands` leaves the commands joined to it apart)
     words: tuple[str, ...]
+    #: the launched script's path, where known (the documentation's runs say it)
+    script: str = ""
 
     def given(self, names: Collection[str]) -> tuple[str, ...] | None:
         """The words the command gives the option spelled as any of ``names`` (``--lr
@@ -399,7 +401,7 @@ def documented_runs(root: Path | None, scripts: Mapping[str, str]) -> list[Launc
         return []
     runs: list[Launch] = []
     for path, line, words, cwd in _placed(_commands(root, docs=True, bare=True, pages=True)):
-        for index, _ in _launched(words, scripts, cwd):
+        for index, script in _launched(words, scripts, cwd):
             passed = tuple(words[index + 1 :])
             command = " ".join(passed)
             if "train" not in words[index].rpartition("/")[2]:
@@ -410,7 +412,7 @@ def documented_runs(root: Path | None, scripts: Mapping[str, str]) -> list[Launc
                 continue
             if any(w.strip("().") == "" and "..." in w for w in passed):
                 continue  # a fragment showing one option (``fairseq-train --fp16 (...)``)
-            runs.append(Launch(path, line, passed))
+            runs.append(Launch(path, line, passed, script))
     return runs
 
 

@@ -244,6 +244,9 @@ RATES: dict[str, tuple[float, float]] = {
 #: Work item kinds listed for the lead but counted apart from the effort (an evaluation
 #: metric's own network: the port needs it only to evaluate).
 APART_KINDS = frozenset({"evaluation-library", "alternative-op"})
+#: Work item kinds listed with their places but priced by the dynamic-shape rewrites of the
+#: functions they sit in (non-maximum suppression: its calls are those rewrites' cause).
+PRICED_WITH_SHAPES = frozenset({"suppression"})
 #: The rates some items of a kind are priced at instead of their kind's.
 _PRICED_APART = {
     "pretrained-backbone": ("backbone-architecture",),
@@ -732,6 +735,7 @@ def estimate(
             for kind in WORK_KINDS
             if kind not in ("framework-training", "op-library", "network-library")
             and kind not in APART_KINDS
+            and kind not in PRICED_WITH_SHAPES
             for k in (kind, *_PRICED_APART.get(kind, ()))
         },
         # a library's op kinds: one group (one learning curve) per library

@@ -581,15 +581,28 @@ def left_out(
                 starred.setdefault(fa.path, []).append(module_paths[module])
 
     def lookup(path: str, name: str) -> tuple[str, str] | None:
-        if name in named[path]:
-            return path, name
-        dotted = imports[path].get(name)
-        if dotted is None:
-            source = next((p for p in starred.get(path, ()) if name in named[p]), None)
-            return (source, name) if source is not None else None
-        module, _, last = dotted.rpartition(".")
-        source = module_paths.get(module)
-        return (source, last) if source is not None else None
+        # a name a package's ``__init__`` only imports (``from .deform_conv import
+        # ModulatedDeformConv``) is the def it re-exports: the import is no use of its own,
+        # and a reference through the package is one to that def
+        seen: set[tuple[str, str]] = set()
+        while (path, name) not in seen:
+            seen.add((path, name))
+            if name in named[path]:
+                return path, name
+            dotted = imports[path].get(name)
+            if dotted is None:
+                source = next((p for p in starred.get(path, ()) if name in named[p]), None)
+                return (source, name) if source is not None else None
+            module, _, last = dotted.rpartition(".")
+            source = module_paths.get(module)
+            if source is None:
+                # ``import pkg.mod as m`` names a module, never a def
+                return None
+            if last not in named[source] and last in imports[source]:
+                path, name = source, last
+                continue
+            return source, last
+        return None
 
     def top(path: str, name: str) -> Place | None:
         found = lookup(path, name)

@@ -195,6 +195,9 @@ WORK_KINDS: dict[str, str] = {
     # values the training loop reads on the host each step (loss.item() logged): one minor
     # item for the repository, a synchronisation per step
     "step-sync": "Host read per training step",
+    # non-maximum suppression in the network: as many boxes as survive, a count that is data
+    # (listed with its places; priced with the dynamic-shape rewrites of its functions)
+    "suppression": "Non-maximum suppression (data-dependent box count)",
     # a plain tensor attribute the network copies to the device each step (``self.logvar[t]
     # .to(device)``): registered as a buffer, a one-line change
     "host-buffer": "Tensor attribute kept on the host, copied each step",

@@ -1234,6 +1234,14 @@ class Ancillary:
             return self._adapter_dirs[parts[0]]
         return _dirs_reason(parts[:-1])
 
+    def documented_script(self) -> str:
+        """The path of the script the documented training command runs, "" when none is
+        known (:attr:`~apiscan.review.readings.Readings.documented_run`)."""
+        if self._readings is None:
+            return ""
+        run = self._readings.documented_run
+        return run.script if run is not None else ""
+
     def other_recipe(self, path: str) -> str:
         """Whose recipe the training facts of ``path`` are, when not this one's: "tool" (a
         root-level tool beside the training script: stylegan2's ``projector.py`` optimizes a
@@ -1992,6 +2000,7 @@ def work_items(
     masked: Mapping[tuple[str, str], str] | None = None,
     runs: Callable[[str, int], bool] | None = None,
     words: frozenset[str] | None = None,
+    op_unselected: Callable[[Where], str] | None = None,
 ) -> tuple[WorkItem, ...]:
     """Every work item of the ported files, in the order of :data:`WORK_KINDS`; the ops of
     compiled extensions when ``root`` (the scanned directory) is given. ``unselected``
@@ -2010,9 +2019,14 @@ def work_items(
     :class:`Reach`'s): the backbones and API sites of code it never reaches are no work, as
     the effort leaves them unpriced (the review filters every item's places the same way
     after: :func:`reached_work`). ``words``: the words of ``root``'s config files
-    (:func:`~apiscan.review.config_files.config_words`), read here when not given."""
+    (:func:`~apiscan.review.config_files.config_words`), read here when not given.
+    ``op_unselected``: as ``unselected``, for the places of compiled ops, with what only
+    evaluation code reaches besides the alternatives counted with them (a rotated-box IoU
+    op that only the unpicked rotated detectors and a rotated-box evaluator call)."""
     if words is None:
         words = config_words(root)
+    if op_unselected is None:
+        op_unselected = unselected
     if names is None:
         names = name_values(analyses)
     tests = self_tests(analyses)
@@ -2197,14 +2211,16 @@ def work_items(
         # (dead code's places are the reachability's to drop: :func:`reached_work`)
         alternative_ops(
             compiled_ops(root, result, analyses, ancillary, submodules),
-            lambda w: (unselected(w) if unselected is not None else "") or unchosen(w.path, w.line),
+            lambda w: (
+                (op_unselected(w) if op_unselected is not None else "") or unchosen(w.path, w.line)
+            ),
         )
     )
     items.extend(_import_built_ops(result, analyses, ancillary, items))
     items.extend(_library_ops(result, analyses, ancillary))
     items.extend(helper_libraries(result, analyses, ancillary))
     items.extend(submodule_code(result, analyses, ancillary, submodules, uncalled, items))
-    steps = step_functions(findings, analyses, ancillary)
+    steps = step_functions(findings, analyses, ancillary, names)
     items.extend(third_party_parts(result, analyses, ancillary, uncalled, items, steps))
     items.extend(vendored_parallel(analyses, ancillary, defaults, findings))
     items.extend(sharded_training(findings))
@@ -2214,6 +2230,7 @@ def work_items(
     items.extend(_host_copies_in_forward(findings, analyses, items))
     items = _tokenized_in_forward(items, findings, analyses)
     items.extend(_host_buffers_in_network(findings, analyses, ancillary))
+    items.extend(suppressions(result.shape_findings, ancillary))
     items.extend(
         step_syncs(
             findings,
@@ -2222,6 +2239,8 @@ def work_items(
             masked or {},
             step_loops(findings, analyses, ancillary),
             analyses,
+            names,
+            ancillary.documented_script(),
         )
     )
     if tree is not None:
@@ -2919,6 +2938,8 @@ def _gate_key(expr: Expr) -> str | None:
         return f"={expr.name}"
     if expr.kind == "Attribute" and expr.name == "__dict__" and expr.target.kind == "Name":
         return f"={expr.target.name}.__dict__"  # a module's namespace (:func:`namespace_gates`)
+    if _self_attribute(expr):
+        return f"=self.{expr.name}"  # an attribute a configured class stores
     return _option_key(expr)
 
 
@@ -3152,11 +3173,12 @@ def _switched_off_named(
     off: set[tuple[str, str]] = set()
     named: dict[str, dict[int, dict[str, list[object]]]] = {}
     holders = _holders(index)
+    attributes = configured_attributes(analyses, apart)
     # a switched-off function's calls are switched off in turn, and a parameter's values
     # flow one call further each round (a flag handed down a chain of constructors)
     for _ in range(6):
         before = named
-        named = _name_values(sites, defs, index, holders, locals_, defaults, off, named)
+        named = _name_values(sites, defs, index, holders, locals_, defaults, off, named, attributes)
         now: dict[tuple[str, str], bool] = {}
         for path, call, targets, _method in sites:
             holder = _holder(path, call, holders)
@@ -3472,18 +3494,25 @@ def _name_values(
     defaults: Mapping[str, Iterable[object]],
     off: set[tuple[str, str]],
     known: Mapping[str, Mapping[int, Mapping[str, list[object]]]] | None = None,
+    attributes: Sequence[ConfiguredAttribute] = (),
 ) -> dict[str, dict[int, dict[str, list[object]]]]:
     """path -> def index -> name -> every value a plain name of that function may hold: a
     local assigned once from a told expression, a parameter every running call passes a
     told value for (or leaves its told default); a name that cannot be told is left out.
     ``known``: the values a previous round told, through which a call passing its own
-    function's parameter on (``EfficientNet(coef, load_weights)``) tells the callee's."""
+    function's parameter on (``EfficientNet(coef, load_weights)``) tells the callee's.
+    ``attributes``: the ``self.x`` a class built from its config stores
+    (:func:`configured_attributes`), told as ``self.x`` in each of its methods."""
     opts = {k: list(v) for k, v in defaults.items()}
 
     def tell(expr: Expr | None, path: str, scope: int) -> list[object] | None:
         if expr is None:
             return None
-        names = [e.name for e in expr.walk() if e.kind == "Name"]
+        names = [
+            e.name if e.kind == "Name" else f"self.{e.name}"
+            for e in expr.walk()
+            if e.kind == "Name" or _self_attribute(e)
+        ]
         named = {
             n: found
             for n, v in locals_.get((path, scope), {}).items()
@@ -3526,7 +3555,184 @@ def _name_values(
         for name, found in told.items():
             if i is not None and found:
                 out.setdefault(path, {}).setdefault(i, {}).setdefault(name, found)
+    for attribute in attributes:
+        every: list[object] = []
+        for scope, expr in attribute.sources:
+            found = tell(expr, attribute.path, scope)
+            if found is None:
+                break
+            every += [v for v in found if v not in every]
+        else:
+            for method in attribute.methods:
+                scopes = out.setdefault(attribute.path, {}).setdefault(method, {})
+                scopes.setdefault(f"self.{attribute.name}", every)
     return out
+
+
+def _self_attribute(expr: Expr) -> bool:
+    """Whether ``expr`` is ``self.x``."""
+    return (
+        expr.kind == "Attribute"
+        and bool(expr.parts)
+        and expr.target.kind == "Name"
+        and expr.target.name == "self"
+    )
+
+
+class ConfiguredAttribute(NamedTuple):
+    """An attribute ``self.<name>`` a class built from its config stores from a parameter of
+    its ``__init__`` (:func:`configured_attributes`): the expressions it may hold, each with
+    the def index it is read in, and the methods of the class that read it."""
+
+    path: str
+    name: str
+    sources: tuple[tuple[int, Expr], ...]
+    methods: tuple[int, ...]
+
+
+#: The decorator of an ``__init__`` whose class builds itself from a config through its
+#: ``from_config`` classmethod (detectron2-style ``@configurable``).
+_CONFIGURABLE = re.compile(r"(^|\.)configurable$")
+
+
+def configured_attributes(
+    analyses: Sequence[FileAnalysis], apart: Callable[[str], object] | None = None
+) -> list[ConfiguredAttribute]:
+    """The attributes a class that builds itself from a config stores: its ``__init__``
+    decorated as configurable (``@configurable``) takes its keywords from the dict its
+    ``from_config`` classmethod returns (``"box_reg_loss_type": cfg.MODEL.RPN.
+    BBOX_REG_LOSS_TYPE``, a literal dict returned, or a name bound to one and given more
+    keys by subscript), and ``self.box_reg_loss_type = box_reg_loss_type`` stores it: every
+    method then reads the config's value (a loss type picking a branch of the loss). A key
+    the dict leaves out is the parameter's default. Not told when the dict is updated
+    wholesale (``ret.update(...)``), when another method stores the attribute too, or when
+    a subclass (files counted apart left out) stores it or sets the key in its own
+    ``from_config``."""
+    files = [
+        (fa, values)
+        for fa, facts in with_facts(analyses)
+        if (values := facts.values) is not None
+        and not is_test_path(fa.path)
+        and not (apart and apart(fa.path))
+    ]
+    # a class's name -> the (values, def index) of the classes naming it as a base
+    subclasses: dict[str, list[tuple[FileValues, int]]] = {}
+    for fa, values in files:
+        bases = {c.qualname: c.bases for c in fa.classes}
+        for n, d in enumerate(values.defs):
+            for base in bases.get(d.qual, ()) if d.is_class else ():
+                subclasses.setdefault(base.rpartition(".")[2], []).append((values, n))
+    out: list[ConfiguredAttribute] = []
+    for fa, values in files:
+        defs = values.defs
+        for c, cls in enumerate(defs):
+            if not cls.is_class or cls.owner >= 0:
+                continue
+            methods = {d.name: n for n, d in enumerate(defs) if d.owner == c and not d.is_class}
+            init, maker = methods.get("__init__"), methods.get("from_config")
+            if init is None or maker is None:
+                continue
+            if not any(_CONFIGURABLE.search(e.full()) for e in defs[init].decorators):
+                continue
+            keys = _returned_keys(values, maker)
+            if keys is None:
+                continue
+            stored: dict[str, int] = {}
+            for n in methods.values():
+                for a in defs[n].assigns:
+                    if _self_attribute(a.target):
+                        stored[a.target.name] = stored.get(a.target.name, 0) + 1
+            params = dict(defs[init].params)
+            for a in defs[init].assigns:
+                if not (_self_attribute(a.target) and a.value.kind == "Name"):
+                    continue
+                name, param = a.target.name, a.value.name
+                if stored.get(name) != 1 or param not in params:
+                    continue
+                if any(_sets_key(sub, n, name, param) for sub, n in subclasses.get(cls.name, ())):
+                    continue
+                if param in keys:
+                    sources = ((maker, keys[param]),)
+                elif params[param] is not None:
+                    sources = ((init, params[param]),)  # type: ignore[assignment]
+                else:
+                    continue
+                out.append(
+                    ConfiguredAttribute(
+                        fa.path,
+                        name,
+                        sources,
+                        tuple(sorted(methods.values())),  # type: ignore[arg-type]
+                    )
+                )
+    return out
+
+
+def _returned_keys(values: FileValues, maker: int) -> dict[str, Expr] | None:
+    """The string keys of the dict def ``maker`` returns and their values: a dict literal
+    returned, or a name bound once to one and given keys by subscript (``ret["head"] =
+    ...``); None for anything else, or a dict updated wholesale (``ret.update(...)``)."""
+    d = values.defs[maker]
+    if len(d.returns) != 1:
+        return None
+    returned = d.returns[0]
+    if returned.kind == "Dict":
+        return dict(_dict_items(returned))
+    if returned.kind != "Name":
+        return None
+    bound = [a for a in d.assigns if a.target.kind == "Name" and a.target.name == returned.name]
+    if len(bound) != 1 or bound[0].value.kind != "Dict":
+        return None
+    keys = dict(_dict_items(bound[0].value))
+    for call in values.calls:
+        func = call.expr.func if call.expr.parts else None
+        if (
+            call.function == maker
+            and func is not None
+            and func.kind == "Attribute"
+            and func.target.kind == "Name"
+            and func.target.name == returned.name
+        ):
+            return None  # ``ret.update(...)``, ``ret.setdefault(...)``: keys not seen
+    for a in d.assigns:
+        target = a.target
+        if target.kind != "Subscript" or len(target.parts) < 2:
+            continue
+        holder, key = target.parts[0], target.parts[1]
+        if holder.kind == "Name" and holder.name == returned.name:
+            if key.kind != "Constant" or not isinstance(key.value, str):
+                return None
+            keys[key.value] = a.value
+    return keys
+
+
+def _dict_items(expr: Expr) -> Iterator[tuple[str, Expr]]:
+    """The (key, value) pairs of a dict literal with string keys (``**spread`` left out)."""
+    for key, item in zip(expr.keys, expr.items, strict=True):
+        if key is not None:
+            yield key, item
+
+
+def _sets_key(values: FileValues, cls: int, name: str, key: str) -> bool:
+    """Whether class ``cls`` of ``values`` (a subclass) stores ``self.<name>`` in a method of
+    its own or sets ``key`` in a ``from_config`` of its own (a dict it returns, a subscript
+    assignment)."""
+    for d in values.defs:
+        if d.owner != cls or d.is_class:
+            continue
+        if any(_self_attribute(a.target) and a.target.name == name for a in d.assigns):
+            return True
+        if d.name != "from_config":
+            continue
+        for a in d.assigns:
+            target = a.target
+            if target.kind == "Subscript" and len(target.parts) > 1:
+                index = target.parts[1]
+                if index.kind != "Constant" or index.value == key:
+                    return True
+        if any(r.kind == "Dict" and key in r.keys for r in d.returns):
+            return True
+    return False
 
 
 def decorators_of(facts: SyntaxFacts) -> dict[str, tuple[str, ...]]:
@@ -7646,11 +7852,26 @@ def _checkpoints(
     )
 
 
-def _passed(f: ApiFinding, param: str) -> str | None:
-    """The text ``f``'s call passes for ``param`` (None when it does not pass it by name)."""
+def _passed(f: ApiFinding, param: str, positional: bool = False) -> str | None:
+    """The text ``f``'s call passes for ``param`` (None when it does not pass it by name;
+    with ``positional``, by position too, the API's signature naming the position)."""
     if f.args is None:
         return None
-    return next((text for name, text in f.args.keywords if name == param), None)
+    found = next((text for name, text in f.args.keywords if name == param), None)
+    if found is not None or not positional or not f.args.positional:
+        return found
+    params = load_torch_api().params(f.canonical or f.api) or ()
+    for i, (name, kind, _) in enumerate(params):
+        if i >= len(f.args.positional) or kind in ("var_pos", "kw_only", "var_kw"):
+            break
+        if name == param:
+            return f.args.positional[i]
+    return None
+
+
+#: A value a parameter behaves alike with on both sides (:func:`apiscan.mapping.match.
+#: _value_splits`' note: "False is the same").
+_SAME_VALUE = re.compile(r"; (\S+) is the same$")
 
 
 #: The deprecated reduction switches of torch's losses and what a value other than their
@@ -7706,9 +7927,17 @@ def _parameters(
                 continue
             if SPELLING in change.note:
                 continue  # the keyword is spelled otherwise or passed by position: a rewrite
-            value = _passed(f, change.param)
+            same = _SAME_VALUE.search(change.note)
+            # (a parameter alike for one value only may be passed by position: its value
+            # says whether the call selects the other)
+            value = _passed(f, change.param, positional=same is not None)
             if value is None or value in NEUTRAL_VALUES:
                 continue  # passed positionally or left at a harmless value: nothing to miss
+            if same is not None and (
+                value == same.group(1)
+                or (names is not None and set(names.candidates(value) or ("",)) == {same.group(1)})
+            ):
+                continue  # the value alike on both sides, or a name only ever given it
             if names is not None and names.neutral(value) is not None:
                 continue  # a name the repository only ever sets to a harmless literal
             if memory_only(change):
@@ -7737,7 +7966,14 @@ def _parameters(
         )
     for (api, param, note), found in sorted(groups.items()):
         found.sort(key=lambda f: f.sort_key())
-        values = sorted({_passed(f, param) or "" for f in found})
+        positional = _SAME_VALUE.search(note) is not None
+        values = sorted({_passed(f, param, positional) or "" for f in found})
+        if positional and names is not None:
+            # a name passed on (``self.aligned``): the literals the repository gives it
+            values = [
+                f"{v} ({' | '.join(given)})" if (given := names.candidates(v)) else v
+                for v in values
+            ]
         yield WorkItem(
             kind="unsupported-param",
             what=f"{api}({param}={' | '.join(values)})",
@@ -10136,7 +10372,10 @@ def _step_loops(
 
 
 def step_functions(
-    findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis], ancillary: Ancillary
+    findings: Sequence[ApiFinding],
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    names: NameValues | None = None,
 ) -> set[tuple[str, str]]:
     """(path, function) of the code that runs on every training step: each function that
     runs the backward pass or the optimizer's step (:data:`STEP_RUN`), the function a
@@ -10160,7 +10399,7 @@ def step_functions(
     loops = _step_loops(runs, analyses)
     # ... and what it calls under ``if i % N == 0`` (a sample decoded every 100 steps) runs
     # every N steps, not every step
-    periodic = _periodic_spans(analyses)
+    periodic = _periodic_spans(analyses, names)
     callees: dict[tuple[str, str], set[tuple[str, str]]] = {}
     for caller, callee, line in call_edge_lines(analyses):
         loop = loops.get(caller)
@@ -10237,6 +10476,8 @@ def step_syncs(
     masked: Mapping[tuple[str, str], str] | None = None,
     loops: Mapping[tuple[str, str], tuple[int, int]] | None = None,
     analyses: Sequence[FileAnalysis] = (),
+    names: NameValues | None = None,
+    entry: str = "",
 ) -> list[WorkItem]:
     """The values the training step reads on the host every step (``loss.item()`` for a log
     or a running mean, a metric taken off the device with ``.cpu().numpy()``, a tensor
@@ -10259,7 +10500,11 @@ def step_syncs(
     masked = masked or {}
     loops = loops or {}
     metrics = {key for key, kind in masked.items() if kind == METRICS}
-    spans = _periodic_spans(analyses)
+    spans = _periodic_spans(analyses, names)
+    # the training scripts beside the one the documented command runs (detectron2's
+    # ``plain_train_net.py`` beside ``train_net.py``): their own loops are not the run's step
+    others = _other_entries(analyses, entry)
+    steps = {key for key in steps if key[0] not in others}
 
     def every_step(path: str, line: int) -> bool:
         """Whether a read at ``line`` runs every step of the loop around it: not under an
@@ -10371,6 +10616,64 @@ def step_syncs(
     ]
 
 
+def _other_entries(analyses: Sequence[FileAnalysis], entry: str) -> frozenset[str]:
+    """The scripts run as programs (a ``__main__`` block) that no file imports, other than
+    ``entry``, the one the documented training command runs; none when it is not known."""
+    if not entry:
+        return frozenset()
+    imported = {target for _, target in _local_references(analyses)}
+    return frozenset(
+        fa.path
+        for fa in analyses
+        if fa.path != entry
+        and fa.path not in imported
+        and fa.syntax is not None
+        and fa.syntax.main_guard
+    )
+
+
+#: The rule of non-maximum suppression (``nms``, ``batched_nms``, a repository's wrapper of
+#: one): as many boxes as survive.
+SUPPRESSION_RULE = "DS108"
+
+
+def suppressions(shapes: Sequence[ShapeFinding], ancillary: Ancillary) -> list[WorkItem]:
+    """Non-maximum suppression in the network (the scan's NMS findings: torchvision's
+    ``nms``/``batched_nms`` and the repository's wrappers of them), one item with every place:
+    how many boxes survive depends on the scores, so everything after the call has a
+    data-dependent length (the proposals a two-stage detector trains its second stage on,
+    the detections it returns). MindSpore's ``NMSWithMask`` keeps every box and returns a
+    mask: a fixed count (the top-k the code already caps the survivors at, padded) is kept
+    and the mask carried to what follows. The work is the rewrite of the functions around the
+    calls, which the dynamic-shape rewrites price; the item lists them with why."""
+    found = [
+        f
+        for f in shapes
+        if f.rule == SUPPRESSION_RULE and f.scope == "network" and not ancillary.why(f.path)
+    ]
+    if not found:
+        return []
+    # (the places say where: those the training does not reach are dropped from them later)
+    ops = sorted({f.api.rpartition(".")[2] for f in found} - {""})
+    return [
+        WorkItem(
+            kind="suppression",
+            what=f"non-maximum suppression in the network ({', '.join(ops) or 'nms'})",
+            where=_places(found),
+            why=(
+                "how many boxes survive suppression depends on the scores: the output count "
+                "is data, and so is every tensor built from it after the call (proposals, "
+                "detections), which graph mode cannot compile as it is; MindSpore's "
+                "mindspore.ops.NMSWithMask keeps every box and returns a keep mask: keep a "
+                "fixed number (the top-k the code caps the survivors at, padded) and carry "
+                "the mask to what follows; priced with the dynamic-shape rewrites of these "
+                "functions"
+            ),
+            uses=len(found),
+        )
+    ]
+
+
 #: The rule of an ``if``/``while`` on tensor values, and its message for a condition (not a
 #: loop whose trip count is data).
 CONDITION_RULE = "DS116"
@@ -10396,10 +10699,15 @@ def _script_step(path: str, function: str, modules: Collection[tuple[str, str]])
 _PERIODIC = re.compile(r"%\s*[\w.()\[\]]+\)?\s*==\s*0\b|^not\s+\(?[\w.()+ -]+%")
 
 
-def _periodic_spans(analyses: Sequence[FileAnalysis]) -> dict[str, list[tuple[int, int]]]:
+def _periodic_spans(
+    analyses: Sequence[FileAnalysis], names: NameValues | None = None
+) -> dict[str, list[tuple[int, int]]]:
     """path -> the (first, last) lines of the bodies of the ``if`` statements whose test
     holds once every N steps (:data:`_PERIODIC`), read from the ``if``s around each call
-    (module code included: a training script's loop at the top level)."""
+    (module code included: a training script's loop at the top level). A period the
+    repository only ever gives 1 (``(iter + 1) % self.gather_metric_period == 0``, the
+    trainer's ``gather_metric_period=1`` left at its default: ``names`` tells) holds every
+    step: no such span."""
     out: dict[str, list[tuple[int, int]]] = {}
     for fa, facts in with_facts(analyses):
         if facts.values is None:
@@ -10407,13 +10715,31 @@ def _periodic_spans(analyses: Sequence[FileAnalysis]) -> dict[str, list[tuple[in
         seen: set[tuple[int, int]] = set()
         for call in facts.values.calls:
             for branch in call.ifs:
-                if not _PERIODIC.search(branch.test.text):
+                if not _PERIODIC.search(branch.test.text) or _every_step_period(
+                    branch.test.text, names
+                ):
                     continue
                 span = (branch.line, branch.body_end or branch.end_line)
                 if span not in seen:
                     seen.add(span)
                     out.setdefault(fa.path, []).append(span)
     return out
+
+
+#: The period of a periodic test (``N`` of ``i % N == 0``).
+_PERIOD = re.compile(r"%\s*\(?([\w.]+)\)?")
+
+
+def _every_step_period(test: str, names: NameValues | None) -> bool:
+    """Whether the period of a periodic ``if`` test is 1: written so, or a name the
+    repository only ever gives the literal 1 (a trainer's ``gather_metric_period=1``)."""
+    found = _PERIOD.search(test)
+    if found is None:
+        return False
+    period = found.group(1)
+    if period == "1":
+        return True
+    return names is not None and not period[:1].isdigit() and names.literal(period) == "1"
 
 
 def _in_loop(loop: tuple[int, int] | None, line: int) -> bool:

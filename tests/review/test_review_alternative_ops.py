@@ -56,3 +56,72 @@ def test_the_picked_alternative_prices_its_own_ops(tmp_path: Path) -> None:
         "dcn_v2.DCN": ("compiled-op", ["nets/deform.py:10"]),
         "roi_align.RoIAlign": ("compiled-op", ["nets/deform.py:11"]),
     }
+
+
+def test_an_op_only_alternatives_and_evaluation_call_is_counted_apart(tmp_path: Path) -> None:
+    """An op of the repository's extension that only the unpicked model and an evaluation
+    module call (detectron2's rotated-box IoU: the unpicked rotated detectors and a
+    rotated-box evaluator nothing builds): the evaluation's use does not make it the run's
+    op."""
+    from registry_repo import FILES
+    from scan_helpers import write_repo
+
+    files = {
+        **FILES,
+        "vid/csrc/iou.cpp": "// the op's kernel\n",
+        "vid/layers/__init__.py": "",
+        "vid/layers/rot.py": """
+            import torch
+
+
+            def pairwise_iou(a, b):
+                return torch.ops.vid.box_iou(a, b)
+        """,
+        "vid/evaluation/__init__.py": """
+            from .plain_eval import PlainEvaluator
+            from .rot_eval import RotatedEvaluator
+        """,
+        "vid/evaluation/plain_eval.py": """
+            class PlainEvaluator:
+                def process(self, a, b):
+                    return (a - b).abs().mean()
+        """,
+        "vid/evaluation/rot_eval.py": """
+            from vid.layers.rot import pairwise_iou
+
+
+            class RotatedScorer:
+                def compute_iou(self, a, b):
+                    return pairwise_iou(a, b)
+
+
+            class RotatedEvaluator:
+                def process(self, a, b):
+                    return RotatedScorer().compute_iou(a, b)
+        """,
+    }
+    # the training evaluates through an evaluator it is handed: a ``process`` of any class
+    files["tools/train_net.py"] = files["tools/train_net.py"].replace(
+        "                optimizer.step()\n",
+        "                optimizer.step()\n            evaluate(PlainEvaluator(), x)\n",
+    ).replace(
+        "from vid.models.build import build_model",
+        "from vid.models.build import build_model\n"
+        "        from vid.evaluation import PlainEvaluator",
+    ) + (
+        "\n\n        def evaluate(evaluator, batch):\n"
+        "            return evaluator.process(batch, batch)\n"
+    )
+    files["vid/models/nets.py"] = (
+        files["vid/models/nets.py"]
+        .replace(
+            "from .build import MODEL_REGISTRY",
+            "from vid.layers.rot import pairwise_iou\n        from .build import MODEL_REGISTRY",
+        )
+        .replace(
+            "return self.head(self.slow(x[0]) + self.fast(x[1]))",
+            "return pairwise_iou(self.head(self.slow(x[0]) + self.fast(x[1])), x[2])",
+        )
+    )
+    ops = _ops(build_review(str(write_repo(tmp_path, files)), jobs=1))
+    assert ops["torch.ops.vid.box_iou"] == ("alternative-op", ["vid/layers/rot.py:5"])

@@ -139,7 +139,13 @@ class CallsMixin:
             return None
         canon = self.api.canonical(q)
         if canon is not None and self.api.is_module(canon):
-            return None
+            inner = self.api.called_module(canon) if usage == "call" else None
+            if inner is None:
+                return None
+            # ``from torchvision.ops import roi_align`` then ``roi_align(...)``: the package's
+            # function over its submodule of the same name
+            self.emit(q, usage, "certain", (start, "s"), (end, "e"), args, canonical=inner)
+            return inner
         if canon is None and ("." not in q or _through_dunder(q)):
             return None
         name = canon or q
