@@ -3264,6 +3264,43 @@ def switched_off_named(
     return _switched_off_named(analyses, defaults, apart)
 
 
+def switched_off_spans(
+    analyses: Sequence[FileAnalysis],
+    defaults: Mapping[str, Iterable[object]],
+    named: Mapping[str, Mapping[int, Mapping[str, list[object]]]] | None = None,
+) -> dict[tuple[str, str], tuple[int, int]]:
+    """(path, ``if@line``) -> (first, last line) of each branch of an ``if`` around a call or
+    an assignment that the options' defaults never take (timm's ``if args.naflex_loader:``,
+    a ``store_true`` flag off by default, holding the only calls of another data pipeline):
+    its body when the test is false, its ``else`` when it is true. A test is valued as
+    :func:`_switched_off_call` values it (the options' defaults, and ``named``: the plain
+    names of each function, :func:`switched_off_named`). What only such a branch uses is
+    not reached (:func:`apart_only`, which takes these spans as dead code)."""
+    out: dict[tuple[str, str], tuple[int, int]] = {}
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if values is None:
+            continue
+        seen: set[tuple[int, int]] = set()
+        ifs = [b for c in values.calls for b in c.ifs]
+        ifs += [b for a in values.assigns for b in a.ifs]
+        ifs += [b for d in values.defs for a in d.assigns for b in a.ifs]
+        given = (named or {}).get(fa.path, {})
+        for branch in ifs:
+            if (branch.line, branch.col) in seen:
+                continue
+            seen.add((branch.line, branch.col))
+            found = outcomes(
+                branch.test, _gate_key, _gate_values(defaults, given.get(branch.function, {}))
+            )
+            if found == {False}:
+                last = branch.body_end if branch.body_end > 0 else branch.end_line
+                out[(fa.path, f"if@{branch.line}")] = (branch.line, last)
+            elif found == {True} and 0 < branch.body_end < branch.end_line:
+                out[(fa.path, f"else@{branch.line}")] = (branch.body_end + 1, branch.end_line)
+    return out
+
+
 def unrun_draws(
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
@@ -4235,7 +4272,8 @@ def apart_only(
         for c in fa.calls:
             for part in c.callee.split(".")[-2:]:
                 if part in by_name:
-                    uses.setdefault(part, set()).add((path, 0, c.caller))
+                    # with its line: a call in a branch the defaults never take is dead
+                    uses.setdefault(part, set()).add((path, c.line, c.caller))
         # a package's re-export is no use where the repository trains (ByteTrack's
         # ``yolox/models/__init__.py`` re-exporting the Darknet only YOLOv3's neck builds)
         reexported = _reexported(fa, framework, handed)
@@ -4267,6 +4305,13 @@ def apart_only(
     for name, places in uses.items():
         other = {p for p, line, _ in places if line != _IMPORTED}
         uses[name] = {u for u in places if u[1] != _IMPORTED or u[0] not in other}
+        # where the repository trains, a package's ``__init__`` re-exporting a name other
+        # files use is the path those uses import it by, no use of its own: they tell
+        # whether it runs (a loader factory called only in a branch the defaults skip)
+        if trained and other:
+            uses[name] = {
+                u for u in uses[name] if u[1] != _IMPORTED or not u[0].endswith("__init__.py")
+            }
 
     def inside(path: str, line: int, top: str, keys: Iterable[tuple[str, str]]) -> bool:
         return any(

@@ -1,0 +1,129 @@
+"""A branch the options' defaults never take (``if args.alt_loader:``, a ``store_true``
+flag off by default) is dead code for the run: the data pipeline only that branch builds
+(its loader factory, its dataset and collate classes, what only they call) is not reached,
+so its sites are not priced; switched on by default it is the run's again."""
+
+from __future__ import annotations
+
+import pytest
+from scan_helpers import write_repo
+
+from apiscan.pipeline import ScanOptions, scan_with_facts
+from apiscan.review.build import build_review
+from apiscan.review.readings import Readings
+from apiscan.review.work import apart_only, switched_off_named, switched_off_spans
+
+FILES = {
+    "pkg/__init__.py": "",
+    "pkg/data/__init__.py": "from .alt import create_alt_loader\nfrom .plain import create_loader\n",
+    "pkg/data/plain.py": """
+        import torch
+        from torch.utils.data import DataLoader, Dataset
+
+
+        class Plain(Dataset):
+            def __len__(self):
+                return 8
+
+            def __getitem__(self, i):
+                return torch.randn(3, 8, 8), i
+
+
+        def create_loader(batch_size):
+            return DataLoader(Plain(), batch_size=batch_size)
+    """,
+    "pkg/data/alt.py": """
+        import random
+
+        import torch
+        import torch.nn.functional as F
+        from torch.utils.data import DataLoader, Dataset
+
+
+        def pad_to(x, n):
+            keep = torch.nonzero(x.sum(0) > 0)
+            return F.pad(x[:, keep[:, 0]], (0, n))
+
+
+        class Patches(Dataset):
+            def __len__(self):
+                return 8
+
+            def __getitem__(self, i):
+                size = random.choice([4, 8, 16])
+                x = F.interpolate(torch.randn(1, 3, 8, 8), size=size).squeeze(0)
+                return pad_to(x, size), i
+
+
+        def collate(batch):
+            longest = max(x.shape[-1] for x, _ in batch)
+            return torch.stack([F.pad(x, (0, longest - x.shape[-1])) for x, _ in batch])
+
+
+        def create_alt_loader(batch_size):
+            return DataLoader(Patches(), batch_size=batch_size, collate_fn=collate)
+    """,
+    "train.py": """
+        import argparse
+
+        import torch
+        from torch import nn
+
+        from pkg.data import create_alt_loader, create_loader
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--alt-loader", action="store_true", default=False)
+        parser.add_argument("--batch-size", type=int, default=4)
+
+
+        def main():
+            args = parser.parse_args()
+            model = nn.Linear(8, 2)
+            optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+            if args.alt_loader:
+                loader = create_alt_loader(args.batch_size)
+            else:
+                loader = create_loader(args.batch_size)
+            for x, y in loader:
+                loss = model(x).sum()
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+}
+
+
+@pytest.fixture(scope="module")
+def analyses(tmp_path_factory):  # type: ignore[no-untyped-def]
+    root = write_repo(tmp_path_factory.mktemp("flags"), FILES)
+    return root, scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))[1]
+
+
+def test_the_branch_a_flag_off_by_default_guards_is_dead(analyses) -> None:  # type: ignore[no-untyped-def]
+    root, found = analyses
+    defaults = Readings(root, found).argparse.values()
+    spans = switched_off_spans(found, defaults, switched_off_named(found, defaults)[1])
+    # VALID: the ``if`` body; INVALID: its ``else``, which runs
+    assert list(spans.values()) == [(17, 18)]
+    reach = apart_only(found, lambda path: "", spans)
+    unreached = {name for path, name in reach.unreached if path == "pkg/data/alt.py"}
+    assert unreached == {"create_alt_loader", "Patches", "collate", "pad_to"}
+    assert not any(path == "pkg/data/plain.py" for path, _ in reach.unreached)
+
+
+def _sites(review) -> int:  # type: ignore[no-untyped-def]
+    return sum(n for _, n, _, _ in review.effort.by_disposition)
+
+
+def test_the_pipeline_only_an_untaken_branch_builds_is_not_priced(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    off = build_review(str(write_repo(tmp_path / "off", FILES)))
+    files = dict(FILES)
+    files["train.py"] = files["train.py"].replace(
+        'action="store_true", default=False', 'action="store_false", default=True'
+    )
+    on = build_review(str(write_repo(tmp_path / "on", files)))
+    assert off.effort.person_days[1] < on.effort.person_days[1]
