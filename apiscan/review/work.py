@@ -359,6 +359,8 @@ class Ancillary:
             self._adapted_parts(self._ported_entries())
             tasks = self._other_tasks(analyses)
             self._why.update(tasks)
+            superseded = self._superseded(analyses)
+            self._why.update(superseded)
             self._why.update(self._variants(analyses))
             tools = self._tools(analyses)
             self._why.update(tools)
@@ -534,6 +536,27 @@ class Ancillary:
             task = next((d for d in parts[:-1] if d in tasks), None)
             if task and fa.path not in direct and fa.path not in self._why:
                 found[fa.path] = f"{OTHER_TASK} ({task}/)"
+        return found
+
+    def _superseded(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """The training scripts an older copy of which sits beside them: a script whose
+        name marks it old (``legacy_train.py``, ``train_old.py``, ``deprecated_main.py``)
+        next to a ported training script named the same without the mark (``train.py``).
+        The current one is ported; the old one is counted apart, with what only it imports
+        (:meth:`_tool_reach`), not priced as a variant to port beside it."""
+        scripts = {fa.path for fa in analyses if fa.syntax is not None and fa.syntax.main_guard}
+        entries = self._ported_entries() & scripts
+        found: dict[str, str] = {}
+        for path in sorted(entries):
+            p = PurePosixPath(path)
+            words = re.split(r"[_\-]", p.stem)
+            marked = [w for w in words if w.lower() in _OLD_WORDS]
+            if not marked or len(marked) == len(words):
+                continue
+            rest = "_".join(w for w in words if w.lower() not in _OLD_WORDS)
+            base = str(p.with_name(f"{rest}{p.suffix}"))
+            if base in entries:
+                found[path] = f"{SUPERSEDED} {base}"
         return found
 
     def _variants(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
@@ -776,7 +799,11 @@ class Ancillary:
             if "/" in path or trains_itself or reached & self.keep & core:
                 continue
             found[path] = "tools"
-        tools = found.keys() | {p for p, w in self._why.items() if w == "tools" and "/" not in p}
+        tools = found.keys() | {
+            p
+            for p, w in self._why.items()
+            if (w == "tools" or w.startswith(SUPERSEDED)) and "/" not in p
+        }
         # a demo is such an entry too (XMem's ``interactive_demo.py`` and the click-based
         # segmentation networks of the GUI only it imports): what only demos reach is theirs
         demos = {p for p, w in self._why.items() if w == "demo" and p in files} - tools
@@ -1446,6 +1473,11 @@ TOOLS_ONLY = "used only by tools"
 DEMOS_ONLY = "used only by demos"
 #: ... and one that only the torch.hub entry points reach (their builders and heads).
 HUB_ONLY = "used only by torch.hub entry points"
+#: Why an older copy of a ported training script is counted apart: ``older copy of
+#: train.py`` (:meth:`Ancillary._superseded`).
+SUPERSEDED = "older copy of"
+#: The words of a script's name that mark it as an older copy of another.
+_OLD_WORDS = frozenset({"legacy", "old", "deprecated", "obsolete", "outdated"})
 #: Why a variant of a ported file is counted apart: ``variant of train.py``.
 VARIANT = "variant of"
 #: ... and when no ported file nor variant imports it (a superseded copy: yolov9's
