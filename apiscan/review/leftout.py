@@ -14,7 +14,10 @@ One rule, read by the recipe and by the work items, from the records the scan's 
 something refers to it and every reference lies in left-out code. A reference is a call
 (resolved as the solver resolves its call edges), a name written as a value (an argument, an
 assignment, a default, a return), or an entry of a module-level dict, which counts as a
-reference from each place the dict itself is read.
+reference from each place the dict itself is read. A read by a key takes the entry the key
+names: an option's default, a constant, or a parameter followed out to what each call passes
+(``get_act(name)`` reading ``_ACT[name]`` takes ``"silu"`` at each ``get_act("silu")``, and no
+entry at ``get_act(nn.ReLU)``), so a layer only left-out models name by string is left out too.
 """
 
 from __future__ import annotations
