@@ -3307,9 +3307,23 @@ def switched_off_spans(
     its body when the test is false, its ``else`` when it is true. A test is valued as
     :func:`_switched_off_call` values it (the options' defaults, and ``named``: the plain
     names of each function, :func:`switched_off_named`). What only such a branch uses is
-    not reached (:func:`apart_only`, which takes these spans as dead code)."""
+    not reached (:func:`apart_only`, which takes these spans as dead code). A test reading
+    an option the code sets at run time (``args.distributed = True`` in an
+    ``init_distributed_mode(args)`` beside ``--distributed`` defaulting to False) is not
+    told by the default: its branches stay."""
+    files = list(with_facts(analyses))
+    # the attributes of a plain name the code assigns (``args.distributed = ...``)
+    assigned = {
+        a.target.name
+        for _, facts in files
+        if facts.values is not None
+        for a in (*facts.values.assigns, *(x for d in facts.values.defs for x in d.assigns))
+        if a.target.kind == "Attribute"
+        and a.target.target.kind == "Name"
+        and a.target.target.name not in ("self", "cls")
+    }
     out: dict[tuple[str, str], tuple[int, int]] = {}
-    for fa, facts in with_facts(analyses):
+    for fa, facts in files:
         values = facts.values
         if values is None:
             continue
@@ -3322,6 +3336,11 @@ def switched_off_spans(
             if (branch.line, branch.col) in seen:
                 continue
             seen.add((branch.line, branch.col))
+            if any(
+                e.kind == "Attribute" and e.name in assigned and e.target.kind == "Name"
+                for e in branch.test.walk()
+            ):
+                continue
             found = outcomes(
                 branch.test, _gate_key, _gate_values(defaults, given.get(branch.function, {}))
             )

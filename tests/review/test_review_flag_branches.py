@@ -127,3 +127,19 @@ def test_the_pipeline_only_an_untaken_branch_builds_is_not_priced(tmp_path) -> N
     )
     on = build_review(str(write_repo(tmp_path / "on", files)))
     assert off.effort.person_days[1] < on.effort.person_days[1]
+
+
+def test_an_option_the_code_sets_at_run_time_is_not_told_by_its_default(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # INVALID: ``setup(args)`` switches the flag on from the environment (as a distributed
+    # launcher's set-up sets ``args.distributed``): the branch may run
+    files = dict(FILES)
+    files["train.py"] = files["train.py"].replace(
+        "        def main():\n            args = parser.parse_args()\n",
+        "        def setup(args):\n            args.alt_loader = True\n\n\n"
+        "        def main():\n            args = parser.parse_args()\n            setup(args)\n",
+    )
+    assert "args.alt_loader = True" in files["train.py"]
+    root = write_repo(tmp_path, files)
+    found = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))[1]
+    defaults = Readings(root, found).argparse.values()
+    assert switched_off_spans(found, defaults, switched_off_named(found, defaults)[1]) == {}
