@@ -314,7 +314,7 @@ def review(options: ScanOptions) -> Review:
     # off by default builds): what only they use is not reached either
     # (the branches themselves stay where they are: a work item in one is noted as off by
     # default, not dropped)
-    branches = switched_off_spans(analyses, options, named)
+    branches = switched_off_spans(analyses, options, named, names.argparse.unset())
     off_spans = {**dead_spans, **branches}
     reach = _without_spans(apart_only(analyses, ancillary.apart, off_spans), branches)
     found = (name for _, name in (*reach.exporting, *reach.unreached))

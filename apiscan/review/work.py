@@ -3300,6 +3300,7 @@ def switched_off_spans(
     analyses: Sequence[FileAnalysis],
     defaults: Mapping[str, Iterable[object]],
     named: Mapping[str, Mapping[int, Mapping[str, list[object]]]] | None = None,
+    unset: Collection[str] = (),
 ) -> dict[tuple[str, str], tuple[int, int]]:
     """(path, ``if@line``) -> (first, last line) of each branch of an ``if`` around a call or
     an assignment that the options' defaults never take (timm's ``if args.naflex_loader:``,
@@ -3310,7 +3311,8 @@ def switched_off_spans(
     not reached (:func:`apart_only`, which takes these spans as dead code). A test reading
     an option the code sets at run time (``args.distributed = True`` in an
     ``init_distributed_mode(args)`` beside ``--distributed`` defaulting to False) is not
-    told by the default: its branches stay."""
+    told by the default: its branches stay, as do those of the options in ``unset`` (no
+    default written: required, or a value the command line is expected to give)."""
     files = list(with_facts(analyses))
     # the attributes of a plain name the code assigns (``args.distributed = ...``)
     assigned = {
@@ -3337,7 +3339,9 @@ def switched_off_spans(
                 continue
             seen.add((branch.line, branch.col))
             if any(
-                e.kind == "Attribute" and e.name in assigned and e.target.kind == "Name"
+                e.kind == "Attribute"
+                and (e.name in assigned or e.name in unset)
+                and e.target.kind == "Name"
                 for e in branch.test.walk()
             ):
                 continue
