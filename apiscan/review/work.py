@@ -4386,9 +4386,21 @@ def apart_only(
         if key not in dead
     }
 
+    # the dead spans by file: many (each branch the defaults skip is one), read for every use
+    dead_by_path: dict[str, list[tuple[str, int, int]]] = {}
+    for (dpath, dname), (first, last) in dead.items():
+        dead_by_path.setdefault(dpath, []).append((dname, first, last))
+
+    def in_dead(path: str, line: int, top: str) -> bool:
+        """:func:`inside` one of the dead spans."""
+        return any(
+            (top and (top == name or top.startswith(f"{name}."))) or (line and a <= line <= z)
+            for name, a, z in dead_by_path.get(path, ())
+        )
+
     def unrun(p: str, line: int, top: str, keys: Collection[tuple[str, str]]) -> bool:
         """A use in a file counted apart, inside a dead definition or inside one of ``keys``."""
-        return apart(p) or inside(p, line, top, keys) or inside(p, line, top, dead)
+        return apart(p) or inside(p, line, top, keys) or in_dead(p, line, top)
 
     def largest(excluded: Collection[str]) -> set[tuple[str, str]]:
         """The largest set of used definitions, none named in ``excluded``, whose every use
@@ -4423,7 +4435,7 @@ def apart_only(
     unreached = (
         reached_from(
             largest({*kept, *picked, *(name for _, name in classes if name in strings)}),
-            lambda p, line, top: inside(p, line, top, dead),
+            in_dead,
         )
         - exported
     )
