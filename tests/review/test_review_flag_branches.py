@@ -15,7 +15,9 @@ from apiscan.review.work import apart_only, switched_off_named, switched_off_spa
 
 FILES = {
     "pkg/__init__.py": "",
-    "pkg/data/__init__.py": "from .alt import create_alt_loader\nfrom .plain import create_loader\n",
+    "pkg/data/__init__.py": (
+        "from .alt import create_alt_loader\nfrom .plain import create_loader\n"
+    ),
     "pkg/data/plain.py": """
         import torch
         from torch.utils.data import DataLoader, Dataset
