@@ -23,6 +23,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
@@ -3312,7 +3313,17 @@ def switched_off_spans(
     an option the code sets at run time (``args.distributed = True`` in an
     ``init_distributed_mode(args)`` beside ``--distributed`` defaulting to False) is not
     told by the default: its branches stay, as do those of the options in ``unset`` (no
-    default written: required, or a value the command line is expected to give)."""
+    default written: required, or a value the command line is expected to give).
+
+    Only a branch the switch takes *instead of* the default's is such a span: one that
+    builds anew a name the branch the defaults take builds too (``loader_train =
+    create_naflex_loader(...)`` beside ``else: loader_train = create_loader(...)``, a loss
+    chosen in an ``if``/``elif`` chain), :func:`_instead_of_default`. A branch that adds
+    to what the run builds (``if args.resume:`` loading a checkpoint, ``if
+    args.model_ema:`` building the EMA, ``if pretrained:`` loading weights, with no
+    ``else`` or an ``else`` that only sets a constant) is the script's own feature behind
+    an off switch: what it uses stays reached, noted as off by default where it is
+    work."""
     files = list(with_facts(analyses))
     # the attributes of a plain name the code assigns (``args.distributed = ...``)
     assigned = {
@@ -3324,6 +3335,26 @@ def switched_off_spans(
         and a.target.target.kind == "Name"
         and a.target.target.name not in ("self", "cls")
     }
+    cache: dict[tuple[str, int, int], set[object] | None] = {}
+
+    def told_in(path: str, branch: IfValues) -> set[object] | None:
+        """The values ``branch``'s test (in ``path``) takes under the run's values (None:
+        not told, or an option the code sets at run time or gives no default)."""
+        key = (path, branch.line, branch.col)
+        if key not in cache:
+            given = (named or {}).get(path, {}).get(branch.function, {})
+            cache[key] = (
+                None
+                if any(
+                    e.kind == "Attribute"
+                    and (e.name in assigned or e.name in unset)
+                    and e.target.kind == "Name"
+                    for e in branch.test.walk()
+                )
+                else outcomes(branch.test, _gate_key, _gate_values(defaults, given))
+            )
+        return cache[key]
+
     out: dict[tuple[str, str], tuple[int, int]] = {}
     for fa, facts in files:
         values = facts.values
@@ -3333,27 +3364,72 @@ def switched_off_spans(
         ifs = [b for c in values.calls for b in c.ifs]
         ifs += [b for a in values.assigns for b in a.ifs]
         ifs += [b for d in values.defs for a in d.assigns for b in a.ifs]
-        given = (named or {}).get(fa.path, {})
+        told = partial(told_in, fa.path)
         for branch in ifs:
             if (branch.line, branch.col) in seen:
                 continue
             seen.add((branch.line, branch.col))
+            if not 0 < branch.body_end < branch.end_line:
+                continue  # no other branch the defaults take: an added feature
+            found = told(branch)
+            body = (branch.line, branch.body_end)
+            rest = (branch.body_end + 1, branch.end_line)
+            if found == {False} and _instead_of_default(values.calls, branch, body, rest, told):
+                out[(fa.path, f"if@{branch.line}")] = body
+            elif found == {True} and _instead_of_default(values.calls, branch, rest, body, told):
+                out[(fa.path, f"else@{branch.line}")] = rest
+    return out
+
+
+def _instead_of_default(
+    calls: Sequence[CallValues],
+    branch: IfValues,
+    skipped: tuple[int, int],
+    taken: tuple[int, int],
+    told: Callable[[IfValues], set[object] | None],
+) -> bool:
+    """Whether the ``skipped`` lines of ``branch`` (its body or its ``else``) build anew a
+    name its ``taken`` lines build too where the defaults run them: a call's result stored
+    in the same target on both sides, neither call reading that target (``model =
+    torch.jit.script(model)`` wraps what the run built, no alternative to it). An ``elif``
+    the defaults switch off takes no part in the default's side; ``told`` values a test."""
+
+    def builds(span: tuple[int, int], default: bool) -> set[str]:
+        found: set[str] = set()
+        for c in calls:
+            if c.stored is None or not span[0] <= c.expr.line <= span[1]:
+                continue
+            if not any((b.line, b.col) == (branch.line, branch.col) for b in c.ifs):
+                continue
+            target = c.stored
             if any(
-                e.kind == "Attribute"
-                and (e.name in assigned or e.name in unset)
-                and e.target.kind == "Name"
-                for e in branch.test.walk()
+                e.text == target.text if target.kind != "Name" else e.name == target.name
+                for e in c.expr.walk()
+                if e.kind == target.kind
             ):
                 continue
-            found = outcomes(
-                branch.test, _gate_key, _gate_values(defaults, given.get(branch.function, {}))
-            )
-            if found == {False}:
-                last = branch.body_end if branch.body_end > 0 else branch.end_line
-                out[(fa.path, f"if@{branch.line}")] = (branch.line, last)
-            elif found == {True} and 0 < branch.body_end < branch.end_line:
-                out[(fa.path, f"else@{branch.line}")] = (branch.body_end + 1, branch.end_line)
-    return out
+            if default and not _runs_by_default(c, branch, told):
+                continue
+            found.add(target.text)
+        return found
+
+    return bool(builds(skipped, False) & builds(taken, True))
+
+
+def _runs_by_default(
+    call: CallValues, outer: IfValues, told: Callable[[IfValues], set[object] | None]
+) -> bool:
+    """Whether no ``if`` between ``call`` and ``outer`` (an ``elif`` of its chain, an
+    ``if`` in its body) is decided by ``told`` against the side ``call`` is on."""
+    for b in call.ifs:
+        if (b.line, b.col) == (outer.line, outer.col):
+            return True
+        line = call.expr.line
+        in_else = 0 < b.body_end < line <= b.end_line
+        found = told(b)
+        if found == ({True} if in_else else {False}):
+            return False
+    return True
 
 
 def unrun_draws(

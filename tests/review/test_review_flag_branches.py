@@ -145,3 +145,117 @@ def test_an_option_the_code_sets_at_run_time_is_not_told_by_its_default(tmp_path
     found = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))[1]
     defaults = Readings(root, found).argparse.values()
     assert switched_off_spans(found, defaults, switched_off_named(found, defaults)[1]) == {}
+
+
+FEATURES = {
+    "nets.py": """
+        import torch
+        from torch import nn
+
+
+        class Jsd(nn.Module):
+            def forward(self, x, y):
+                return (x - y).abs().mean()
+
+
+        class Smooth(nn.Module):
+            def forward(self, x, y):
+                return (x - y).pow(2).mean()
+
+
+        class Ema:
+            def __init__(self, model):
+                self.shadow = {k: v.clone() for k, v in model.state_dict().items()}
+
+
+        class Swa:
+            def __init__(self, model):
+                self.model = model
+
+
+        def load_ckpt(path, model, optimizer):
+            state = torch.load(path, map_location="cpu")
+            model.load_state_dict(state["model"])
+            optimizer.load_state_dict(state["optimizer"])
+            return state["epoch"]
+
+
+        def save_ckpt(path, model):
+            torch.save({"model": model.state_dict()}, path)
+    """,
+    "train.py": """
+        import argparse
+
+        import torch
+        from torch import nn
+
+        from nets import Ema, Jsd, Smooth, Swa, load_ckpt, save_ckpt
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--resume", default="")
+        parser.add_argument("--save", default="")
+        parser.add_argument("--jsd", action="store_true", default=False)
+        parser.add_argument("--smooth", action="store_true", default=False)
+        parser.add_argument("--ema", action="store_true", default=False)
+        parser.add_argument("--swa", action="store_true", default=False)
+        parser.add_argument("--script", action="store_true", default=False)
+
+
+        def main():
+            args = parser.parse_args()
+            model = nn.Linear(8, 2)
+            optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+            if args.resume:
+                start = load_ckpt(args.resume, model, optimizer)
+            else:
+                start = 0
+            if args.jsd:
+                criterion = Jsd()
+            elif args.smooth:
+                criterion = Smooth()
+            else:
+                criterion = nn.MSELoss()
+            if args.ema:
+                averaged = Ema(model)
+            elif args.swa:
+                averaged = Swa(model)
+            if args.script:
+                model = torch.jit.script(model)
+            else:
+                model = model.float()
+            for _ in range(start, 10):
+                x = torch.randn(4, 8)
+                loss = criterion(model(x), torch.zeros(4, 2))
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+            if args.save:
+                save_ckpt(args.save, model)
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+}
+
+
+def test_a_switch_off_by_default_over_a_feature_keeps_it_reached(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The script's own features behind switches off by default stay the run's code: a
+    resume whose ``else`` only sets a constant, a checkpoint save with no ``else``, an EMA
+    or SWA chain the defaults take no branch of, a wrap of the model the run built
+    (``model = torch.jit.script(model)``) (VALID: none is a dead span); a loss picked in
+    an ``if``/``elif`` chain instead of the default ``else``'s is an alternative (VALID:
+    the two skipped bodies are dead spans, the ``else`` is not)."""
+    root = write_repo(tmp_path, FEATURES)
+    found = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))[1]
+    defaults = Readings(root, found).argparse.values()
+    spans = switched_off_spans(found, defaults, switched_off_named(found, defaults)[1])
+    assert sorted(spans.values()) == [(26, 27), (28, 29)]
+    reach = apart_only(found, lambda path: "", spans)
+    unreached = {name for path, name in reach.unreached if path == "nets.py"}
+    assert unreached == {"Jsd", "Smooth"}
+    # the checkpoint loaded and saved behind the switches stays work, noted off by default
+    review = build_review(str(root))
+    checkpoint = [i for i in review.work if i.kind == "checkpoint"]
+    assert checkpoint
+    assert {w.path for i in checkpoint for w in i.where} == {"nets.py"}
