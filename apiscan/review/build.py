@@ -65,6 +65,7 @@ from apiscan.review.work import (
     ANCILLARY_FILES,
     TEACHER_WHAT,
     Ancillary,
+    Reach,
     alternative_places,
     apart_only,
     bucketing_iterators,
@@ -83,6 +84,7 @@ from apiscan.review.work import (
     string_choices,
     switched_off_branch,
     switched_off_named,
+    switched_off_spans,
     trained_reach,
     tree_classes,
     unbuilt_extensions,
@@ -320,7 +322,13 @@ def review(options: ScanOptions) -> Review:
     # where nothing trains, the examples, demos and notebooks are how the library is used:
     # what they call of its ported modules (a sampler, a pipeline) is its inference path
     reached_by = ancillary.apart if training else _product_users(ancillary.apart)
-    reach = apart_only(analyses, reached_by, dead_spans)
+    # ... and the branches the options' defaults never take (a data pipeline only a flag
+    # off by default builds): what only they use is not reached either
+    # (the branches themselves stay where they are: a work item in one is noted as off by
+    # default, not dropped)
+    branches = switched_off_spans(analyses, options, named, names.argparse.unset())
+    off_spans = {**dead_spans, **branches}
+    reach = _without_spans(apart_only(analyses, reached_by, off_spans), branches)
     found = (name for _, name in (*reach.exporting, *reach.unreached))
     configured_names = config_names(readings.config_words, found)
     # where nothing trains, the top models are the library's product (CLIP's model, which
@@ -334,7 +342,9 @@ def review(options: ScanOptions) -> Review:
         # library's users call, though only its notebooks call it here
         configured_names |= public_names(analyses, ancillary.apart) | documented
     if configured_names:  # those a config file names may be built: reached, as their users
-        reach = apart_only(analyses, reached_by, dead_spans, configured_names)
+        reach = _without_spans(
+            apart_only(analyses, reached_by, off_spans, configured_names), branches
+        )
     unbuilt |= reach.unreached
     # the methods of reached classes that only that code calls (an inverse transform only
     # an unreached vocoder helper runs): their dynamic shapes and gaps are not priced
@@ -849,6 +859,12 @@ def _as_alternative(top: TopModel) -> TopModel:
         why += f" ({top.parts[0][1]})"
         return replace(top, parts=(("selected by", why), *top.parts[1:]))
     return replace(top, parts=(("selected by", why), *top.parts))
+
+
+def _without_spans(reach: Reach, spans: Collection[tuple[str, str]]) -> Reach:
+    """``reach`` less the dead ``spans`` it was given (the branches the defaults skip): what
+    only they use is not reached, their own lines are still read where they are."""
+    return reach._replace(spans={k: v for k, v in reach.spans.items() if k not in spans})
 
 
 def _not_variant_only(

@@ -14,7 +14,10 @@ One rule, read by the recipe and by the work items, from the records the scan's 
 something refers to it and every reference lies in left-out code. A reference is a call
 (resolved as the solver resolves its call edges), a name written as a value (an argument, an
 assignment, a default, a return), or an entry of a module-level dict, which counts as a
-reference from each place the dict itself is read.
+reference from each place the dict itself is read. A read by a key takes the entry the key
+names: an option's default, a constant, or a parameter followed out to what each call passes
+(``get_act(name)`` reading ``_ACT[name]`` takes ``"silu"`` at each ``get_act("silu")``, and no
+entry at ``get_act(nn.ReLU)``), so a layer only left-out models name by string is left out too.
 """
 
 from __future__ import annotations
@@ -291,6 +294,20 @@ def _walk(expr: Expr) -> Iterator[Expr]:
 _ELSEWHERE = ("", 0)
 
 
+#: The key of a read that picks no entry: a value that is no string (``get_act(nn.ReLU)``,
+#: ``None``), which a table of string keys never holds, or a membership test.
+_NO_KEY = "\0"
+
+#: String methods a key is normalised with before its look-up (``name.lower()``,
+#: ``name.replace("_", "")``, ``name.split("-")[0]``): the key is still the value passed.
+_KEY_METHODS = frozenset(
+    {"lower", "upper", "casefold", "strip", "lstrip", "rstrip", "replace", "split", "rsplit"}
+)
+
+#: How many calls out a table's key is followed to the values its callers pass.
+_KEY_DEPTH = 4
+
+
 def _picked_keys(expr: Expr, defaults: Mapping[str, set[object]]) -> dict[int, str]:
     """id of each ``Name`` subscripted by an option whose one default is a string (``opt.
     dla_node`` with ``--dla_node`` defaulting to ``dcn``) -> that default."""
@@ -307,9 +324,191 @@ def _picked_keys(expr: Expr, defaults: Mapping[str, set[object]]) -> dict[int, s
     return out
 
 
+def _keyed_reads(expr: Expr) -> tuple[dict[int, Expr], set[int]]:
+    """The ``Name``s of ``expr`` read with a key: id -> the key (``TABLE[key]``,
+    ``TABLE.get(key)``), and the ids of those read for no entry (``key in TABLE``,
+    ``TABLE.keys()``)."""
+    keyed: dict[int, Expr] = {}
+    none: set[int] = set()
+    for e in _walk(expr):
+        if e.kind == "Subscript" and len(e.parts) > 1 and e.parts[0].kind == "Name":
+            keyed[id(e.parts[0])] = e.parts[1]
+        elif (
+            e.kind == "Call"
+            and e.func.kind == "Attribute"
+            and e.func.name == "get"
+            and e.func.target.kind == "Name"
+            and e.args
+        ):
+            keyed[id(e.func.target)] = e.args[0]
+        elif e.kind == "Compare" and e.name in ("In", "NotIn") and len(e.parts) == 2:
+            if e.parts[1].kind == "Name":
+                none.add(id(e.parts[1]))
+        elif e.kind == "Attribute" and e.name == "keys" and e.target.kind == "Name":
+            none.add(id(e.target))
+    return keyed, none
+
+
+def _class_value(e: Expr) -> bool:
+    """A value that is no string a key may hold: ``None``, a number, a class named in
+    CamelCase (``nn.ReLU``, ``BatchNorm2d``; an ALL_CAPS constant may be a string)."""
+    if e.kind == "Constant":
+        return not isinstance(e.value, str)
+    if e.kind in ("Name", "Attribute"):
+        return bool(re.fullmatch(r"[A-Z]\w*[a-z]\w*", e.name))
+    return False
+
+
+def _stripped(e: Expr) -> Expr:
+    """The value a key is normalised from: ``name`` of ``name.lower()``, of
+    ``name.replace("_", "").lower()`` and of ``name.split("-")[0]``."""
+    while True:
+        if e.kind == "Subscript" and e.parts and e.parts[0].kind == "Call":
+            e = e.parts[0]
+        elif (
+            e.kind == "Call"
+            and e.func.kind == "Attribute"
+            and e.func.name in _KEY_METHODS
+            and e.func.parts
+        ):
+            e = e.func.target
+        else:
+            return e
+
+
+class _KeyFollower:
+    """The keys a table's read may take, followed out through the calls that pass them: a
+    read ``TABLE[name]`` in ``get_act(name)`` takes, for each call ``get_act('silu')``,
+    the string that call passes (or the default it leaves), at that call's place: a call
+    in left-out code keeps no entry. A class passed (``get_act(nn.ReLU)``) picks none."""
+
+    def __init__(
+        self,
+        values_of: Mapping[str, FileValues],
+        defaults: Mapping[str, set[object]],
+    ) -> None:
+        self.values_of = values_of
+        self.defaults = defaults
+        self.calls: dict[str, list[tuple[str, Expr]]] = {}
+        for path, values in values_of.items():
+            for call in values.calls:
+                name = call.expr.callee()
+                if name:
+                    self.calls.setdefault(name, []).append((path, call.expr))
+        self._memo: dict[tuple[str, int, str], list[tuple[tuple[str, int] | None, str | None]]]
+        self._memo = {}
+
+    def keys(self, key: Expr, path: str, line: int) -> list[tuple[str, int, str | None]]:
+        """(path, line, key) of each place the read ``TABLE[key]`` at ``line`` of ``path``
+        is decided, the key its value there picks (None: any entry)."""
+        return [
+            (*(site or (path, line)), picked) for site, picked in self._follow(key, path, line, 0)
+        ]
+
+    def _follow(
+        self, key: Expr, path: str, line: int, depth: int
+    ) -> list[tuple[tuple[str, int] | None, str | None]]:
+        key = _stripped(key)
+        if key.kind == "Constant" and isinstance(key.value, str):
+            return [(None, key.value)]
+        if _class_value(key):
+            return [(None, _NO_KEY)]
+        if key.kind == "Attribute":
+            found = self.defaults.get(key.name, set())
+            if len(found) == 1 and isinstance(value := next(iter(found)), str):
+                return [(None, value)]
+            return [(None, None)]
+        if key.kind != "Name" or depth >= _KEY_DEPTH:
+            return [(None, None)]
+        values = self.values_of[path]
+        around = [
+            (n, d)
+            for n, d in enumerate(values.defs)
+            if not d.is_class and d.line <= line <= d.end_line
+        ]
+        if not around:
+            return [(None, None)]
+        index, d = max(around, key=lambda x: x[1].line)
+        params = dict(d.params)
+        if key.name not in params:
+            # a local bound from another value (not normalised from itself)
+            bound = [
+                a.value
+                for a in d.assigns
+                if a.target.kind == "Name"
+                and a.target.name == key.name
+                and a.line < line
+                and not ((s := _stripped(a.value)).kind == "Name" and s.name == key.name)
+            ]
+            if not bound:
+                return [(None, None)]
+            return [
+                found
+                for value in bound
+                for found in self._follow(value, path, value.line, depth + 1)
+            ]
+        memo = (path, index, key.name)
+        if memo in self._memo:
+            return self._memo[memo]
+        self._memo[memo] = [(None, None)]  # a cycle picks any entry
+        self._memo[memo] = self._passed(values, d, key.name, path, depth)
+        return self._memo[memo]
+
+    def _passed(
+        self, values: FileValues, d: DefValues, name: str, path: str, depth: int
+    ) -> list[tuple[tuple[str, int] | None, str | None]]:
+        """What the calls of ``d`` pass its parameter ``name``, each at its call's place."""
+        method = 0 <= d.owner < len(values.defs) and not d.static
+        callee = values.defs[d.owner].name if method and d.name == "__init__" else d.name
+        skip = 1 if method else 0
+        positional = list(d.positional[skip:])
+        at = positional.index(name) if name in positional else -1
+        default = dict(d.params)[name]
+        calls = self.calls.get(callee, [])
+        if not calls:
+            return self._follow(default, path, d.line, depth + 1) if default else [(None, None)]
+        out: list[tuple[tuple[str, int] | None, str | None]] = []
+        for cpath, call in calls:
+            site = (cpath, call.line)
+            given = next((k.target for k in call.keywords if k.name == name), None)
+            if given is None and 0 <= at < len(call.args):
+                given = call.args[at]
+            if given is not None and given.kind != "Starred":
+                found = self._follow(given, cpath, call.line, depth + 1)
+            elif call.unpacks() or default is None:
+                found = [(None, None)]
+            else:
+                found = self._follow(default, path, d.line, depth + 1)
+            out += [(s or site, picked) for s, picked in found]
+        return out
+
+
+def _normal(key: str) -> str:
+    """A key as a look-up normalising it reads it: ``batch_norm`` and ``BatchNorm`` alike."""
+    return re.sub(r"[-_\s]", "", key.lower())
+
+
+def _table_literal(value: Expr) -> tuple[list[str], list[Expr]] | None:
+    """The string keys and the values of a dict literal (``{'relu': nn.ReLU}``, or
+    ``dict(relu=nn.ReLU, silu=SiLU)``), else None."""
+    if value.kind == "Dict":
+        return [k for k in value.keys if k is not None], list(value.items)
+    if (
+        value.kind == "Call"
+        and value.func.kind == "Name"
+        and value.func.name == "dict"
+        and not value.args
+        and value.keywords
+        and all(k.name for k in value.keywords)
+    ):
+        return [k.name for k in value.keywords], [k.target for k in value.keywords]
+    return None
+
+
 def _entries(item: Expr) -> Iterator[Expr]:
     """The names a dict's value holds (``DLASeg`` of ``{'dla': DLASeg}``, ``Conv`` and
-    ``GlobalConv`` of ``{'gcn': (Conv, GlobalConv)}``)."""
+    ``GlobalConv`` of ``{'gcn': (Conv, GlobalConv)}``, both sides of ``nn.SiLU if has_silu
+    else Swish``)."""
     todo = [item]
     while todo:
         e = todo.pop()
@@ -317,6 +516,8 @@ def _entries(item: Expr) -> Iterator[Expr]:
             yield e
         elif e.kind in ("Tuple", "List"):
             todo.extend(e.parts)
+        elif e.kind == "IfExp" and len(e.parts) == 3:
+            todo.extend(e.parts[1:])
 
 
 def _assigning(
@@ -615,20 +816,58 @@ def left_out(
     tables: dict[tuple[str, str], set[tuple[str, int, str | None]]] = {}
     keys: dict[tuple[str, str], list[str]] = {}  # a dict -> its string keys
     literals: dict[str, list[tuple[int, int]]] = {}
+    # the module-level sets of classes (``_NORM_TYPES = {BatchNormAct2d, GroupNormAct}``):
+    # membership tests, which build none of them
+    members: dict[str, list[tuple[int, int]]] = {}
+    # a module's own code gathering tables or their classes (``_LAYERS = (_ACT_ME,
+    # _ACT_DEFAULT)`` to fill them, ``{m for m in _NORM_MAP.values()}`` for membership
+    # tests): it builds no entry
+    gathering: dict[str, list[tuple[int, int]]] = {}
     for fa in analyses:
         values = values_of[fa.path]
         for a in values.assigns:
-            if not (a.top and a.target.kind == "Name" and a.value.kind == "Dict"):
+            if not (a.top and a.target.kind == "Name"):
+                continue
+            if a.value.kind == "Set" or (
+                a.value.kind == "Call"
+                and a.value.func.kind == "Name"
+                and a.value.func.name in ("set", "frozenset")
+            ):
+                members.setdefault(fa.path, []).append((a.value.line, a.value.end_line))
+            if a.value.kind in ("Tuple", "List", "Set", "SetComp"):
+                gathering.setdefault(fa.path, []).append((a.value.line, a.value.end_line))
+            literal = _table_literal(a.value)
+            if literal is None:
                 continue
             table = (fa.path, a.target.name)
             tables.setdefault(table, set())
-            keys[table] = [k for k in a.value.keys if k is not None]
+            keys[table] = literal[0]
             literals.setdefault(fa.path, []).append((a.value.line, a.value.end_line))
-            for key, item in zip(a.value.keys, a.value.items, strict=True):
+            entry_keys = a.value.keys if a.value.kind == "Dict" else literal[0]
+            for key, item in zip(entry_keys, literal[1], strict=True):
                 for name in _entries(item):
                     place = top(fa.path, name.name)
                     if place is not None:
                         held.setdefault(place, set()).add((table, key))
+    follower = _KeyFollower(values_of, defaults or {})
+
+    def read(
+        table: tuple[str, str], path: str, line: int, picked: str | None, told: bool = False
+    ) -> None:
+        """One read of ``table`` at ``line`` picking the key ``picked`` (None: any); a key
+        ``told`` by the value a call passes that no entry has picks none (a look-up
+        guarded by ``if name in TABLE``)."""
+        if picked is not None and picked not in keys[table] and picked != _NO_KEY:
+            # ``'batch_norm'`` picks ``'batchnorm'`` (the look-up normalises its key)
+            same = [k for k in keys[table] if _normal(k) == _normal(picked)]
+            # ``'dla_34'`` picks ``'dla'`` (the builder cuts the depth off)
+            cut = [k for k in keys[table] if picked.startswith(k)]
+            found = same or ([max(cut, key=len)] if cut else [_NO_KEY if told else None])
+            for key in found:
+                tables[table].add((path, line, key))
+            return
+        tables[table].add((path, line, picked))
+
     # every module-level def -> the (path, line) of each name written as a value that
     # stands for it (outside the dicts holding it); each dict -> where it is read
     refs: dict[Place, set[tuple[str, int]]] = {}
@@ -647,18 +886,29 @@ def left_out(
         values = values_of[fa.path]
         for expr in _written(values):
             entry = any(a <= expr.line <= b for a, b in literals.get(fa.path, ()))
+            member = any(a <= expr.line <= b for a, b in members.get(fa.path, ()))
             picks = _picked_keys(expr, defaults or {})
+            keyed, none = _keyed_reads(expr)
+            gathered = any(a <= expr.line <= b for a, b in gathering.get(fa.path, ()))
             for name in _names(expr):
                 found = lookup(fa.path, name.name)
                 if found is None or entry:
                     continue
                 if found in tables:
                     picked = picks.get(id(name))
-                    if picked is not None and picked not in keys[found]:
-                        # ``'dla_34'`` picks ``'dla'`` (the builder cuts the depth off)
-                        cut = [k for k in keys[found] if picked.startswith(k)]
-                        picked = max(cut, key=len) if cut else None
-                    tables[found].add((fa.path, name.line, picked))
+                    if picked is not None:
+                        read(found, fa.path, name.line, picked)
+                    elif id(name) in none:
+                        read(found, fa.path, name.line, _NO_KEY)
+                    elif id(name) in keyed:
+                        for p, line, key in follower.keys(keyed[id(name)], fa.path, name.line):
+                            read(found, p, line, key, told=True)
+                    elif gathered:
+                        read(found, fa.path, name.line, _NO_KEY)
+                    else:
+                        read(found, fa.path, name.line, None)
+                elif member:
+                    continue
                 elif (index := tops.get(found)) is not None:
                     refs.setdefault((found[0], index), set()).add((fa.path, name.line))
                 elif found in alias_uses and not _assigning(aliases, fa.path, name):

@@ -190,6 +190,13 @@ class ArgparseDefaults:
             out.setdefault(key, set()).update(found)
         return out
 
+    def unset(self) -> frozenset[str]:
+        """The dests of the options stored with no default written (``--model-type``,
+        required; a path the command line gives): None is no value the run holds."""
+        return frozenset(
+            o.dest for o in self.all if o.written is None and o.action in ("", "store")
+        )
+
     def set_launched(self, given: Callable[[str, tuple[str, ...]], list[Launch]]) -> None:
         """What the first documented command that runs each option's script gives the
         option (co-tracker's README: ``python train_on_kubric.py ... --train_datasets kubric

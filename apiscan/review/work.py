@@ -23,6 +23,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
@@ -359,6 +360,8 @@ class Ancillary:
             self._adapted_parts(self._ported_entries())
             tasks = self._other_tasks(analyses)
             self._why.update(tasks)
+            superseded = self._superseded(analyses)
+            self._why.update(superseded)
             self._why.update(self._variants(analyses))
             tools = self._tools(analyses)
             self._why.update(tools)
@@ -534,6 +537,27 @@ class Ancillary:
             task = next((d for d in parts[:-1] if d in tasks), None)
             if task and fa.path not in direct and fa.path not in self._why:
                 found[fa.path] = f"{OTHER_TASK} ({task}/)"
+        return found
+
+    def _superseded(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """The training scripts an older copy of which sits beside them: a script whose
+        name marks it old (``legacy_train.py``, ``train_old.py``, ``deprecated_main.py``)
+        next to a ported training script named the same without the mark (``train.py``).
+        The current one is ported; the old one is counted apart, with what only it imports
+        (:meth:`_tool_reach`), not priced as a variant to port beside it."""
+        scripts = {fa.path for fa in analyses if fa.syntax is not None and fa.syntax.main_guard}
+        entries = self._ported_entries() & scripts
+        found: dict[str, str] = {}
+        for path in sorted(entries):
+            p = PurePosixPath(path)
+            words = re.split(r"[_\-]", p.stem)
+            marked = [w for w in words if w.lower() in _OLD_WORDS]
+            if not marked or len(marked) == len(words):
+                continue
+            rest = "_".join(w for w in words if w.lower() not in _OLD_WORDS)
+            base = str(p.with_name(f"{rest}{p.suffix}"))
+            if base in entries:
+                found[path] = f"{SUPERSEDED} {base}"
         return found
 
     def _variants(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
@@ -776,7 +800,11 @@ class Ancillary:
             if "/" in path or trains_itself or reached & self.keep & core:
                 continue
             found[path] = "tools"
-        tools = found.keys() | {p for p, w in self._why.items() if w == "tools" and "/" not in p}
+        tools = found.keys() | {
+            p
+            for p, w in self._why.items()
+            if (w == "tools" or w.startswith(SUPERSEDED)) and "/" not in p
+        }
         # a demo is such an entry too (XMem's ``interactive_demo.py`` and the click-based
         # segmentation networks of the GUI only it imports): what only demos reach is theirs
         demos = {p for p, w in self._why.items() if w == "demo" and p in files} - tools
@@ -1454,6 +1482,11 @@ TOOLS_ONLY = "used only by tools"
 DEMOS_ONLY = "used only by demos"
 #: ... and one that only the torch.hub entry points reach (their builders and heads).
 HUB_ONLY = "used only by torch.hub entry points"
+#: Why an older copy of a ported training script is counted apart: ``older copy of
+#: train.py`` (:meth:`Ancillary._superseded`).
+SUPERSEDED = "older copy of"
+#: The words of a script's name that mark it as an older copy of another.
+_OLD_WORDS = frozenset({"legacy", "old", "deprecated", "obsolete", "outdated"})
 #: Why a variant of a ported file is counted apart: ``variant of train.py``.
 VARIANT = "variant of"
 #: ... and when no ported file nor variant imports it (a superseded copy: yolov9's
@@ -3282,6 +3315,141 @@ def switched_off_named(
     return _switched_off_named(analyses, defaults, apart)
 
 
+def switched_off_spans(
+    analyses: Sequence[FileAnalysis],
+    defaults: Mapping[str, Iterable[object]],
+    named: Mapping[str, Mapping[int, Mapping[str, list[object]]]] | None = None,
+    unset: Collection[str] = (),
+) -> dict[tuple[str, str], tuple[int, int]]:
+    """(path, ``if@line``) -> (first, last line) of each branch of an ``if`` around a call or
+    an assignment that the options' defaults never take (timm's ``if args.naflex_loader:``,
+    a ``store_true`` flag off by default, holding the only calls of another data pipeline):
+    its body when the test is false, its ``else`` when it is true. A test is valued as
+    :func:`_switched_off_call` values it (the options' defaults, and ``named``: the plain
+    names of each function, :func:`switched_off_named`). What only such a branch uses is
+    not reached (:func:`apart_only`, which takes these spans as dead code). A test reading
+    an option the code sets at run time (``args.distributed = True`` in an
+    ``init_distributed_mode(args)`` beside ``--distributed`` defaulting to False) is not
+    told by the default: its branches stay, as do those of the options in ``unset`` (no
+    default written: required, or a value the command line is expected to give).
+
+    Only a branch the switch takes *instead of* the default's is such a span: one that
+    builds anew a name the branch the defaults take builds too (``loader_train =
+    create_naflex_loader(...)`` beside ``else: loader_train = create_loader(...)``, a loss
+    chosen in an ``if``/``elif`` chain), :func:`_instead_of_default`. A branch that adds
+    to what the run builds (``if args.resume:`` loading a checkpoint, ``if
+    args.model_ema:`` building the EMA, ``if pretrained:`` loading weights, with no
+    ``else`` or an ``else`` that only sets a constant) is the script's own feature behind
+    an off switch: what it uses stays reached, noted as off by default where it is
+    work."""
+    files = list(with_facts(analyses))
+    # the attributes of a plain name the code assigns (``args.distributed = ...``)
+    assigned = {
+        a.target.name
+        for _, facts in files
+        if facts.values is not None
+        for a in (*facts.values.assigns, *(x for d in facts.values.defs for x in d.assigns))
+        if a.target.kind == "Attribute"
+        and a.target.target.kind == "Name"
+        and a.target.target.name not in ("self", "cls")
+    }
+    cache: dict[tuple[str, int, int], set[object] | None] = {}
+
+    def told_in(path: str, branch: IfValues) -> set[object] | None:
+        """The values ``branch``'s test (in ``path``) takes under the run's values (None:
+        not told, or an option the code sets at run time or gives no default)."""
+        key = (path, branch.line, branch.col)
+        if key not in cache:
+            given = (named or {}).get(path, {}).get(branch.function, {})
+            cache[key] = (
+                None
+                if any(
+                    e.kind == "Attribute"
+                    and (e.name in assigned or e.name in unset)
+                    and e.target.kind == "Name"
+                    for e in branch.test.walk()
+                )
+                else outcomes(branch.test, _gate_key, _gate_values(defaults, given))
+            )
+        return cache[key]
+
+    out: dict[tuple[str, str], tuple[int, int]] = {}
+    for fa, facts in files:
+        values = facts.values
+        if values is None:
+            continue
+        seen: set[tuple[int, int]] = set()
+        ifs = [b for c in values.calls for b in c.ifs]
+        ifs += [b for a in values.assigns for b in a.ifs]
+        ifs += [b for d in values.defs for a in d.assigns for b in a.ifs]
+        told = partial(told_in, fa.path)
+        for branch in ifs:
+            if (branch.line, branch.col) in seen:
+                continue
+            seen.add((branch.line, branch.col))
+            if not 0 < branch.body_end < branch.end_line:
+                continue  # no other branch the defaults take: an added feature
+            found = told(branch)
+            body = (branch.line, branch.body_end)
+            rest = (branch.body_end + 1, branch.end_line)
+            if found == {False} and _instead_of_default(values.calls, branch, body, rest, told):
+                out[(fa.path, f"if@{branch.line}")] = body
+            elif found == {True} and _instead_of_default(values.calls, branch, rest, body, told):
+                out[(fa.path, f"else@{branch.line}")] = rest
+    return out
+
+
+def _instead_of_default(
+    calls: Sequence[CallValues],
+    branch: IfValues,
+    skipped: tuple[int, int],
+    taken: tuple[int, int],
+    told: Callable[[IfValues], set[object] | None],
+) -> bool:
+    """Whether the ``skipped`` lines of ``branch`` (its body or its ``else``) build anew a
+    name its ``taken`` lines build too where the defaults run them: a call's result stored
+    in the same target on both sides, neither call reading that target (``model =
+    torch.jit.script(model)`` wraps what the run built, no alternative to it). An ``elif``
+    the defaults switch off takes no part in the default's side; ``told`` values a test."""
+
+    def builds(span: tuple[int, int], default: bool) -> set[str]:
+        found: set[str] = set()
+        for c in calls:
+            if c.stored is None or not span[0] <= c.expr.line <= span[1]:
+                continue
+            if not any((b.line, b.col) == (branch.line, branch.col) for b in c.ifs):
+                continue
+            target = c.stored
+            if any(
+                e.text == target.text if target.kind != "Name" else e.name == target.name
+                for e in c.expr.walk()
+                if e.kind == target.kind
+            ):
+                continue
+            if default and not _runs_by_default(c, branch, told):
+                continue
+            found.add(target.text)
+        return found
+
+    return bool(builds(skipped, False) & builds(taken, True))
+
+
+def _runs_by_default(
+    call: CallValues, outer: IfValues, told: Callable[[IfValues], set[object] | None]
+) -> bool:
+    """Whether no ``if`` between ``call`` and ``outer`` (an ``elif`` of its chain, an
+    ``if`` in its body) is decided by ``told`` against the side ``call`` is on."""
+    for b in call.ifs:
+        if (b.line, b.col) == (outer.line, outer.col):
+            return True
+        line = call.expr.line
+        in_else = 0 < b.body_end < line <= b.end_line
+        found = told(b)
+        if found == ({True} if in_else else {False}):
+            return False
+    return True
+
+
 def unrun_draws(
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
@@ -4454,7 +4622,8 @@ def apart_only(
                 # the definition the call names: the callee itself, or what its last part
                 # is called on
                 named = ".".join(parts[: len(parts) - n])
-                use = (path, 0, c.caller)
+                # with its line: a call in a branch the defaults never take is dead
+                use = (path, c.line, c.caller)
                 uses.setdefault(part, set()).add(use)
                 # which definition it uses, None when not told
                 aimed.setdefault(use, set()).add(named if named in known else None)
@@ -4489,6 +4658,13 @@ def apart_only(
     for name, places in uses.items():
         other = {p for p, line, _ in places if line != _IMPORTED}
         uses[name] = {u for u in places if u[1] != _IMPORTED or u[0] not in other}
+        # where the repository trains, a package's ``__init__`` re-exporting a name other
+        # files use is the path those uses import it by, no use of its own: they tell
+        # whether it runs (a loader factory called only in a branch the defaults skip)
+        if trained and other:
+            uses[name] = {
+                u for u in uses[name] if u[1] != _IMPORTED or not u[0].endswith("__init__.py")
+            }
 
     def inside(path: str, line: int, top: str, keys: Iterable[tuple[str, str]]) -> bool:
         return any(
@@ -4520,9 +4696,21 @@ def apart_only(
         if key not in dead
     }
 
+    # the dead spans by file: many (each branch the defaults skip is one), read for every use
+    dead_by_path: dict[str, list[tuple[str, int, int]]] = {}
+    for (dpath, dname), (first, last) in dead.items():
+        dead_by_path.setdefault(dpath, []).append((dname, first, last))
+
+    def in_dead(path: str, line: int, top: str) -> bool:
+        """:func:`inside` one of the dead spans."""
+        return any(
+            (top and (top == name or top.startswith(f"{name}."))) or (line and a <= line <= z)
+            for name, a, z in dead_by_path.get(path, ())
+        )
+
     def unrun(p: str, line: int, top: str, keys: Collection[tuple[str, str]]) -> bool:
         """A use in a file counted apart, inside a dead definition or inside one of ``keys``."""
-        return apart(p) or inside(p, line, top, keys) or inside(p, line, top, dead)
+        return apart(p) or inside(p, line, top, keys) or in_dead(p, line, top)
 
     def largest(excluded: Collection[str]) -> set[tuple[str, str]]:
         """The largest set of used definitions, none named in ``excluded``, whose every use
@@ -4557,7 +4745,7 @@ def apart_only(
     unreached = (
         reached_from(
             largest({*kept, *picked, *(name for _, name in classes if name in strings)}),
-            lambda p, line, top: inside(p, line, top, dead),
+            in_dead,
         )
         - exported
     )
