@@ -495,6 +495,19 @@ def left_out(
             for n, d in enumerate(values.defs):
                 if d.owner < 0 and not d.is_class and pick.admits(values.defs, n):
                     refs.setdefault((fa.path, n), set()).add((fa.path, pick.line))
+    # a class runs as the base of every class deriving from it (an unregistered model base
+    # whose ``build_encoder`` builds the layers, under the registered model deriving from
+    # it): each subclass's statement refers to it, so a base only left-out classes derive
+    # from is left out with them, and what only its methods build with it
+    first_module = {fa.path: fa.modules[0] for fa in analyses if fa.modules}
+    for (path, _), index in tops.items():
+        d = defs[path][index]
+        if d.is_class and path in first_module:
+            for sub in hierarchy.subclasses(f"{first_module[path]}.{d.qual}"):
+                found = places.get(sub)
+                if found is not None and found != (path, index):
+                    line = defs[found[0]][found[1]].line
+                    refs.setdefault((path, index), set()).add((found[0], line))
     spans: dict[str, list[tuple[int, int]]] = {}
 
     def add(place: Place) -> None:
