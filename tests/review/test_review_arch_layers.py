@@ -4,7 +4,8 @@ registered model, while its package of shared layers also holds the layers of ev
 model). The other model builds its layer through an unregistered base class it derives
 from (``build_layer`` in the base): the base runs only under that model, so the layer's API
 call sites give no network sites in the effort and its collective and state written in the
-forward no work items, while the picked model's own layer stays the run's work."""
+forward no work items, while the picked model's own layer stays the run's work. An example
+deriving its own layer from that layer (counted apart) does not make the run build it."""
 
 from __future__ import annotations
 
@@ -164,6 +165,20 @@ FILES = {
         @register_model_architecture("attn", "attn_huge")
         def attn_huge(args):
             args.dim = 32
+    """,
+    # an example deriving its own layer from the unpicked model's (counted apart, as examples
+    # are): it builds the layer only for that example, not for the run
+    "examples/big_attn/layer.py": """
+        from kit.modules import AttnLayer
+
+
+        class BigAttnLayer(AttnLayer):
+            def __init__(self, dim):
+                super().__init__(dim * 2)
+
+
+        def build(dim):
+            return BigAttnLayer(dim)
     """,
     "train.py": """
         import argparse
