@@ -244,9 +244,33 @@ DIRECT = {
 }
 
 
-@pytest.fixture(scope="module", params=["through a base", "direct"])
+# the base re-exported by a package that star-imports it, and then a module importing it
+# back from the package (fairseq's ``models/nat/__init__.py``): the package's name still
+# stands for the base's own module's class
+PACKAGED = {
+    **{k: v for k, v in FILES.items() if k != "kit/models/attn_base.py"},
+    "kit/models/bases/__init__.py": """
+        from .attn_base import *
+        from .checks import *
+    """,
+    "kit/models/bases/attn_base.py": FILES["kit/models/attn_base.py"],
+    "kit/models/bases/checks.py": """
+        from kit.models.bases import AttnModelBase
+
+
+        def is_attention(model):
+            return isinstance(model, AttnModelBase)
+    """,
+    "kit/models/attn.py": FILES["kit/models/attn.py"].replace(
+        "from kit.models.attn_base import", "from kit.models.bases import"
+    ),
+}
+VARIANTS = {"through a base": FILES, "direct": DIRECT, "through a re-exported base": PACKAGED}
+
+
+@pytest.fixture(scope="module", params=sorted(VARIANTS))
 def review(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Review:
-    files = FILES if request.param == "through a base" else DIRECT
+    files = VARIANTS[request.param]
     root = write_repo(tmp_path_factory.mktemp("archlayers"), files)
     return build_review(str(root), jobs=1)
 
@@ -270,8 +294,9 @@ def test_the_unpicked_model_s_layer_module_is_not_priced(review: Review) -> None
         if s.startswith("Alternatives the run's config does not pick")
     )
     assert "kit/modules/attn_layer.py:AttnLayer" in said
-    if (Path(review.root) / "kit/models/attn_base.py").exists():
-        assert "kit/models/attn_base.py:AttnModelBase" in said
+    for base in ("kit/models/attn_base.py", "kit/models/bases/attn_base.py"):
+        if (Path(review.root) / base).exists():
+            assert f"{base}:AttnModelBase" in said
     assert "kit/modules/attn_layer.py:balanced" in said
     assert "ConvLayer" not in said
 
