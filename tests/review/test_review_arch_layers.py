@@ -5,7 +5,8 @@ model). The other model builds its layer through an unregistered base class it d
 from (``build_layer`` in the base): the base runs only under that model, so the layer's API
 call sites give no network sites in the effort and its collective and state written in the
 forward no work items, while the picked model's own layer stays the run's work. An example
-deriving its own layer from that layer (counted apart) does not make the run build it."""
+deriving its own layer from that layer (counted apart) does not make the run build it, nor
+does a layer of the toolkit deriving from it that only the example builds."""
 
 from __future__ import annotations
 
@@ -170,6 +171,7 @@ FILES = {
     # are): it builds the layer only for that example, not for the run
     "examples/big_attn/layer.py": """
         from kit.modules import AttnLayer
+        from kit.modules.wide_attn import WideAttnLayer
 
 
         class BigAttnLayer(AttnLayer):
@@ -179,6 +181,20 @@ FILES = {
 
         def build(dim):
             return BigAttnLayer(dim)
+
+
+        def build_wide(dim):
+            return WideAttnLayer(dim)
+    """,
+    # a layer of the toolkit deriving from the unpicked model's, which only that example
+    # builds: it goes with the example, and keeps its base no more than the example does
+    "kit/modules/wide_attn.py": """
+        from kit.modules.attn_layer import AttnLayer
+
+
+        class WideAttnLayer(AttnLayer):
+            def __init__(self, dim):
+                super().__init__(dim * 4)
     """,
     "train.py": """
         import argparse
