@@ -941,8 +941,9 @@ class Ancillary:
         ``__init__.py`` imports some of them by name and no file of its folder loads any by
         name (fairseq's ``modules/kmeans_attention.py`` beside the layers ``modules/
         __init__.py`` imports, while the model and task registries load their own folders'
-        modules by name): a load by name elsewhere scans its own folder, or a folder a
-        user names (:func:`_listed_packages`)."""
+        modules by name): a package's load by name scans its own folder, or a folder a
+        user names (:func:`_listed_packages`). None where a ported script outside any
+        package loads by name (``__import__(args.model)``: any module its user names)."""
         files = [fa for fa in analyses if not fa.errors and fa.syntax is not None]
         loaders = {
             fa.path
@@ -954,6 +955,15 @@ class Ancillary:
             if facts.values is not None
             and any(c.expr.callee() == "__import__" for c in facts.values.calls)
         }
+        packages = {
+            PurePosixPath(fa.path).parent
+            for fa in files
+            if PurePosixPath(fa.path).name == "__init__.py"
+        }
+        # a ported script outside any package loading by name (``__import__(args.model)``)
+        # may load whatever module its user names: every module stays
+        if any(PurePosixPath(p).parent not in packages and p not in self._why for p in loaders):
+            return {}
         graph = _reference_graph(analyses, self._imports)
         listed = _listed_packages(files, graph, loaders) if loaders else None
         if listed is not None and not listed:
@@ -965,11 +975,6 @@ class Ancillary:
         # a package's module with a ``__main__`` block that nothing imports tries itself out
         # (YOLOP's ``lib/models/light.py`` building its own MCnet): no script, since the
         # training never reaches it; a script lives in a folder that is no package
-        packages = {
-            PurePosixPath(fa.path).parent
-            for fa in files
-            if PurePosixPath(fa.path).name == "__init__.py"
-        }
         # a model file at the root that no file imports and that runs nothing itself (DeiT's
         # ``patchconvnet_models.py`` beside the ``models.py`` its ``main.py`` imports): the
         # training never builds its models, where there is a training to tell it by (a root
