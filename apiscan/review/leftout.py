@@ -711,7 +711,9 @@ def left_out(
     cfg.MODEL.KEYPOINT_ON: return``), and a pick of a table there is a seed of its own.
     ``apart``: whether a file is counted apart (a side project, a lazy config): its
     references keep nothing that left-out code also reaches (an unpicked model's head
-    builder, which a side project calls too). Empty without seeds or skipped branches."""
+    builder, which a side project calls too), nor do those from the defs only such files
+    refer to (a library's dataset wrapper only examples build, deriving from a dataset
+    only an unpicked task builds). Empty without seeds or skipped branches."""
     seeds = list(seeds)
     skipped = skipped or {}
     if not seeds and not skipped:
@@ -931,6 +933,19 @@ def left_out(
             for n, d in enumerate(values.defs):
                 if d.owner < 0 and not d.is_class and pick.admits(values.defs, n):
                     refs.setdefault((fa.path, n), set()).add((fa.path, pick.line))
+    # a class runs as the base of every class deriving from it (an unregistered model base
+    # whose ``build_encoder`` builds the layers, under the registered model deriving from
+    # it): each subclass's statement refers to it, so a base only left-out classes derive
+    # from is left out with them, and what only its methods build with it
+    first_module = {fa.path: fa.modules[0] for fa in analyses if fa.modules}
+    for (path, _), index in tops.items():
+        d = defs[path][index]
+        if d.is_class and path in first_module:
+            for sub in hierarchy.subclasses(f"{first_module[path]}.{d.qual}"):
+                found = places.get(sub)
+                if found is not None and found != (path, index):
+                    line = defs[found[0]][found[1]].line
+                    refs.setdefault((path, index), set()).add((found[0], line))
     spans: dict[str, list[tuple[int, int]]] = {}
 
     def add(place: Place) -> None:
@@ -1018,6 +1033,26 @@ def left_out(
         ]
         if every:
             candidates.append((place, every))
+    # the defs only files counted apart refer to, and those only such defs do (a dataset
+    # wrapper of the library only examples build, calling its base's constructor): they go
+    # with those files, so their references keep nothing built either
+    apart_spans: dict[str, list[tuple[int, int]]] = {}
+
+    def apart_at(path: str, line: int) -> bool:
+        return apart is not None and (
+            bool(apart(path)) or any(a <= line <= b for a, b in apart_spans.get(path, ()))
+        )
+
+    growing = apart is not None
+    while growing:
+        growing = False
+        for place, every in candidates:
+            d = defs[place[0]][place[1]]
+            if (d.line, d.end_line) not in apart_spans.get(place[0], ()) and all(
+                apart_at(p, line) for p, line in every
+            ):
+                apart_spans.setdefault(place[0], []).append((d.line, d.end_line))
+                growing = True
     changed = True
     while changed:
         changed = False
@@ -1033,7 +1068,7 @@ def left_out(
             live = [
                 (p, line)
                 for p, line in every
-                if (inside(p, line) or not unrun(p, line)) and not (apart and apart(p))
+                if (inside(p, line) or not unrun(p, line)) and not apart_at(p, line)
             ]
             if live and all(gone(p, line) for p, line in live):
                 unbuilt.add(place)

@@ -963,30 +963,46 @@ class Ancillary:
         self-test runs nothing of the training. A module registering models by decorator
         (T2T-ViT's ``models/vit.py``: ``@register_model`` over timm's registry) registers
         them only when something imports it: nothing does, so no registry look-up builds
-        them. Never where the repository loads modules by name (``importlib``, ``pkgutil``,
+        them. Where the repository loads modules by name (``importlib``, ``pkgutil``,
         ``__import__``: YOLOX's experiment files, a registry importing its package's
-        modules)."""
+        modules), only the modules of a package that lists its modules itself: its
+        ``__init__.py`` imports some of them by name and no file of its folder loads any by
+        name (fairseq's ``modules/kmeans_attention.py`` beside the layers ``modules/
+        __init__.py`` imports, while the model and task registries load their own folders'
+        modules by name): a package's load by name scans its own folder, or a folder a
+        user names (:func:`_listed_packages`). None where a ported script outside any
+        package loads by name (``__import__(args.model)``: any module its user names)."""
         files = [fa for fa in analyses if not fa.errors and fa.syntax is not None]
-        if any(
-            n.partition(".")[0] in _LOADS_BY_NAME for fa in files for _, n in fa.syntax.imports
-        ) or any(
-            c.expr.callee() == "__import__"
-            for _, facts in with_facts(analyses)
+        loaders = {
+            fa.path
+            for fa in files
+            if any(n.partition(".")[0] in _LOADS_BY_NAME for _, n in fa.syntax.imports)
+        } | {
+            fa.path
+            for fa, facts in with_facts(analyses)
             if facts.values is not None
-            for c in facts.values.calls
-        ):
-            return {}
-        graph = _reference_graph(analyses, self._imports)
-        imported = {t for targets in graph.values() for t in targets}
-        used_folders = {PurePosixPath(p).parent for p in imported}
-        # a package's module with a ``__main__`` block that nothing imports tries itself out
-        # (YOLOP's ``lib/models/light.py`` building its own MCnet): no script, since the
-        # training never reaches it; a script lives in a folder that is no package
+            and any(c.expr.callee() == "__import__" for c in facts.values.calls)
+        }
         packages = {
             PurePosixPath(fa.path).parent
             for fa in files
             if PurePosixPath(fa.path).name == "__init__.py"
         }
+        # a ported script outside any package loading by name (``__import__(args.model)``)
+        # may load whatever module its user names: every module stays
+        if any(PurePosixPath(p).parent not in packages and p not in self._why for p in loaders):
+            return {}
+        graph = _reference_graph(analyses, self._imports)
+        listed = _listed_packages(files, graph, loaders) if loaders else None
+        if listed is not None and not listed:
+            return {}
+        imported = {t for targets in graph.values() for t in targets}
+        used_folders = {PurePosixPath(p).parent for p in imported}
+        if listed is not None:
+            used_folders &= listed
+        # a package's module with a ``__main__`` block that nothing imports tries itself out
+        # (YOLOP's ``lib/models/light.py`` building its own MCnet): no script, since the
+        # training never reaches it; a script lives in a folder that is no package
         # a model file at the root that no file imports and that runs nothing itself (DeiT's
         # ``patchconvnet_models.py`` beside the ``models.py`` its ``main.py`` imports): the
         # training never builds its models, where there is a training to tell it by (a root
@@ -1460,6 +1476,26 @@ def vendored_apart(analyses: Sequence[FileAnalysis]) -> dict[str, str]:
 UNIMPORTED = "unused (nothing imports it)"
 #: Modules that load other modules by name: a module nothing imports may still be loaded.
 _LOADS_BY_NAME = frozenset({"importlib", "pkgutil", "imp"})
+
+
+def _listed_packages(
+    files: Sequence[FileAnalysis], graph: Mapping[str, set[str]], loaders: Collection[str]
+) -> set[PurePosixPath]:
+    """The package folders that list their modules themselves: the ``__init__.py`` imports
+    some of the folder's modules by name (``graph``: what each file imports or refers to),
+    and no file of the folder (``loaders``: the files loading modules by name) imports
+    modules by name, so no scan of its own loads the others."""
+    loading = {PurePosixPath(p).parent for p in loaders}
+    found: set[PurePosixPath] = set()
+    for fa in files:
+        path = PurePosixPath(fa.path)
+        if path.name != "__init__.py" or path.parent in loading:
+            continue
+        if any(
+            PurePosixPath(t).parent == path.parent and t != fa.path for t in graph.get(fa.path, ())
+        ):
+            found.add(path.parent)
+    return found
 
 
 def _defines_modules(fa: FileAnalysis) -> bool:

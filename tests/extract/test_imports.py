@@ -183,3 +183,38 @@ def test_a_fallback_class_stays_the_repositorys_when_the_try_imports_no_torch_na
     )
     found = api_set(scan_snippet(tmp_path, src))
     assert found == {(8, "torch.zeros")}
+
+
+def test_a_name_star_imported_back_into_its_package_keeps_its_class(tmp_path: Path) -> None:
+    # pkg/nat/__init__.py star-imports the base's module, then a module that imported the
+    # base from pkg.nat: the second star import binds the same object again, so pkg.nat's
+    # name still stands for the class in base.py, and a class deriving from it is a module
+    write_repo(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/nat/__init__.py": "from .base import *\nfrom .sub import *\n",
+            "pkg/nat/base.py": """
+            from torch import nn
+
+            class NatBase(nn.Module):
+                def forward(self, x):
+                    return x
+            """,
+            "pkg/nat/sub.py": """
+            from pkg.nat import NatBase
+
+            class NatSub(NatBase):
+                pass
+            """,
+            "pkg/train.py": """
+            from pkg.nat import NatSub
+
+            def main():
+                model = NatSub()
+                model.zero_grad()
+            """,
+        },
+    )
+    found = {(f.path, f.span.line, f.api, f.confidence) for f in scan_repo(tmp_path).api_findings}
+    assert ("pkg/train.py", 5, "torch.nn.Module.zero_grad", "certain") in found, found

@@ -210,7 +210,15 @@ class ScopesMixin:
                 prefix = module + "."
                 for key, target in self.reexports.items():
                     rest = key[len(prefix) :] if key.startswith(prefix) else ""
-                    if rest and "." not in rest and not rest.endswith(RETURNS):
+                    # (a name the module imported from this one, ``from pkg.nat import
+                    # Base`` star-imported back into ``pkg.nat``: the same object, so this
+                    # module's earlier binding stands)
+                    if (
+                        rest
+                        and "." not in rest
+                        and not rest.endswith(RETURNS)
+                        and target != f"{self.module_name}.{rest}"
+                    ):
                         out.append((rest, qual(target)))
                 self.local_refs.add(module + ".*")
             else:
