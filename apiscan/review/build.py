@@ -346,6 +346,13 @@ def review(options: ScanOptions) -> Review:
             apart_only(analyses, reached_by, off_spans, configured_names), branches
         )
     unbuilt |= reach.unreached
+    # what only the branches the defaults skip reach (a loss an untaken ``elif`` of the
+    # config's type calls) is another run's: not priced, and told as an alternative the
+    # run's values do not pick rather than code nothing reaches
+    switched = frozenset()
+    if branches and reach.unreached:
+        plain = apart_only(analyses, reached_by, dead_spans, configured_names)
+        switched = reach.unreached - plain.unreached
     # the methods of reached classes that only that code calls (an inverse transform only
     # an unreached vocoder helper runs): their dynamic shapes and gaps are not priced
     unbuilt |= frozenset(uncalled_methods(analyses, unbuilt, reached_by))
@@ -740,7 +747,7 @@ def review(options: ScanOptions) -> Review:
             cropped | unrun_draws(result, analyses, options, named),
             frozenset(k for k, kind in masked.items() if kind == REDUCTION),
             frozenset(k for k, kind in masked.items() if kind == METRICS),
-            unbuilt,
+            unbuilt - switched,
             exporting,
             callers=effort.callers_of(analyses),
             # the training datasets: the classes whose per-sample steps the recipe reads
@@ -754,7 +761,7 @@ def review(options: ScanOptions) -> Review:
                 },
                 runs,
             ),
-            alternatives=picked_out,
+            alternatives=picked_out | switched,
         ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")

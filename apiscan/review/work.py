@@ -4648,7 +4648,7 @@ def apart_only(
         for d in fa.syntax.values.defs
         for m in fa.modules
     }
-    aimed: dict[tuple[str, int, str], set[str | None]] = {}
+    aimed: dict[tuple[str, int, str, str], set[str | None]] = {}
     for path, fa in files.items():
         for c in fa.calls:
             parts = c.callee.split(".")
@@ -4661,8 +4661,9 @@ def apart_only(
                 # with its line: a call in a branch the defaults never take is dead
                 use = (path, c.line, c.caller)
                 uses.setdefault(part, set()).add(use)
-                # which definition it uses, None when not told
-                aimed.setdefault(use, set()).add(named if named in known else None)
+                # which definition the calls of that name there use, None when not told (a
+                # name written as a value on the same line, ``L(Dense)``, is a use of its own)
+                aimed.setdefault((*use, part), set()).add(named if named in known else None)
         # a package's re-export is no use where the repository trains (ByteTrack's
         # ``yolox/models/__init__.py`` re-exporting the Darknet only YOLOv3's neck builds)
         reexported = _reexported(fa, framework, handed)
@@ -4714,7 +4715,7 @@ def apart_only(
         """A call the scan resolved only to other definitions of ``key``'s last name; a
         method may override the one named (``reader.read_batch`` resolved to the base
         class's runs a subclass's), so only a module-level function is told apart."""
-        targets = aimed.get(use)
+        targets = aimed.get((*use, key[1].rpartition(".")[2]))
         return (
             "." not in key[1]
             and bool(targets)
