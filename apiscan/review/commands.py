@@ -31,6 +31,7 @@ import itertools
 import os
 import re
 import shlex
+import textwrap
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath
@@ -828,10 +829,37 @@ def built_packages(root: Path | None) -> dict[str, str]:
     return found
 
 
-#: A fenced code block of a Markdown page: its info string and its text.
-_FENCED = re.compile(r"^(```|~~~)[ \t]*([\w+-]*)[^\n]*\n(.*?)^\1[ \t]*$", re.MULTILINE | re.DOTALL)
 #: The info strings of a Python block (an untagged block counts when it parses).
 _PYTHON_TAGS = frozenset({"python", "py", "python3", "pycon", ""})
+
+
+def fenced_blocks(text: str) -> Iterator[tuple[str, str]]:
+    """(info string, text) of each fenced code block of a Markdown page (```` ``` ```` or
+    ``~~~``; a block left open runs to the end of the page). One pass over the lines: a
+    page of many unclosed fences costs no more than its length."""
+    fence, tag, lines = "", "", []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not fence:
+            if stripped.startswith(("```", "~~~")):
+                fence = stripped[:3]
+                tag = stripped[3:].strip().split(" ")[0].lower() if stripped[3:].strip() else ""
+                lines = []
+        elif stripped.startswith(fence) and not stripped.strip(fence[0]):
+            yield tag, "\n".join(lines)
+            fence = ""
+        else:
+            lines.append(line)
+    if fence:
+        yield tag, "\n".join(lines)
+
+
+def _unprompted(line: str) -> str:
+    """A line of a doctest-style example without its ``>>> `` or ``... `` prompt."""
+    body = line.lstrip()
+    if body.startswith((">>> ", "... ")) or body in (">>>", "..."):
+        return line[: len(line) - len(body)] + body[4:]
+    return line
 
 
 def documented_calls(root: Path | None) -> frozenset[str]:
@@ -849,13 +877,10 @@ def documented_calls(root: Path | None) -> frozenset[str]:
     for path, text in _texts(root, docs=True, pages=True):
         if not path.lower().endswith(".md") and "." in PurePosixPath(path).name:
             continue  # shell scripts, reStructuredText: no fenced blocks
-        for match in _FENCED.finditer(text):
-            if match.group(2).lower() not in _PYTHON_TAGS:
+        for tag, block in fenced_blocks(text):
+            if tag not in _PYTHON_TAGS:
                 continue
-            code = "\n".join(
-                line[4:] if line.startswith((">>> ", "... ")) else line
-                for line in match.group(3).splitlines()
-            )
+            code = textwrap.dedent("\n".join(_unprompted(line) for line in block.splitlines()))
             try:
                 tree = ast.parse(code)
             except (SyntaxError, ValueError, RecursionError, MemoryError):

@@ -91,3 +91,20 @@ def test_doctest_prompts_and_unparsable_blocks(tmp_path: Path) -> None:
     page = "```python\n>>> net = make_net(3)\n... \n```\n\n```\n$ run --fast\n```\n"
     (tmp_path / "README.md").write_text(page)
     assert documented_calls(tmp_path) == {"make_net"}
+
+
+def test_fences_of_either_kind_indented_or_left_open(tmp_path: Path) -> None:
+    from apiscan.review.commands import fenced_blocks
+
+    page = (
+        "1. Build it:\n\n   ```python\n   net = make_net(3)\n   ```\n\n"
+        "~~~py\nrun_it(net)\n~~~\n\n"
+        "```python\nleft_open(1)\n"
+    )
+    assert [tag for tag, _ in fenced_blocks(page)] == ["python", "py", "python"]
+    (tmp_path / "README.md").write_text(page)
+    assert documented_calls(tmp_path) == {"make_net", "run_it", "left_open"}
+    # an opening line inside an open block is its text (only a bare fence closes it): a page
+    # of many fences left open is one block, read in one pass
+    blocks = list(fenced_blocks("```python\nx = 1\n" * 2000))
+    assert len(blocks) == 1 and blocks[0][1].count("x = 1") == 2000
