@@ -166,6 +166,8 @@ def review(options: ScanOptions) -> Review:
     injected: dict[str, set[str]] = {}  # the parts constructions hand a module class
     not_picked: set[str] = set()  # the classes a pick by a default value leaves out
     tables: dict[str, set[str]] = {}  # each registry's registered defs
+    # (class, part) -> where a construction hands the class that part
+    injected_at: dict[tuple[str, str], set[tuple[str, int]]] = {}
     tops = structure.top_models(
         analyses,
         modules,
@@ -179,6 +181,7 @@ def review(options: ScanOptions) -> Review:
         not_picked,
         built_under,
         tables,
+        injected_at,
     )
     # the losses, optimizers and schedules a command-line option picks by name that the run
     # does not (the documented command's ``--criterion``, else the default): what other
@@ -711,6 +714,9 @@ def review(options: ScanOptions) -> Review:
         modules = _unbuilt_classes_out(
             modules, tops, frozenset(dead_spans) | frozenset(exporting), unbuilt, ancillary
         )
+    # a part handed to a class only in left-out code (an unpicked builder's backbone handed
+    # to the same wrapper the picked builder uses) is no part of the class the run builds
+    injected = _handed_where_run(injected, injected_at, left)
     modules = structure.with_top_roles(modules, tops, injected)
     # a random resize every composition crops to a fixed size after: one batch shape
     cropped = cropped_resizes(result, recipe)
@@ -842,6 +848,30 @@ def _picks_left_out(
 
     return {
         t.cls for t in tops if t.cls in picked and all(inside(o) for o in tops if o.cls == t.cls)
+    }
+
+
+def _handed_where_run(
+    injected: Mapping[str, set[str]],
+    injected_at: Mapping[tuple[str, str], set[tuple[str, int]]],
+    left: Mapping[str, Sequence[tuple[int, int]]],
+) -> dict[str, set[str]]:
+    """The parts each class is handed, less those every construction handing them lies in
+    left-out code (DeepLabV3+'s ``IntermediateLayerGetter`` handed an ``Xception`` only by
+    the builder of the entries the default does not pick, a ``MobileNetV2`` by the picked
+    one). A part with no recorded place stays."""
+
+    def inside(path: str, line: int) -> bool:
+        return any(a <= line <= b for a, b in left.get(path, ()))
+
+    return {
+        cls: {
+            part
+            for part in parts
+            if not (places := injected_at.get((cls, part)))
+            or not all(inside(path, line) for path, line in places)
+        }
+        for cls, parts in injected.items()
     }
 
 

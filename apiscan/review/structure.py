@@ -1008,6 +1008,8 @@ class _Builders:
         #: module class -> the module classes constructions hand its constructor (a builder's
         #: ``Net(encoder=encoder)``, ``ResNet(num_classes, Bottleneck, ...)``): its parts
         self.injected: dict[str, set[str]] = {}
+        #: (class, part) -> where a construction hands the class that part (path, line)
+        self.injected_at: dict[tuple[str, str], set[tuple[str, int]]] = {}
         #: builder constructions whose only parts are classes handed in uncalled (``ResNet(
         #: n, Bottleneck, ...)`` in ``resnet50``): no model of their own, their parts only
         #: for the pick that runs through the builder (:meth:`_injected_into`)
@@ -2906,6 +2908,10 @@ class _Builders:
                     if not recursive and not _WRAPPER.search(dotted.rpartition(".")[2]):
                         # it wraps any model
                         self.injected.setdefault(dotted, set()).update(either)
+                        for part in either:
+                            self.injected_at.setdefault((dotted, part), set()).add(
+                                (file.path, call.line)
+                            )
                     via = file.text(arg, 60)
                     shown = " or ".join(c.rpartition(".")[2] for c in either)
                     if len(either) > 1:
@@ -4455,6 +4461,7 @@ def top_models(
     not_picked: set[str] | None = None,
     built_under: dict[str, tuple[str, str]] | None = None,
     tables: dict[str, set[str]] | None = None,
+    injected_at: dict[tuple[str, str], set[tuple[str, int]]] | None = None,
 ) -> tuple[TopModel, ...]:
     """The models builders construct with parts injected (``skip(path)`` is non-empty for
     files counted apart: a hub file or an adapter builds the same model again); ``root``,
@@ -4481,6 +4488,8 @@ def top_models(
         built_under.update(builders.built_under)
     if injected is not None:
         injected.update(builders.injected)
+    if injected_at is not None:  # where each was handed (the tree drops left-out ones)
+        injected_at.update(builders.injected_at)
     tops = tuple(
         replace(m, parts=(*m.parts, ("alternatives", builders.table_picks[m.cls])))
         if m.cls in builders.table_picks

@@ -102,7 +102,7 @@ def seg_a_small():
 
 
 def seg_b_wide():
-    return _load("b", "wide")
+    return Seg(backbones.wide(), HeadB())
 """,
     "train.py": """
 import argparse
@@ -181,3 +181,11 @@ def test_a_call_passing_what_cannot_be_told_keeps_every_branch(tmp_path) -> None
     review = build_review(str(write_repo(tmp_path, files)))
     listed = _alternatives(review)
     assert "Wide" not in listed and "HeadB" not in listed
+
+
+def test_parts_handed_only_in_left_out_code_are_no_children(review) -> None:
+    # the unpicked entry hands the same wrapper the wide backbone and the second head: the
+    # wrapper the run builds holds the picked entry's parts alone
+    (seg,) = [m for m in review.modules if m.cls == "nets.modeling.Seg"]
+    assert "nets.backbones.Wide" not in seg.children
+    assert "nets.modeling.HeadB" not in seg.children
