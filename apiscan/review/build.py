@@ -181,7 +181,7 @@ def review(options: ScanOptions) -> Review:
         not_picked,
         built_under,
         tables,
-        injected_at,
+        injected_at=injected_at,
     )
     # the losses, optimizers and schedules a command-line option picks by name that the run
     # does not (the documented command's ``--criterion``, else the default): what other

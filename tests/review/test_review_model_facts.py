@@ -181,8 +181,8 @@ def test_the_model_tree_reads_records_never_the_files(
     seen: list[tuple[object, ...]] = []
     real = structure.top_models
 
-    def kept(*args: object) -> object:
-        tops = real(*args)  # type: ignore[arg-type]
+    def kept(*args: object, **kwargs: object) -> object:
+        tops = real(*args, **kwargs)  # type: ignore[arg-type]
         seen.append((*args, tops))
         return tops
 
