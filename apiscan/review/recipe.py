@@ -3781,6 +3781,21 @@ def _hydra_entry(decorator: Expr) -> bool:
     )
 
 
+def _partial_bound(call: CallValues, name: str) -> CallValues | None:
+    """The call a ``functools.partial(f, a, b, k=v)`` makes of ``f`` (named ``name``): ``f(a,
+    b, k=v)``, the partial's arguments after the function (improved-diffusion's
+    ``partial(self.diffusion.training_losses, self.ddp_model, micro, t, model_kwargs=...)``
+    binds the model, the batch and the steps, not the method itself); None for any other
+    call."""
+    expr = call.expr
+    if expr.callee() != "partial" or not expr.args:
+        return None
+    bound = expr.args[0]
+    if bound.kind not in ("Name", "Attribute") or bound.name != name:
+        return None
+    return replace(call, expr=expr._replace(parts=expr.parts[1:]))
+
+
 def _literal_number(text: str) -> float | None:
     """The number a followed literal's text writes (``0.25``, ``1e-1``), else None."""
     try:
@@ -6982,7 +6997,7 @@ class _Recipe:
                 calls = caller.calls_on.get(fact.line, [])
                 call = next((c for c in calls if c.expr.callee() == node.name), None)
                 if call is None and len(calls) == 1:
-                    call = calls[0]  # imported under another name
+                    call = _partial_bound(calls[0], node.name) or calls[0]  # or renamed
                 if call is not None:
                     calls_made.append((caller, call))
             if key not in self.repo.call_sites and "." in key.removeprefix(file.module + "."):
