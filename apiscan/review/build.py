@@ -723,7 +723,7 @@ def review(options: ScanOptions) -> Review:
     return Review(
         root=result.root,
         tool_version=__version__,
-        recipe=_grouped_rows(recipe),
+        recipe=_grouped_rows(_without_subsumed(recipe)),
         modules=modules,
         top_models=tops,
         alternatives=tuple(sorted(not_picked)),
@@ -1185,6 +1185,30 @@ _SHOWN_PLACES = 3
 _REPEATED = frozenset(
     {"augmentation", "preprocessing", "loss", "optimizer", "scheduler", "wd_schedule", "amp"}
 )
+
+
+def _without_subsumed(recipe: tuple[RecipeItem, ...]) -> tuple[RecipeItem, ...]:
+    """The rows less those another row at the same place says in full: a definition two
+    scripts share (improved-diffusion's ``add_dict_to_argparser(parser,
+    model_and_diffusion_defaults())`` in its image and super-resolution training scripts)
+    is read once per script, and the documented run's reading adds what the command
+    launched; the other says nothing more."""
+    by_place: dict[tuple[object, ...], list[RecipeItem]] = {}
+    for item in recipe:
+        # (a row saying something else of the place, its note, is another row)
+        by_place.setdefault((item.category, item.name, item.where, item.note), []).append(item)
+    dropped: set[int] = set()
+    for items in by_place.values():
+        for i, item in enumerate(items):
+            mine = set(item.values)
+            for j, other in enumerate(items):
+                if i == j or id(other) in dropped:
+                    continue
+                theirs = set(other.values)
+                if mine < theirs or (mine == theirs and j < i):
+                    dropped.add(id(item))
+                    break
+    return tuple(item for item in recipe if id(item) not in dropped)
 
 
 def _grouped_rows(recipe: tuple[RecipeItem, ...]) -> tuple[RecipeItem, ...]:
