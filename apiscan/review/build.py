@@ -809,13 +809,16 @@ def _left_defs(
     return out
 
 
+def _in_span(spans: Mapping[str, Sequence[tuple[int, int]]], path: str, line: int) -> bool:
+    """Whether ``line`` of ``path`` lies in one of ``spans`` (path -> (first, last line))."""
+    return any(a <= line <= b for a, b in spans.get(path, ()))
+
+
 def _in_spans(
     places: Iterable[tuple[str, int]], spans: Mapping[str, Sequence[tuple[int, int]]]
 ) -> frozenset[tuple[str, int]]:
     """The ``places`` (path, line) inside one of ``spans`` (path -> (first, last line))."""
-    return frozenset(
-        (path, line) for path, line in places if any(a <= line <= b for a, b in spans.get(path, ()))
-    )
+    return frozenset((path, line) for path, line in places if _in_span(spans, path, line))
 
 
 def _registry_picks(
@@ -842,12 +845,11 @@ def _picks_left_out(
     skips) call. A class built in left-out code and also where the run builds it (the
     model a picked entry's builder returns, beside the same class the unpicked entries'
     builders return) stays picked."""
-
-    def inside(t: TopModel) -> bool:
-        return any(a <= t.where.line <= b for a, b in left.get(t.where.path, ()))
-
     return {
-        t.cls for t in tops if t.cls in picked and all(inside(o) for o in tops if o.cls == t.cls)
+        t.cls
+        for t in tops
+        if t.cls in picked
+        and all(_in_span(left, o.where.path, o.where.line) for o in tops if o.cls == t.cls)
     }
 
 
@@ -860,16 +862,12 @@ def _handed_where_run(
     left-out code (DeepLabV3+'s ``IntermediateLayerGetter`` handed an ``Xception`` only by
     the builder of the entries the default does not pick, a ``MobileNetV2`` by the picked
     one). A part with no recorded place stays."""
-
-    def inside(path: str, line: int) -> bool:
-        return any(a <= line <= b for a, b in left.get(path, ()))
-
     return {
         cls: {
             part
             for part in parts
             if not (places := injected_at.get((cls, part)))
-            or not all(inside(path, line) for path, line in places)
+            or not all(_in_span(left, path, line) for path, line in places)
         }
         for cls, parts in injected.items()
     }
@@ -882,11 +880,8 @@ def _without_left_copies(
     builds elsewhere (the same model the builders of a table's unpicked entries return,
     beside the picked entry's): the class is shown where the run builds it, once."""
 
-    def inside(t: TopModel) -> bool:
-        return any(a <= t.where.line <= b for a, b in left.get(t.where.path, ()))
-
-    kept = {t.cls for t in tops if not inside(t)}
-    return [t for t in tops if not (inside(t) and t.cls in kept)]
+    kept = {t.cls for t in tops if not _in_span(left, t.where.path, t.where.line)}
+    return [t for t in tops if not (_in_span(left, t.where.path, t.where.line) and t.cls in kept)]
 
 
 def _as_alternative(top: TopModel) -> TopModel:
@@ -956,26 +951,37 @@ def training_branches(analyses: Sequence[FileAnalysis]) -> dict[str, list[tuple[
     return spans
 
 
-def growing_caches(recipe: Sequence[RecipeItem]) -> tuple[WorkItem, ...]:
-    """The inference path's caches that grow per decoding step (a KV cache sliced up to a
-    Python position), as one work item: in graph mode each new length compiles again, so
-    the port rewrites them as static-shape caches, one design for all of them."""
-    rows = [item for item in recipe if item.name.startswith(GROWING_CACHE)]
+def _rows_item(
+    recipe: Sequence[RecipeItem], prefix: str, kind: str, why: str
+) -> tuple[WorkItem, ...]:
+    """One work item of ``kind`` for the recipe rows named ``prefix ... in <where>``: the
+    places of a pattern the inference path repeats, one design for all of them."""
+    rows = [item for item in recipe if item.name.startswith(prefix)]
     if not rows:
         return ()
     return (
         WorkItem(
-            kind="growing-cache",
+            kind=kind,
             what=", ".join(dict.fromkeys(item.name.rpartition(" in ")[2] for item in rows)),
             where=tuple(item.where for item in rows),
-            why=(
-                "the cache the network reads grows by a step each call, sliced by a Python "
-                "position: in MindSpore's graph mode every new length compiles the network "
-                "again; allocate it at the maximum length, write each step at its position "
-                "(a scatter) and read it whole under an attention mask"
-            ),
+            why=why,
             uses=len(rows),
         ),
+    )
+
+
+def growing_caches(recipe: Sequence[RecipeItem]) -> tuple[WorkItem, ...]:
+    """The inference path's caches that grow per decoding step (a KV cache sliced up to a
+    Python position), as one work item: in graph mode each new length compiles again, so
+    the port rewrites them as static-shape caches, one design for all of them."""
+    return _rows_item(
+        recipe,
+        GROWING_CACHE,
+        "growing-cache",
+        "the cache the network reads grows by a step each call, sliced by a Python "
+        "position: in MindSpore's graph mode every new length compiles the network "
+        "again; allocate it at the maximum length, write each step at its position "
+        "(a scatter) and read it whole under an attention mask",
     )
 
 
@@ -983,22 +989,14 @@ def decode_syncs(recipe: Sequence[RecipeItem]) -> tuple[WorkItem, ...]:
     """The inference path's host reads once per decoding step (a stop test read on the
     host, a beam search's ``.item()``/``.tolist()`` in the method the loop calls each
     step), as one work item: the device waits for the host once per generated token."""
-    rows = [item for item in recipe if item.name.startswith(DECODE_SYNC)]
-    if not rows:
-        return ()
-    return (
-        WorkItem(
-            kind="decode-sync",
-            what=", ".join(dict.fromkeys(item.name.rpartition(" in ")[2] for item in rows)),
-            where=tuple(item.where for item in rows),
-            why=(
-                "tensor values are read on the host once per generated token (a stop test, "
-                ".item()/.tolist() of scores and tokens): each read waits for the device; "
-                "keep the decision on the device (masks, topk, where), read every few "
-                "steps, or keep the loop outside the compiled network and accept the wait"
-            ),
-            uses=len(rows),
-        ),
+    return _rows_item(
+        recipe,
+        DECODE_SYNC,
+        "decode-sync",
+        "tensor values are read on the host once per generated token (a stop test, "
+        ".item()/.tolist() of scores and tokens): each read waits for the device; "
+        "keep the decision on the device (masks, topk, where), read every few "
+        "steps, or keep the loop outside the compiled network and accept the wait",
     )
 
 

@@ -557,7 +557,9 @@ class _UntakenBranches:
                 if d.is_class or d.owner >= 0 or "." in d.qual or not d.branches:
                     continue
                 params = {p for p, _ in d.params}
-                if any(b.body_end and _name_set(b.test) <= params for b in d.branches):
+                if any(
+                    b.body_end and {n.name for n in _names(b.test)} <= params for b in d.branches
+                ):
                     self.tested.setdefault(path, []).append((d.line, d.end_line, n))
         #: (path, line) -> the calls there (the call facts' lines)
         self.calls: dict[tuple[str, int], list[tuple[Expr, int]]] = {}
@@ -586,12 +588,12 @@ class _UntakenBranches:
         for b in d.branches:
             if not b.body_end or not (b.test.end_line < line <= b.end_line):
                 continue
-            if not _name_set(b.test) <= params:
+            if not {n.name for n in _names(b.test)} <= params:
                 return False  # the branch also rests on what the callers do not tell
             wanted.append((b.test, line <= b.body_end))
         if not wanted:
             return False
-        names = sorted(set().union(*(_name_set(test) for test, _ in wanted)))
+        names = sorted(set().union(*({n.name for n in _names(test)} for test, _ in wanted)))
         sites = [s for s in self.sites.get(place, ()) if live(*s)]
         if not sites:
             return False  # nothing runs it: the left-out reading's own rule decides
@@ -667,10 +669,6 @@ class _UntakenBranches:
                 values |= got[arg.name]
             out[name] = values
         return out
-
-
-def _name_set(expr: Expr) -> set[str]:
-    return {e.name for e in expr.walk() if e.kind == "Name"}
 
 
 def _named(expr: Expr, values: Mapping[str, object]) -> object:
