@@ -726,7 +726,10 @@ def review(options: ScanOptions) -> Review:
         recipe=_grouped_rows(_without_subsumed(recipe)),
         modules=modules,
         top_models=tops,
-        alternatives=tuple(sorted(not_picked)),
+        # the registry's unpicked entries, and the classes only they (or a switch the run
+        # leaves off) reach: a model's encoder built only by an unpicked model's factory
+        # method is listed with the alternatives, not as a root of the run's tree
+        alternatives=tuple(sorted(not_picked | _classes_in(modules, picked_out | switched))),
         coverage=gaps.coverage(result),
         gaps=network_gaps,
         dynamic_shape=gaps.dynamic_shape(result, ancillary.why, cropped),
@@ -807,6 +810,12 @@ def _left_defs(
             if d.owner < 0 and "." not in d.qual and (d.line, d.end_line) in spans:
                 out[(fa.path, d.qual)] = (d.line, d.end_line)
     return out
+
+
+def _classes_in(modules: Iterable[ModuleNode], defs: Collection[tuple[str, str]]) -> set[str]:
+    """The dotted names of the module classes among ``defs`` ((path, qualified name) of
+    module-level defs)."""
+    return {m.cls for m in modules if (m.where.path, m.cls.rpartition(".")[2]) in defs}
 
 
 def _in_span(spans: Mapping[str, Sequence[tuple[int, int]]], path: str, line: int) -> bool:

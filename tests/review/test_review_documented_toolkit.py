@@ -99,3 +99,18 @@ def test_the_first_documented_run_gives_every_value(toolkit) -> None:
     assert not [i for i in review.recipe if i.where.path == "kit/models/speech.py"]
     top = review.top_models[0]
     assert dict(top.parts)["encoder"].startswith("ConvEncoder")
+
+
+def test_a_class_only_an_unpicked_model_builds_is_listed_with_the_alternatives(toolkit) -> None:
+    """The speech model's encoder, built only in its ``build_model`` factory: another
+    command's part, under the alternatives in the tree, not a root beside the run's model."""
+    from apiscan.review.markdown import render_markdown
+
+    _, review = toolkit
+    assert "kit.models.speech.SpeechEncoder" in review.alternatives
+    # the run's own parts stay the run's
+    assert "kit.models.conv.ConvEncoder" not in review.alternatives
+    tree = render_markdown(review).partition("## Network structure")[2].partition("| class |")[0]
+    run, _, other = tree.partition("Alternatives the run's config does not pick")
+    assert "**SpeechEncoder**" not in run and "**ConvEncoder**" in run
+    assert "- **SpeechEncoder** (" in other
