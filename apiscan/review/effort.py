@@ -702,7 +702,14 @@ def estimate(
             and reached(f.path, f.function)
             and (f.path, f.function) not in cropped
         }
-        | set(padded)
+        # a loader's collate matched by its last name (``collate_fn=dataset.collater``) in a
+        # file counted apart or in code the run does not reach (another task's dataset) is
+        # no pipeline of the port
+        | {
+            (path, what)
+            for path, what in padded
+            if kept(path) and reached(path, what.partition(" (")[0])
+        }
     )
     # a model-zoo architecture without weights is priced apart from one with them
     work_counts = Counter(
