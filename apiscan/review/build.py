@@ -332,6 +332,12 @@ def review(options: ScanOptions) -> Review:
     branches = switched_off_spans(analyses, options, named, names.argparse.unset())
     off_spans = {**dead_spans, **branches}
     reach = _without_spans(apart_only(analyses, reached_by, off_spans), branches)
+    if training and _trained_only_apart(result, ancillary, reach.exporting):
+        # a library's own trainer that only its examples, notebooks and demos run (a GPT
+        # and its ``Trainer``, driven by a notebook and a side project's script): they are
+        # how the library is used, as where nothing trains
+        reached_by = _product_users(ancillary.apart, LIBRARY_USERS)
+        reach = _without_spans(apart_only(analyses, reached_by, off_spans), branches)
     found = (name for _, name in (*reach.exporting, *reach.unreached))
     configured_names = config_names(readings.config_words, found)
     # where nothing trains, the top models are the library's product (CLIP's model, which
@@ -1113,18 +1119,40 @@ def _overwritten_inits(
 #: Why a file is counted apart when it shows how the library is used, not what it does
 #: (its own code stays apart; what it calls of the library runs where nothing trains).
 PRODUCT_USERS = frozenset({"examples", "demo", "notebook", "notebooks"})
+#: ... and, where the library's own trainer is run only from files counted apart, the side
+#: projects that train with it too (minGPT's ``projects/chargpt``)
+LIBRARY_USERS = PRODUCT_USERS | {"side projects"}
 
 
-def _product_users(apart: Callable[[str], str]) -> Callable[[str], str]:
+def _product_users(
+    apart: Callable[[str], str], users: Collection[str] = PRODUCT_USERS
+) -> Callable[[str], str]:
     """``apart`` less the files that only show how an untrained library is used (examples,
-    demos, notebooks): a use there reaches the library's code as the product's users would
-    (a diffusion sampler only the notebooks call is the inference path, not a demo's code)."""
+    demos, notebooks: ``users``): a use there reaches the library's code as the product's
+    users would (a diffusion sampler only the notebooks call is the inference path, not a
+    demo's code)."""
 
     def reason(path: str) -> str:
         why = apart(path)
-        return "" if why in PRODUCT_USERS else why
+        return "" if why in users else why
 
     return reason
+
+
+def _trained_only_apart(
+    result: ScanResult,
+    ancillary: Ancillary,
+    exporting: Mapping[tuple[str, str], object],
+) -> bool:
+    """Whether every training step of the ported files (an optimizer built, a backward
+    pass) lies in a class or function only files counted apart use: the repository's
+    training is a library's, run by its examples rather than by a script of its own."""
+    steps = {
+        (f.path, f.function)
+        for f in result.api_findings
+        if trains(f.api) and not is_test_path(f.path) and not ancillary.why(f.path)
+    }
+    return bool(steps) and all(within(exporting, path, fn) for path, fn in steps)
 
 
 def public_names(analyses: Sequence[FileAnalysis], apart: Callable[[str], str]) -> frozenset[str]:
