@@ -752,6 +752,13 @@ def _files(root: Path, docs: bool = True, pages: bool = False) -> Iterator[str]:
         if name != readme and suffix in _DOC_SUFFIXES and read < _MAX_DOCS:
             read += 1
             yield name
+    # ... and the pages in folders the README sends its reader to (RobustVideoMatting's
+    # "see the [training documentation](documentation/training.md)"): read as those are
+    linked = _linked_pages(root, readme) if pages and readme else []
+    for name in linked:
+        if "/" in name and read < _MAX_DOCS and not (docs and name.split("/")[0] in _DOCS):
+            read += 1
+            yield name
     for folder in _DOCS if docs else ():
         base = root / folder
         if not base.is_dir():
@@ -762,6 +769,33 @@ def _files(root: Path, docs: bool = True, pages: bool = False) -> Iterator[str]:
                 read += 1
                 yield rel
     yield from files_below(root, (".sh",), _SKIPPED_DIRS, _MAX_SCRIPTS)
+
+
+#: A relative link to a documentation page in Markdown or HTML (``[text](doc/train.md)``,
+#: ``<a href="doc/train.md#setup">``): the page's path, its anchor left out.
+_PAGE_LINK = re.compile(
+    r"""(?:\]\(|href=["'])\.?/?([\w./-]+\.(?:md|rst))(?:#[^)"'\s]*)?[)"']""", re.I
+)
+
+
+def _linked_pages(root: Path, readme: str) -> list[str]:
+    """The documentation pages inside ``root`` that the README at ``readme`` links to, in
+    the order it names them, each once."""
+    try:
+        full = root / readme
+        if full.stat().st_size > _SIZE_LIMIT:
+            return []
+        text = full.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    found: list[str] = []
+    for match in _PAGE_LINK.finditer(text):
+        name = PurePosixPath(match.group(1)).as_posix()
+        if ".." in name.split("/") or name in found:
+            continue
+        if (root / name).is_file():
+            found.append(name)
+    return found
 
 
 def files_below(
