@@ -1787,6 +1787,24 @@ def _branch_bindings(
             }
             bound: dict[str, list[tuple[str, int, bool | None]]] = {}
             for a in d.assigns:
+                # a constructor's part built in each branch (``if variant == "small":
+                # self.backbone = SmallEncoder(...) else: self.backbone = BigEncoder(...)``)
+                part = (
+                    d.name == "__init__"
+                    and a.ifs
+                    and a.target.kind == "Attribute"
+                    and a.target.target.kind == "Name"
+                    and a.target.target.name == "self"
+                    and a.value.kind == "Call"
+                )
+                if part:
+                    found = by_short.get(a.value.callee(), [])
+                    if len(found) == 1:
+                        key = f"self.{a.target.name}"
+                        bound.setdefault(key, []).append(
+                            (found[0].cls, a.line, runs(fa.path, a.line))
+                        )
+                    continue
                 if (
                     a.target.kind != "Name"
                     or a.target.name not in called
@@ -1843,7 +1861,9 @@ def branch_picked_parts(
     out: dict[str, list[tuple[str, str]]] = {}
     for fa, n, owner, local, bindings in _branch_bindings(analyses, by_short, runs, apart):
         picked = {cls for cls, _, r in bindings if r is True}
-        if not owner or len(picked) != 1 or any(r is None for _, _, r in bindings):
+        if local.startswith("self.") or not owner or len(picked) != 1:
+            continue  # (a part built in its branch: the tree reads it where it is built)
+        if any(r is None for _, _, r in bindings):
             continue
         (cls,) = picked
         values = fa.syntax.values if fa.syntax is not None else None
