@@ -4045,9 +4045,12 @@ class _Builders:
         by_class: dict[str, list[str]] = {}
         for key, target in lookup.alternatives:
             other = self._returned(target, 0)
-            if other is None or other not in self.classes:
-                continue  # a third-party model: nothing of the repository to leave out
+            if other is None:
+                continue
+            # the function registered under another name does not run, whatever it builds
             self.registered_out.add(target)
+            if other not in self.classes:
+                continue  # a third-party model: no class of the repository to leave out
             if other != cls:
                 by_class.setdefault(other, []).append(key)
         self.registered_out.update(by_class)
@@ -4107,10 +4110,17 @@ class _Builders:
                 (THIRD_PARTY, f"{cls}({', '.join(_constant_keywords(call))})"),
             ]
             others = self.registries.registered_beside(lookup.target)
-            if others:
-                shown = ", ".join(others[:_BUILDER_SHOWN])
-                more = len(others) - _BUILDER_SHOWN
-                parts.append(("alternatives", shown + (f" and {more} more" if more > 0 else "")))
+            shown = ", ".join(others[:_BUILDER_SHOWN])
+            more = len(others) - _BUILDER_SHOWN
+            shown += f" and {more} more" if more > 0 else ""
+            # the repository's own models that other names of the table build (DeiT III's
+            # ``vit_models`` beside the timm ViT the picked name returns): left out as
+            # beside a pick of the repository's own class
+            own = self._registered_alternatives(lookup, cls)
+            if own:
+                shown = "; ".join(filter(None, (shown, own[0][1])))
+            if shown:
+                parts.append(("alternatives", shown))
             where = file.where(file.exprs[ref].line)
             return TopModel(cls, where, fn.name if fn else "", tuple(parts))
         return None

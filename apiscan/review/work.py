@@ -2192,6 +2192,12 @@ def work_items(
                 b = _weights_given(b, given, defaults)
                 backbones.append(_shown_architecture(b, names, defaults))
             backbones.extend(_zoo_subclasses(fa, local))
+            backbones.extend(
+                b
+                for b in _zoo_constructions(fa, local)
+                if not any(a <= b.where[0].line <= z for a, z in dead_spans.get(fa.path, ()))
+                and (runs is None or runs(fa.path, b.where[0].line))
+            )
     if unselected is not None:
         kept = []
         for b in backbones:
@@ -7066,6 +7072,41 @@ _ZOO_LAYERS = (
     "torchvision.models._utils.",
     "torchvision.models.feature_extraction.",
 )
+
+
+def _zoo_constructions(fa: FileAnalysis, local: set[str]) -> Iterable[WorkItem]:
+    """The model classes of a zoo package that a file both extends and builds as they are
+    (DeiT's ``models.py``: ``DistilledVisionTransformer(VisionTransformer)`` beside the
+    registered ``deit_small_patch16_224`` returning ``VisionTransformer(patch_size=16, ...)``),
+    one item per construction: where the run builds the zoo's class itself, its architecture
+    is the model to port whether or not the subclass is built. (A class only built, not
+    extended, is a zoo layer: :func:`zoo_layers`.)"""
+    values = fa.syntax.values if fa.syntax is not None else None
+    if values is None:
+        return
+    bases = {
+        base.rpartition(".")[2]: base
+        for cls in fa.classes
+        for base in cls.bases
+        if base.startswith(_ZOO_CLASSES)
+        and base.partition(".")[0] not in local
+        and not base.startswith(_ZOO_LAYERS)
+        and base.rpartition(".")[2][:1].isupper()
+    }
+    for call in values.calls:
+        base = bases.get(call.expr.callee())
+        if base is None:
+            continue
+        package = base.partition(".")[0]
+        yield WorkItem(
+            kind="pretrained-backbone",
+            what=base,
+            where=(place(fa, call.expr.line),),
+            why=(
+                f"the model is {package}'s architecture, built as it is: the port needs a "
+                "MindSpore counterpart of it (MindCV or a port of its code)"
+            ),
+        )
 
 
 def _zoo_subclasses(fa: FileAnalysis, local: set[str]) -> Iterable[WorkItem]:
