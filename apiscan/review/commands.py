@@ -332,8 +332,16 @@ def launch_commands(root: Path) -> list[tuple[str, int, list[str], str]]:
     """(file, line, words, folder it runs in) of every command of the root README, the other
     Markdown pages at the root (a ``TRAINING.md``, where the README sends its
     reader for the training commands) and the shell scripts (:func:`_placed`): read once per
-    review and handed to :func:`launches` for each script."""
-    return list(_placed(_commands(root, docs=False, bare=True, pages=True)))
+    review and handed to :func:`launches` for each script. Where those pages hold no
+    command, the pages in folders the README sends its reader to (RobustVideoMatting's
+    "see the [training documentation](documentation/training.md)") are read instead: a
+    README with commands of its own keeps them (YOLOX's, beside its custom-data page)."""
+    found = list(_placed(_commands(root, docs=False, bare=True, pages=True)))
+    if any(not path.endswith(".sh") for path, _, _, _ in found):
+        return found
+    readme = next((p for p in _files(root, docs=False) if not p.endswith(".sh")), "")
+    linked = [p for p in _linked_pages(root, readme) if "/" in p][:_MAX_DOCS] if readme else []
+    return found + list(_placed(_commands(root, bare=True, files=linked))) if linked else found
 
 
 def launches(
@@ -578,15 +586,20 @@ def _tail_of(written: str, script: str) -> bool:
 
 
 def _commands(
-    root: Path, docs: bool = True, bare: bool = False, pages: bool | None = None
+    root: Path,
+    docs: bool = True,
+    bare: bool = False,
+    pages: bool | None = None,
+    files: Sequence[str] | None = None,
 ) -> Iterator[tuple[str, int, list[str]]]:
     """(file, line, words) of every command line in the root README, the documentation
     pages (with ``docs``) and the shell scripts, continuation lines (a trailing backslash)
     joined. A line counts when it passes options; with ``bare`` also when it starts with a
     launcher (barlowtwins' ``python main.py /path/to/imagenet/``: the pretraining run with
     every default, beside two linear-evaluation commands that set options) and, in a shell
-    script, when it changes folder (``cd src``: :func:`_placed` reads it)."""
-    for path, text in _texts(root, docs, pages=docs if pages is None else pages):
+    script, when it changes folder (``cd src``: :func:`_placed` reads it). ``files``: read
+    those (root-relative) instead."""
+    for path, text in _texts(root, docs, pages=docs if pages is None else pages, files=files):
         start, pending = 0, ""
         page = not path.endswith(".sh")
         # the variables the file sets before a command reads them (a README's
@@ -718,9 +731,12 @@ def split_commands(text: str, page: bool = False) -> list[list[str]]:
     return [words for words in commands if words]
 
 
-def _texts(root: Path, docs: bool = True, pages: bool = False) -> Iterator[tuple[str, str]]:
-    """(path, text) of each of :func:`_files` no larger than the size limit that reads."""
-    for path in _files(root, docs, pages):
+def _texts(
+    root: Path, docs: bool = True, pages: bool = False, files: Sequence[str] | None = None
+) -> Iterator[tuple[str, str]]:
+    """(path, text) of each of :func:`_files` (or of ``files``) no larger than the size
+    limit that reads."""
+    for path in _files(root, docs, pages) if files is None else files:
         try:
             full = root / path
             if full.stat().st_size > _SIZE_LIMIT:
@@ -750,13 +766,6 @@ def _files(root: Path, docs: bool = True, pages: bool = False) -> Iterator[str]:
     for name in sorted(names.values()) if pages else ():
         suffix = PurePosixPath(name).suffix.lower()
         if name != readme and suffix in _DOC_SUFFIXES and read < _MAX_DOCS:
-            read += 1
-            yield name
-    # ... and the pages in folders the README sends its reader to (RobustVideoMatting's
-    # "see the [training documentation](documentation/training.md)"): read as those are
-    linked = _linked_pages(root, readme) if pages and readme else []
-    for name in linked:
-        if "/" in name and read < _MAX_DOCS and not (docs and name.split("/")[0] in _DOCS):
             read += 1
             yield name
     for folder in _DOCS if docs else ():

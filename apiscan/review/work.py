@@ -7084,10 +7084,14 @@ def _zoo_constructions(fa: FileAnalysis, local: set[str]) -> Iterable[WorkItem]:
     values = fa.syntax.values if fa.syntax is not None else None
     if values is None:
         return
+    # a class of the file's own named as the base (MAE's ``VisionTransformer(timm's
+    # VisionTransformer)``) is what a call of that name builds
+    own = {cls.qualname for cls in fa.classes}
     bases = {
         base.rpartition(".")[2]: base
         for cls in fa.classes
         for base in cls.bases
+        if base.rpartition(".")[2] not in own
         if base.startswith(_ZOO_CLASSES)
         and base.partition(".")[0] not in local
         and not base.startswith(_ZOO_LAYERS)

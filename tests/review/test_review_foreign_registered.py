@@ -118,3 +118,24 @@ def test_the_built_library_architecture_is_the_work(review: Review) -> None:
     [item] = [i for i in review.work if i.what.endswith("vision_transformer.VisionTransformer")]
     assert work_label(item) == "Backbone architecture"
     assert [(w.path, w.line) for w in item.where] == [("models.py", 19)]
+
+
+def test_a_subclass_of_the_same_name_is_what_the_file_builds(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``class VisionTransformer(timm...VisionTransformer)`` and ``VisionTransformer(...)``
+    below it: the call builds the repository's subclass; no item for timm's class built as
+    it is (the subclass's own item says the architecture is timm's)."""
+    files = dict(FILES)
+    files["models.py"] = files["models.py"].replace("class Distilled(", "class VisionTransformer(")
+    files["models.py"] = (
+        files["models.py"]
+        .replace(
+            "from timm.models.vision_transformer import VisionTransformer",
+            "import timm.models.vision_transformer",
+        )
+        .replace("(VisionTransformer):", "(timm.models.vision_transformer.VisionTransformer):")
+        .replace("return Distilled(", "return VisionTransformer(")
+    )
+    review = build_review(str(write_repo(tmp_path, files)), jobs=1)
+    built = [i for i in review.work if i.what == "timm.models.vision_transformer.VisionTransformer"]
+    assert not built
+    assert [i for i in review.work if i.what.endswith("(extended by VisionTransformer)")]

@@ -77,3 +77,19 @@ def test_the_launched_values_come_from_the_linked_page(repo: Path) -> None:
     [adam] = [i for i in review.recipe if i.name == "torch.optim.Adam"]
     assert dict(adam.values)["lr"].startswith("0.0001 (")
     assert "documentation/training.md:" in dict(adam.values)["lr"]
+
+
+def test_a_readme_with_commands_of_its_own_keeps_them(tmp_path: Path) -> None:
+    """The README's own training command is the run's; a linked page (training on custom
+    data) is another setup, not read for the launched values."""
+    files = dict(FILES)
+    files["README.md"] = """
+        # A model
+
+        Train: `python train.py --learning-rate 0.002`
+
+        Custom data: see [the custom data page](documentation/training.md).
+    """
+    repo = write_repo(tmp_path, files)
+    pages = {path for path, _, _, _ in launch_commands(repo)}
+    assert pages == {"README.md"}
