@@ -812,7 +812,8 @@ def estimate(
         ),
         f"{_count(len(inputs), 'input pipeline')} with multi-scale training or "
         "dataset-dependent input shapes (" + INPUT_SHAPE_RULE + ", or a collate function "
-        "padding each batch to its largest item): each needs fixed buckets "
+        "whose batches vary in shape: padded to their largest item, or of a length drawn per "
+        "batch): each needs fixed buckets "
         "or padding so the compiled network sees a few static shapes"
         + (f": {_listing([f'{p}:{fn}' for p, fn in inputs])}." if inputs else ".")
         + (
