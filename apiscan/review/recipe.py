@@ -1697,6 +1697,25 @@ class _Values:
     def describe(self, f: _File, fn: int, expr: Expr) -> str:
         return self.resolve(f, fn, expr, 0).show()
 
+    def _written_settings(self) -> frozenset[str]:
+        """``section.key`` of every config setting the code assigns or updates
+        (DINOv2's ``cfg.optim.lr = base_lr`` then ``cfg.optim.lr *= math.sqrt(...)``): the
+        value the config file gives is not what the run reads."""
+        found = getattr(self, "_config_writes", None)
+        if found is None:
+            names: set[str] = set()
+            for f in self.files.values():
+                targets = [a.target for a in f.values.assigns]
+                targets += [u.node for u in f.values.updates]
+                for d in f.defs:
+                    targets += [a.target for a in d.assigns]
+                    targets += [u.node for u in d.updates]
+                for t in targets:
+                    if t.kind == "Attribute" and t.target.kind == "Attribute":
+                        names.add(f"{t.target.name}.{t.name}")
+            found = self._config_writes = frozenset(names)
+        return found
+
     def resolve(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
         text = expr.text
         if expr.literal:
@@ -2356,6 +2375,17 @@ class _Values:
             step = "set" if setting.line else "not set: .get gives None"
             return _Val(setting.text, True, (f"{text}: {step} in {where}",))
         if index.kind == "Constant" and isinstance(index.value, str):
+            chain = _attribute_chain(expr)
+            if (
+                chain is not None
+                and chain.target.kind != "Name"
+                and f"{chain.target.name}.{chain.name}" not in self._written_settings()
+            ):
+                # DINOv2's ``cfg.optim["lr"]``: an OmegaConf section read by key is the
+                # same setting as ``cfg.optim.lr``, which the config files give
+                read = self.resolve(f, fn, chain, depth + 1)
+                if read.literal:
+                    return read
             # Pytorch_Retinaface's ``cfg['image_size']``, ``cfg`` the dict ``--network``'s
             # default picks: its entry (unless the file writes entries of that dict)
             value = self.entry(f, fn, expr) if not self._written_in_place(f, container) else UNKNOWN
@@ -12272,6 +12302,35 @@ def _changed_in_place(f: _File) -> frozenset[str]:
 def _place_key(path: str, node: Expr) -> tuple[str, int, int, int, int]:
     """Where a call is: the key of a call shown in a composition's row."""
     return path, node.line, node.col, node.end_line, node.end_col
+
+
+def _attribute_chain(expr: Expr) -> Expr | None:
+    """``cfg.optim["lr"]`` (``args["optim"]["lr"]`` too) as the attribute chain
+    ``cfg.optim.lr`` it reads, when every key is a string that is an identifier and the chain
+    starts from a name; None otherwise."""
+    if expr.kind == "Name":
+        return expr
+    if expr.kind == "Attribute":
+        inner = _attribute_chain(expr.target)
+        return None if inner is None else expr._replace(parts=(inner,), whole=None)
+    if expr.kind != "Subscript" or len(expr.parts) != 2:
+        return None
+    index = expr.parts[1]
+    if not (index.kind == "Constant" and isinstance(index.value, str)):
+        return None
+    if not index.value.isidentifier():
+        return None
+    inner = _attribute_chain(expr.parts[0])
+    if inner is None:
+        return None
+    return expr._replace(
+        kind="Attribute",
+        text=f"{inner.text}.{index.value}",
+        name=index.value,
+        parts=(inner,),
+        keys=(),
+        whole=None,
+    )
 
 
 def _ema_factor(update: UpdateValues) -> Expr | None:
