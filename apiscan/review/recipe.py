@@ -12468,10 +12468,37 @@ def _groups_note(keys: set[str]) -> str:
         f"per-group keys: {', '.join(sorted(keys))}; MindSpore optimizers take the same "
         "group dicts (params with lr, weight_decay)"
     )
-    other = sorted(keys - _MS_GROUP_KEYS)
+    other = sorted(keys - _MS_GROUP_KEYS - _repository_keys(keys))
     if other:
         note += f"; no group key for {', '.join(other)} there: one optimizer per group"
+    markers = sorted(_repository_keys(keys))
+    if markers:
+        note += (
+            f"; {', '.join(markers)}: the repository's own "
+            f"{'key' if len(markers) == 1 else 'keys'}, no optimizer setting: its code reads "
+            "the group dicts (a schedule skipping or scaling groups), which the port keeps"
+        )
     return note
+
+
+#: The settings torch's optimizers read from a parameter group (``momentum``, ``betas``,
+#: ``nesterov``...): a group key none of them reads (I-JEPA's ``WD_exclude``, which its
+#: weight-decay schedule tests) is the repository's own marker.
+_TORCH_GROUP_KEYS = frozenset(
+    {
+        "lr", "weight_decay", "momentum", "dampening", "nesterov", "betas", "eps", "amsgrad",
+        "maximize", "foreach", "capturable", "differentiable", "fused", "alpha", "centered",
+        "rho", "lr_decay", "initial_accumulator_value", "lambd", "t0", "etas", "step_sizes",
+        "momentum_decay", "decoupled_weight_decay", "max_iter", "max_eval",
+        "tolerance_grad", "tolerance_change", "history_size", "line_search_fn", "params",
+    }
+)  # fmt: skip
+
+
+def _repository_keys(keys: set[str]) -> set[str]:
+    """The keys of ``keys`` no torch optimizer reads: the repository's code reads them
+    (``WD_exclude``, ``lr_scale``), MindSpore's optimizer needs none of them."""
+    return {k for k in keys if k not in _TORCH_GROUP_KEYS}
 
 
 def _dict_items(expr: Expr) -> list[tuple[str, Expr]]:
