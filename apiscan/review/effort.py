@@ -46,6 +46,13 @@ OP_USAGES = frozenset({"call", "operator", "decorator", "context_manager", "base
 LISTED = 10
 
 
+#: A device event's elapsed time read (``start.elapsed_time(end)``): a timer for a log line.
+_EVENT_TIMING = re.compile(r"^torch\.(?:cuda|xpu|mps)\.(?:streams\.|event\.)?Event\.elapsed_time$")
+#: ... and the recording of such an event (``start.record()``), which alone may also order
+#: work across streams: a deletion only where the same function reads an elapsed time.
+_EVENT_RECORD = re.compile(r"^torch\.(?:cuda|xpu|mps)\.(?:streams\.|event\.)?Event\.record$")
+
+
 def _listing(names: list[str]) -> str:
     shown = ", ".join(names[:LISTED])
     more = len(names) - LISTED
@@ -626,7 +633,13 @@ def estimate(
     ]
     network = [f for f in apis if f.scope == "network"]
 
+    # the functions that read a device event's elapsed time (I-JEPA's ``gpu_timer``):
+    # the events they record time a log line, nothing to port
+    timed = {(f.path, f.function) for f in result.api_findings if _EVENT_TIMING.match(f.api)}
+
     def disposition(f: ApiFinding) -> str:
+        if f.disposition == "gap" and _EVENT_RECORD.match(f.api) and (f.path, f.function) in timed:
+            return "delete"
         known = gap_rewrite(f.api) if f.disposition == "gap" else None
         if known is not None:
             return known[0]  # a dtype's tensor constructor, a module cast...
@@ -819,7 +832,8 @@ def estimate(
         ),
         f"{_count(len(inputs), 'input pipeline')} with multi-scale training or "
         "dataset-dependent input shapes (" + INPUT_SHAPE_RULE + ", or a collate function "
-        "padding each batch to its largest item): each needs fixed buckets "
+        "whose batches vary in shape: padded to their largest item, or of a length drawn per "
+        "batch): each needs fixed buckets "
         "or padding so the compiled network sees a few static shapes"
         + (f": {_listing([f'{p}:{fn}' for p, fn in inputs])}." if inputs else ".")
         + (

@@ -1697,6 +1697,25 @@ class _Values:
     def describe(self, f: _File, fn: int, expr: Expr) -> str:
         return self.resolve(f, fn, expr, 0).show()
 
+    def _written_settings(self) -> frozenset[str]:
+        """``section.key`` of every config setting the code assigns or updates
+        (DINOv2's ``cfg.optim.lr = base_lr`` then ``cfg.optim.lr *= math.sqrt(...)``): the
+        value the config file gives is not what the run reads."""
+        found = getattr(self, "_config_writes", None)
+        if found is None:
+            names: set[str] = set()
+            for f in self.files.values():
+                targets = [a.target for a in f.values.assigns]
+                targets += [u.node for u in f.values.updates]
+                for d in f.defs:
+                    targets += [a.target for a in d.assigns]
+                    targets += [u.node for u in d.updates]
+                for t in targets:
+                    if t.kind == "Attribute" and t.target.kind == "Attribute":
+                        names.add(f"{t.target.name}.{t.name}")
+            found = self._config_writes = frozenset(names)
+        return found
+
     def resolve(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
         text = expr.text
         if expr.literal:
@@ -2356,6 +2375,17 @@ class _Values:
             step = "set" if setting.line else "not set: .get gives None"
             return _Val(setting.text, True, (f"{text}: {step} in {where}",))
         if index.kind == "Constant" and isinstance(index.value, str):
+            chain = _attribute_chain(expr)
+            if (
+                chain is not None
+                and chain.target.kind != "Name"
+                and f"{chain.target.name}.{chain.name}" not in self._written_settings()
+            ):
+                # DINOv2's ``cfg.optim["lr"]``: an OmegaConf section read by key is the
+                # same setting as ``cfg.optim.lr``, which the config files give
+                read = self.resolve(f, fn, chain, depth + 1)
+                if read.literal:
+                    return read
             # Pytorch_Retinaface's ``cfg['image_size']``, ``cfg`` the dict ``--network``'s
             # default picks: its entry (unless the file writes entries of that dict)
             value = self.entry(f, fn, expr) if not self._written_in_place(f, container) else UNKNOWN
@@ -7070,6 +7100,16 @@ class _Recipe:
                     # DINOv2's ``momentum_schedule = CosineScheduler(**momentum)``, indexed
                     # into ``update_teacher(m)``'s average: the EMA's decay, not the LR's
                     note, row = f"the EMA's decay, stored as {stored}, {note}", "ema"
+                elif row == "scheduler" and stored and not note.startswith("stored as "):
+                    # DINOv2's one ``CosineScheduler`` class built for the LR, the weight
+                    # decay and the loss's temperature: which schedule a construction is
+                    # is what it is stored as
+                    why = self._wd_schedule(stored, call)
+                    if why:
+                        note, row = f"stored as {stored}, {why}, {note}", "wd_schedule"
+                    elif _TEMPERATURE_NAME.search(stored.rsplit(".", 1)[-1]):
+                        note = f"a temperature's per-step values, stored as {stored}, {note}"
+                        row = "anneal"
                 if row == "loss":
                     named = {k for k, _ in values}
                     # a factor beside an argument of the same name (the wrapper's ``weight``
@@ -8849,7 +8889,11 @@ class _Recipe:
         module = node.is_class and ("torch.nn.Module" in self.hierarchy.torch_ancestors(key))
         if node.is_class and re.search(r"sched", name, re.IGNORECASE):
             # a Module named "schedule" is a network (a learned noise schedule), not the LR's
-            return None if module else "scheduler"
+            if module:
+                return None
+            # I-JEPA's ``CosineWDSchedule``: its methods write the param groups' weight
+            # decay and never their LR, the weight decay's schedule
+            return "wd_schedule" if self._sets_wd_only(*self.repo.defs[key]) else "scheduler"
         if not node.is_class and self._clips_gradients(*self.repo.defs[key]):
             return "grad_clip"
         if not node.is_class and _SCHEDULE_NAME.search(name):
@@ -8878,6 +8922,19 @@ class _Recipe:
         ):
             return "augmentation"  # Box2BoxTransform in modeling/ is a box coder
         return None
+
+    @staticmethod
+    def _sets_wd_only(file: _File, index: int) -> bool:
+        """Class ``index``'s methods write a param group's weight decay
+        (``group['weight_decay'] = new_wd``) and none writes its LR."""
+        slots = [
+            a.target
+            for d in file.defs
+            if d.owner == index
+            for a in d.assigns
+            if _is_wd_slot(a.target) or _is_lr_slot(a.target)
+        ]
+        return bool(slots) and all(_is_wd_slot(t) for t in slots)
 
     @staticmethod
     def _clips_gradients(file: _File, index: int) -> bool:
@@ -9169,6 +9226,17 @@ class _Recipe:
         ]
         if not events:
             return None
+        # ``t += [RandomHorizontalFlip()]`` (I-JEPA's ``transform_list``): an extension
+        grown = {
+            (u.line, u.node.col): u
+            for u in (file.values.updates if fn < 0 else file.defs[fn].updates)
+            if u.op == "Add"
+            and u.value is not None
+            and u.node.kind == "Name"
+            and u.node.name == name
+            and u.line < used
+        }
+        events += [(line, col, None, None) for line, col in grown]
         events += [
             (c.expr.line, c.expr.col, None, c)
             for c in file.values.calls
@@ -9181,12 +9249,28 @@ class _Recipe:
             and c.expr.args
         ]
         steps: list[str] | None = None
-        for line, _, assign, call in sorted(events, key=lambda e: (e[0], e[1])):
-            ifs = assign.ifs if assign is not None else call.ifs if call is not None else ()
+        for line, col, assign, call in sorted(events, key=lambda e: (e[0], e[1])):
+            update = grown.get((line, col)) if assign is None and call is None else None
+            ifs = (
+                assign.ifs
+                if assign is not None
+                else call.ifs
+                if call is not None
+                else update.ifs
+                if update is not None
+                else ()
+            )
             runs = self._runs_under(file, fn, ifs, line, used)
             if runs is False:
                 continue  # ``if aug_cfg.color_jitter_prob:`` with a None default
             mark = "" if runs is True else f" (if {runs})"
+            if update is not None and update.value is not None:
+                if steps is not None:
+                    added = self._joined_steps(file, fn, update.value, name, steps, mark, depth)
+                    if added is None:
+                        return None  # grown by something not a list of transforms
+                    steps = steps + added
+                continue
             if call is not None:
                 if steps is not None:
                     added = self._steps(file, fn, call.expr.args[0], depth + 1)
@@ -9423,6 +9507,12 @@ class _Recipe:
                 # CenterNet's get_affine_transform returns cv2's matrix, not steps; MAE's
                 # build_transform returns what timm's create_transform builds
                 continue
+            if (
+                bound.kind == "Call"
+                and is_composition(bound.callee())
+                and _place_key(file.path, bound) in self.composed_calls
+            ):
+                continue  # the composition returned has its own row, with its steps
             steps = self._steps(file, index, returned[0], 0)
             if steps:
                 values = [(f"{i}", step) for i, step in enumerate(steps, 1)]
@@ -9633,6 +9723,7 @@ class _Recipe:
         if len(values) == 1 and factor is not None and not factor.literal:
             # no decay parameter: the factor the update uses (``m = momentum_schedule[it]``)
             values.append(("decay", self.values.describe(file, fn, factor)))
+            values += self._decay_schedule(file, fn, factor, update.line)
         if holder >= 0:
             for caller, call in self.values.call_sites(file, holder)[:5]:
                 line = call.expr.line
@@ -9640,6 +9731,56 @@ class _Recipe:
         label = file.defs[holder].name if holder >= 0 else "module code"
         where = file.where(file.defs[holder].line if holder >= 0 else loop.line)
         self.add("ema", f"EMA of weights ({label})", where, values, "exponential moving average")
+
+    def _decay_schedule(
+        self, file: _File, fn: int, factor: Expr, line: int
+    ) -> list[tuple[str, str]]:
+        """The per-step values an EMA's decay is drawn from, when the update reads it off a
+        sequence written by hand (I-JEPA's ``m = next(momentum_scheduler)``, the generator
+        ``(ema[0] + i*(ema[1]-ema[0])/(ipe*num_epochs*ipe_scale) for i in range(...))``
+        bound in the function around the training step; ``m = momentum_schedule[it]`` of a
+        list comprehension): the sequence as written, then the settings it reads, each with
+        its value. Nothing for a decay read another way."""
+        value = factor
+        if factor.kind == "Name" and fn >= 0:
+            value = file.local_value(fn, factor.name, line) or factor
+        drawn = None
+        if value.kind == "Call" and value.callee() == "next" and value.args:
+            drawn = value.args[0]
+        elif value.kind == "Subscript" and value.parts:
+            drawn = value.parts[0]
+        if drawn is None or drawn.kind != "Name":
+            return []
+        # the function itself, then the functions around it, then the module
+        scopes = [fn] if fn >= 0 else []
+        if fn >= 0:
+            here = file.defs[fn]
+            scopes += sorted(
+                (
+                    i
+                    for i, d in enumerate(file.defs)
+                    if not d.is_class and d.line < here.line and here.end_line <= d.end_line
+                ),
+                key=lambda i: -file.defs[i].line,
+            )
+        for scope in scopes:
+            bound = file.local_value(scope, drawn.name, line)
+            if bound is None:
+                continue
+            if bound.kind not in _WRITTEN_SEQUENCES:
+                return []
+            out = [(drawn.name, f"{shorten(bound.text, TEXT_LIMIT)} at {file.loc(bound.line)}")]
+            seen: set[str] = set()
+            for n in bound.walk():
+                # (the comprehension's own variable is bound by no assignment: passed over)
+                if n.kind != "Name" or n.name in seen:
+                    continue
+                seen.add(n.name)
+                setting = file.local_value(scope, n.name, bound.line)
+                if setting is not None and len(out) <= _SCHEDULE_SETTINGS:
+                    out.append((n.name, self.values.describe(file, scope, setting)))
+            return out
+        return []
 
     def _flips(self) -> None:
         """A reversed slice under a condition in data-processing code: a random flip written
@@ -11662,6 +11803,14 @@ def _is_wd_slot(target: Expr) -> bool:
     )
 
 
+#: The sequences written by hand an EMA's decay may be drawn from, step by step.
+_WRITTEN_SEQUENCES = frozenset({"GeneratorExp", "ListComp"})
+#: How many of the settings such a sequence reads an EMA row shows.
+_SCHEDULE_SETTINGS = 4
+
+#: A name for a temperature (``teacher_temp_schedule``, ``tau``).
+_TEMPERATURE_NAME = re.compile(r"(^|_)(temp|temperature|tau)(_|$)", re.IGNORECASE)
+
 #: A name for the weight decay (``wd_schedule_values``, ``args.weight_decay``).
 _WD_NAME = re.compile(r"(^|_)(wd|weight_decay)(_|$)", re.IGNORECASE)
 
@@ -12155,6 +12304,35 @@ def _place_key(path: str, node: Expr) -> tuple[str, int, int, int, int]:
     return path, node.line, node.col, node.end_line, node.end_col
 
 
+def _attribute_chain(expr: Expr) -> Expr | None:
+    """``cfg.optim["lr"]`` (``args["optim"]["lr"]`` too) as the attribute chain
+    ``cfg.optim.lr`` it reads, when every key is a string that is an identifier and the chain
+    starts from a name; None otherwise."""
+    if expr.kind == "Name":
+        return expr
+    if expr.kind == "Attribute":
+        inner = _attribute_chain(expr.target)
+        return None if inner is None else expr._replace(parts=(inner,), whole=None)
+    if expr.kind != "Subscript" or len(expr.parts) != 2:
+        return None
+    index = expr.parts[1]
+    if not (index.kind == "Constant" and isinstance(index.value, str)):
+        return None
+    if not index.value.isidentifier():
+        return None
+    inner = _attribute_chain(expr.parts[0])
+    if inner is None:
+        return None
+    return expr._replace(
+        kind="Attribute",
+        text=f"{inner.text}.{index.value}",
+        name=index.value,
+        parts=(inner,),
+        keys=(),
+        whole=None,
+    )
+
+
 def _ema_factor(update: UpdateValues) -> Expr | None:
     """The decay an in-place average update scales by: ``mul_(d)``'s, ``lerp_(x, w)``'s
     weight (found by :func:`_ema_update`); None for ``v *= d; v += ...``, whose update is
@@ -12290,10 +12468,37 @@ def _groups_note(keys: set[str]) -> str:
         f"per-group keys: {', '.join(sorted(keys))}; MindSpore optimizers take the same "
         "group dicts (params with lr, weight_decay)"
     )
-    other = sorted(keys - _MS_GROUP_KEYS)
+    other = sorted(keys - _MS_GROUP_KEYS - _repository_keys(keys))
     if other:
         note += f"; no group key for {', '.join(other)} there: one optimizer per group"
+    markers = sorted(_repository_keys(keys))
+    if markers:
+        note += (
+            f"; {', '.join(markers)}: the repository's own "
+            f"{'key' if len(markers) == 1 else 'keys'}, no optimizer setting: its code reads "
+            "the group dicts (a schedule skipping or scaling groups), which the port keeps"
+        )
     return note
+
+
+#: The settings torch's optimizers read from a parameter group (``momentum``, ``betas``,
+#: ``nesterov``...): a group key none of them reads (I-JEPA's ``WD_exclude``, which its
+#: weight-decay schedule tests) is the repository's own marker.
+_TORCH_GROUP_KEYS = frozenset(
+    {
+        "lr", "weight_decay", "momentum", "dampening", "nesterov", "betas", "eps", "amsgrad",
+        "maximize", "foreach", "capturable", "differentiable", "fused", "alpha", "centered",
+        "rho", "lr_decay", "initial_accumulator_value", "lambd", "t0", "etas", "step_sizes",
+        "momentum_decay", "decoupled_weight_decay", "max_iter", "max_eval",
+        "tolerance_grad", "tolerance_change", "history_size", "line_search_fn", "params",
+    }
+)  # fmt: skip
+
+
+def _repository_keys(keys: set[str]) -> set[str]:
+    """The keys of ``keys`` no torch optimizer reads: the repository's code reads them
+    (``WD_exclude``, ``lr_scale``), MindSpore's optimizer needs none of them."""
+    return {k for k in keys if k not in _TORCH_GROUP_KEYS}
 
 
 def _dict_items(expr: Expr) -> list[tuple[str, Expr]]:

@@ -421,7 +421,11 @@ class Registries:
                 text = file.text(func_ref, 60)
                 if not target:
                     return None
-                others = self.namespace_entries(module, target)
+                # a key written as a literal (``vit.__dict__['vit_predictor']``) is no
+                # option: no run picks another entry of the namespace through it
+                key = file.expr(func.refs[1])
+                literal = key is not None and key.kind == "const"
+                others = () if literal else self.namespace_entries(module, target)
                 return Lookup(target, f"{text}: {found[1]}", others, registered=bool(others))
             return None
         if func.kind == "sub":

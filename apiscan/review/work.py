@@ -6610,6 +6610,10 @@ INPUT_SHAPE_RULE = "DS119"
 #: image of a batch concatenated into one targets tensor): in a collate function, the batch
 #: field has as many rows as the batch has boxes.
 PER_SAMPLE_TOTAL_RULE = "DS120"
+#: The rule for a count read from the data (``nonzero``, ``argwhere``): in a collate
+#: function, a batch field whose length is drawn per batch (a mask collator's kept-patch
+#: indices, truncated to the batch's shortest).
+DATA_DEPENDENT_COUNT_RULE = "DS103"
 #: ``A.collate4 if quad else A.collate``: the alternatives of a conditional expression.
 _ALTERNATIVES = re.compile(r"\s+if\s+.*?\s+else\s+")
 
@@ -6731,24 +6735,32 @@ def padded_batches(
 ) -> tuple[tuple[str, str], ...]:
     """(path, function) of the collate functions (``DataLoader(collate_fn=...)``, followed
     one call deep through the scan's call facts) where DS119 found a batch padded to its
-    largest item, or DS120 per-sample tensors concatenated into one (``torch.cat(labels,
-    0)`` of every image's boxes), whatever their scope (the rules decide what varies; this
-    only asks whether a loader collates with it). Every batch then has its own shape, as
-    with multi-scale training: the compiled network needs fixed buckets or one padded size
-    (a maximum box count). The alternatives of one loader's collate (``collate_fn=A.f4 if
-    quad else A.f``) are one pipeline."""
+    largest item, DS120 per-sample tensors concatenated into one (``torch.cat(labels,
+    0)`` of every image's boxes), or DS103 a count read from the data (the kept-patch
+    indices of a mask collator, ``nonzero`` of a sampled block), whatever their scope
+    (the rules decide what varies; this only asks whether a loader collates with it).
+    Every batch then has its own shape, as with multi-scale training: the compiled network
+    needs fixed buckets or one padded size (a maximum box count). The alternatives of one
+    loader's collate (``collate_fn=A.f4 if quad else A.f``) are one pipeline."""
     padding = {
         (f.path, f.function)
         for f in result.shape_findings
-        if f.case == BATCH_PADDING or f.rule == PER_SAMPLE_TOTAL_RULE
+        if f.case == BATCH_PADDING or f.rule in (PER_SAMPLE_TOTAL_RULE, DATA_DEPENDENT_COUNT_RULE)
     }
     if not padding:
         return ()
-    #: a function's last name -> (its file's analysis, qualified name)
+    #: a function's last name -> (its file's analysis, qualified name); a class's
+    #: ``__call__`` under the class's name too: an instance handed as ``collate_fn``
+    #: (``collate_fn=MaskCollator(...)``) collates with its ``__call__``
     defs: dict[str, list[tuple[FileAnalysis, str]]] = {}
     for fa, _ in with_facts(analyses):
+        if ancillary.why(fa.path):
+            continue
         for qual in dict.fromkeys(fn.qualname for fn in fa.functions):
             defs.setdefault(qual.rpartition(".")[2], []).append((fa, qual))
+            owner, _, last = qual.rpartition(".")
+            if last == "__call__" and owner:
+                defs.setdefault(owner.rpartition(".")[2], []).append((fa, qual))
     #: (path, line) of a loader -> the last names of the collate functions it may use: read
     #: off the ``DataLoader`` call, and off the scan's ``collate_fn`` edges (a loader class
     #: chosen at run time, ``loader = DataLoader if w else InfiniteDataLoader``)
