@@ -34,7 +34,8 @@ def test_a_registered_function_returning_a_third_party_class_is_the_model() -> N
         "timm.models.vision_transformer.VisionTransformer(patch_size=16, embed_dim=768, "
         "depth=12, num_heads=12, qkv_bias=True)"
     )
-    assert parts["alternatives"] == "vit_tiny"  # mlp_12 is registered in another module
+    # the other sizes of its module, and the repository's own model another name builds
+    assert parts["alternatives"] == "vit_tiny; MlpNet (mlp_12)"
     assert "mlp_models.MlpNet" not in {m.cls for m in review.top_models[:1]}
 
 
