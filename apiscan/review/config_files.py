@@ -47,6 +47,7 @@ from apiscan.review.commands import (
     commanded_configs,
     files_below,
     script_config,
+    script_configs,
 )
 from apiscan.review.model import RecipeItem, Where
 from apiscan.review.sources import is_test_path, with_values
@@ -117,6 +118,10 @@ class YamlConfigs:
     #: dotted key -> the value the command that picks the YAML passes after its options
     #: (``SOLVER.BASE_LR 0.0025``), merged over the file (``cfg.merge_from_list(args.opts)``)
     overrides: dict[str, Setting] = field(default_factory=dict)
+    #: with none chosen: (config, where first, how many commands) of each config the
+    #: documented training commands of the script whose option names it (:attr:`option`,
+    #: no default) pass it, the most named first
+    documented: list[tuple[str, str, int]] = field(default_factory=list)
 
     def step(self, key: str, shown: str) -> tuple[str, str] | None:
         """What the YAML configs make of ``key``: (value, step) when the command that picks
@@ -437,10 +442,12 @@ def _choose(found: YamlConfigs, root: Path, files: Sequence[FileAnalysis]) -> No
         if any(not default for _, _, default, _ in options):
             options = [o for o in options if not o[2]]
     named: list[tuple[str, str]] = []
+    bare: list[tuple[str, str]] = []  # (flag, script) of the options with no default
     for _, flag, default, where in sorted(options):
         source = where.rpartition(":")[0]
         if not default:
             found.option = found.option or f"{flag} at {where}"
+            bare.append((flag, source))
             continue
         for candidate in _candidates(source, default):
             if candidate in found.flat:
@@ -459,6 +466,9 @@ def _choose(found: YamlConfigs, root: Path, files: Sequence[FileAnalysis]) -> No
             }
     if named:
         found.chosen, found.chosen_by = named[0]
+    elif bare and found.flat:
+        flag, script = bare[0]
+        found.documented = script_configs(root, script, {flag}, set(found.flat))
 
 
 def _option(call: Expr) -> tuple[str, str] | None:

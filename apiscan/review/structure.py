@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from apiscan.extract.models import REGISTER, SELF_RETURNING, Expr, Function
+from apiscan.extract.models import REGISTER, SELF_RETURNING, Assign, Expr, Function
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
 from apiscan.extract.values import DefValues, ValueReader, field_default
 from apiscan.extract.values import Expr as ValueExpr
@@ -1199,9 +1199,32 @@ class _Builders:
             if setting is not None:
                 return setting.text, f"{setting.loc()} ({yacs.chosen_by})"
         elif any(key in flat for flat in yacs.flat.values()):
-            return None
+            return self._documented_value(key)
         default = yacs.defaults.get(key)
         return (default.text, f"{default.loc()} (the default)") if default is not None else None
+
+    def _documented_value(self, key: str) -> tuple[str, str] | None:
+        """With several YAMLs and none chosen, the value of ``key`` every config the
+        training script's documented commands pass agrees on (each its own setting, else
+        the Python default): Swin's ``MODEL.TYPE`` is ``swin`` in the five configs its
+        ``main.py`` commands train, whatever other scripts' or undocumented configs set.
+        None when they differ, or no command names one."""
+        yacs = self.yacs
+        if yacs is None or not yacs.documented:
+            return None
+        default = yacs.defaults.get(key)
+        values: dict[str, str] = {}  # as compared -> as written
+        for path, _, _ in yacs.documented:
+            setting = yacs.flat.get(path, {}).get(key, default)
+            if setting is None:
+                return None
+            values.setdefault(setting.text.strip("'\""), setting.text)
+        if len(values) != 1:
+            return None
+        count = len(yacs.documented)
+        first = yacs.documented[0][1]
+        why = f"every config of the documented training commands ({count}, first at {first})"
+        return next(iter(values.values())), why
 
     def _branch_pick(self, dotted: str) -> tuple[str, str] | None:
         """The one class a builder with a ``return`` per config branch returns under the
@@ -1847,6 +1870,7 @@ class _Builders:
             bound = [a for a in above if file.same_branch(a, expr)]
             if bound:
                 return self.built(file, bound[-1].value, fn, depth + 1)
+            above = self._config_branches(file, above, fn, depth)
             for a in above:
                 cls = self.built(file, a.value, fn, depth + 1)
                 if cls is not None:
@@ -1865,6 +1889,33 @@ class _Builders:
         if dotted is None:
             return self._table_entry(file, expr, fn, depth)
         return self._returned(dotted, depth) or self._class_argument(file, expr, dotted)
+
+    def _config_branches(
+        self, file: ModelFile, above: list[Assign], fn: int, depth: int
+    ) -> list[Assign]:
+        """The bindings of a local that reaches its use from several config branches (Swin's
+        ``build_model``: ``if model_type == 'swin': model = SwinTransformer(...) elif ==
+        'swinv2': ...``, ``model_type`` read from ``config.MODEL.TYPE``), those whose tests
+        hold under the chosen config first. The classes only a failing branch builds are
+        not picked (the other architectures a config type selects: alternatives, not
+        ported); with no binding known to run, the order is kept and nothing is left out."""
+        if len(above) < 2:
+            return above
+        runs: list[Assign] = []
+        fails: list[Assign] = []
+        for a in above:
+            tests = self.conditions(file, a.link)
+            if any(holds is False for _, holds, _ in tests):
+                fails.append(a)
+            elif tests and all(holds for _, holds, _ in tests):
+                runs.append(a)
+        if not runs or not fails:
+            return above
+        for a in fails:
+            cls = self.built(file, a.value, fn, depth + 1)
+            if cls is not None:
+                self._not_picked.add(cls)
+        return [*runs, *(a for a in above if a not in runs and a not in fails)]
 
     def _table_entry(self, file: ModelFile, call: Expr, fn: int, depth: int) -> str | None:
         """A call of an entry of a dict of classes or builders picked at run time
