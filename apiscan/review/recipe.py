@@ -9953,6 +9953,42 @@ class _Recipe:
         self._loop_bound_memo = frozenset(found)
         return self._loop_bound_memo
 
+    def _none_resolved(self, f: _File, dest: str) -> str | None:
+        """The value an option declared with no default takes where the script fills it in
+        (stylegan2-ada's click options handed on as ``**config_kwargs``: ``if aug is None:
+        aug = 'ada'``; ``if batch is not None: args.batch_size = batch`` after ``args.
+        batch_size = spec.mb``; ``if args.seed is None: args.seed = 0``): the value assigned
+        under ``X is None``, else what the target set under ``X is not None`` held before.
+        Only the option's own file; None when it does neither."""
+        tested = re.compile(rf"(?:\w+\.)?{re.escape(dest)}")
+        kept: str | None = None
+        for a, fn in f.assigns:
+            inner = a.ifs[0] if a.ifs else None
+            if inner is None or (inner.body_end and a.line > inner.body_end):
+                continue
+            test = inner.test
+            if test.kind != "Compare" or not test.text.endswith(("is None", "is not None")):
+                continue
+            subject = test.text.rpartition(" is ")[0]
+            if not tested.fullmatch(subject):
+                continue
+            if test.text.endswith("is not None"):
+                if kept is None and a.value.text == subject:
+                    before = [
+                        b
+                        for b, bfn in f.assigns
+                        if bfn == fn and b.line < inner.line and b.target.text == a.target.text
+                    ]
+                    if before:
+                        b = before[-1]
+                        shown = self.values.describe(f, fn, b.value)
+                        kept = f"None: {a.target.text} keeps {shown} (set at {f.loc(b.line)})"
+                continue
+            if a.target.text == subject:
+                shown = self.values.describe(f, fn, a.value)
+                return f"None, then {shown} (set at {f.loc(a.line)} when not given)"
+        return kept
+
     # -- settings: argparse options, config attributes, module constants
     def _settings(self) -> None:
         for dest, options in self.repo.argparse.items():
@@ -10008,6 +10044,8 @@ class _Recipe:
                     value = self.values.describe(o.file, o.call.function, o.default)
                 elif o.action in ("store_true", "store_false"):
                     value = "False" if o.action == "store_true" else "True"
+                elif (resolved := self._none_resolved(o.file, dest)) is not None:
+                    value = resolved
                 elif unset_option(o.declared) is None and dest not in self.repo.needed:
                     value = "None (no default)"
                 else:
