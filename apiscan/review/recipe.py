@@ -2950,6 +2950,10 @@ class _Values:
             out += self.held_class_calls(f, index if d.is_class else d.owner)
         if not out and not d.is_class and d.owner < 0:
             out = self._enclosed_calls(f, index)
+        # each call once: the call facts and the instance follower both find ``scaler(loss,
+        # ..., clip_grad=...)``, and a call counted twice can push the sites past the few
+        # the parameter's value is read from (its default shown instead)
+        out = list({_place_key(c.path, call.expr): (c, call) for c, call in out}.values())
         return out or self.star_call_sites(f.module, name)
 
     def held_class_calls(self, f: _File, cls: int) -> list[tuple[_File, CallValues]]:
