@@ -7327,10 +7327,12 @@ class _Recipe:
         ``flip = random.randint(0, 1) if self.cfg.flip else 0``, a short side picked by
         ``np.random.choice(self.imgSizes)``), and the repository functions it calls that draw
         (YOLOv4's ``rand_scale(self.cfg.saturation)``), in order, each with the ``if`` that
-        gates it; then every setting they and those ``if`` tests read with its value (the
-        jitter, hue, flip and mosaic switches of a config, also through the locals the draws
-        read: ``dw`` computed from ``self.cfg.jitter``). No row for a dataset drawing
-        nothing: a fixed resize and a normalisation are preprocessing, not augmentation."""
+        gates it (a draw in an ``except`` handler, a random image standing in for a file that
+        failed to load, is none); then every setting they and those ``if`` tests read with
+        its value (the jitter, hue, flip and mosaic switches of a config, also through the
+        locals the draws read: ``dw`` computed from ``self.cfg.jitter``). No row for a
+        dataset drawing nothing: a fixed resize and a normalisation are preprocessing, not
+        augmentation."""
         for d in file.defs:
             if not d.is_class or not self._is_dataset(f"{file.module}.{d.qual}"):
                 continue
@@ -7550,6 +7552,10 @@ class _Recipe:
         )
         for call in calls:
             func = call.expr.func
+            if call.fallback:
+                # an ``except`` handler's stand-in for a sample that failed to load (a
+                # random image where the file is corrupt): no augmentation of the samples
+                continue
             if not (
                 RANDOM_DRAW.match(file.dotted(func) or func.text)
                 or self._draws_inside(file, call.expr)
@@ -7640,6 +7646,7 @@ class _Recipe:
         owner, at = found
         return any(
             inner.function == at
+            and not inner.fallback  # an ``except`` handler's stand-in sample
             and RANDOM_DRAW.match(owner.dotted(inner.expr.func) or inner.expr.func.text)
             for inner in owner.values.calls
         )
