@@ -1206,25 +1206,16 @@ class _Builders:
     def _documented_value(self, key: str) -> tuple[str, str] | None:
         """With several YAMLs and none chosen, the value of ``key`` every config the
         training script's documented commands pass agrees on (each its own setting, else
-        the Python default): Swin's ``MODEL.TYPE`` is ``swin`` in the five configs its
+        the Python default): Swin's ``MODEL.TYPE`` is ``swin`` in the configs its
         ``main.py`` commands train, whatever other scripts' or undocumented configs set.
         None when they differ, or no command names one."""
         yacs = self.yacs
-        if yacs is None or not yacs.documented:
+        values = yacs.documented_values(key) if yacs is not None else None
+        if yacs is None or values is None or len(values) != 1:
             return None
-        default = yacs.defaults.get(key)
-        values: dict[str, str] = {}  # as compared -> as written
-        for path, _, _ in yacs.documented:
-            setting = yacs.flat.get(path, {}).get(key, default)
-            if setting is None:
-                return None
-            values.setdefault(setting.text.strip("'\""), setting.text)
-        if len(values) != 1:
-            return None
-        count = len(yacs.documented)
+        (text, count), _ = next(iter(values.items()))
         first = yacs.documented[0][1]
-        why = f"every config of the documented training commands ({count}, first at {first})"
-        return next(iter(values.values())), why
+        return text, f"every config of the documented training commands ({count}, first at {first})"
 
     def _branch_pick(self, dotted: str) -> tuple[str, str] | None:
         """The one class a builder with a ``return`` per config branch returns under the

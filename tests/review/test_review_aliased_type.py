@@ -51,9 +51,9 @@ FILES = {
             return config
     """,
     "configs/plain/small.yaml": "MODEL:\n  DIM: 4\n",
-    "configs/plain/big.yaml": "MODEL:\n  TYPE: plain\n  DIM: 16\n",
-    "configs/wide/wide.yaml": "MODEL:\n  TYPE: wide\n  DIM: 32\n",
-    "configs/wide/wide_big.yaml": "MODEL:\n  TYPE: wide\n  DIM: 64\n",
+    "configs/plain/big.yaml": "MODEL:\n  TYPE: plain\n  DIM: 16\nTRAIN:\n  LR: 0.05\n",
+    "configs/wide/wide.yaml": "MODEL:\n  TYPE: wide\n  DIM: 32\nTRAIN:\n  LR: 0.4\n",
+    "configs/wide/wide_big.yaml": "MODEL:\n  TYPE: wide\n  DIM: 64\nTRAIN:\n  LR: 0.4\n",
     "models/__init__.py": "from .build import build_model\n",
     "models/build.py": BUILD,
     "models/nets.py": """
@@ -217,3 +217,16 @@ def test_documented_configs_that_differ_pick_nothing(tmp_path: Path) -> None:
     review = _review(tmp_path, guide)
     assert "models.nets.WideNet" not in review.alternatives
     assert not any(s.startswith("Alternatives") for s in review.effort.explanation)
+
+
+def test_the_recipe_tallies_the_documented_configs(tmp_path: Path) -> None:
+    """The LR row says what the documented runs use (the default in one, 0.05 in the
+    other), beside the tally over every shipped YAML."""
+    review = _review(tmp_path, GUIDE)
+    (row,) = [i for i in review.recipe if i.name == "config TRAIN.LR across YAML configs"]
+    assert dict(row.values)["documented runs"] == (
+        "0.1 (the default) in 1 of the 2 documented configs; 0.05 in 1 "
+        "(the training commands' configs, first at get_started.md:12)"
+    )
+    (sgd,) = [i for i in review.recipe if i.name == "torch.optim.SGD"]
+    assert "0.1 (the default) in 1 of the 2 documented configs" in dict(sgd.values)["lr"]
