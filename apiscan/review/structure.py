@@ -419,6 +419,12 @@ class StructureBuilder:
                         nodes[child].attributes.add(attr)
                 for attr in slots:
                     node.slots.setdefault(attr, set()).add(child)
+            # a repository class handed by name to a call (Swin's ``BasicLayer(...,
+            # downsample=PatchMerging if ... else None)``, a ResNet's ``_make_layer(
+            # Bottleneck, ...)``): the callee builds it, a part of this model
+            node.children.update(
+                c for c in self._handed_classes(fa, qualname) if c in nodes and c != node.cls
+            )
             node.layers.update(self._third_party_layers(fa, qualname))
             blocks = self._evaluated_blocks(fa, qualname)
             node.children.update(c for c in blocks if c in nodes and c != node.cls)
@@ -629,6 +635,34 @@ class StructureBuilder:
                 continue
             out.add(q)
             todo.extend(b for b in self.classes[q][1].bases if b)
+        return out
+
+    def _handed_classes(self, fa: FileAnalysis, qualname: str) -> set[str]:
+        """The repository classes the calls of def ``qualname`` (and the defs inside it) are
+        handed by name as an argument, from the scan's call records: the class, not an
+        instance, so the callee builds it."""
+        facts = fa.syntax
+        values = facts.values if facts is not None else None
+        if facts is None or values is None:
+            return set()
+        imports = dict(facts.imports)
+        module = fa.modules[0] if fa.modules else ""
+        out: set[str] = set()
+        for call in values.calls:
+            if call.function < 0:
+                continue
+            qual = values.defs[call.function].qual
+            if qual != qualname and not qual.startswith(qualname + "."):
+                continue
+            if call.expr.func.text in _TYPE_TESTS:
+                continue  # ``isinstance(m, MoEMlp)`` in an initialiser: tested, not built
+            for arg in (*call.expr.args, *(k.target for k in call.expr.keywords)):
+                for e in arg.walk():
+                    if e.kind != "Name" or not e.name:
+                        continue
+                    cls = self.hierarchy.resolve(imports.get(e.name) or f"{module}.{e.name}")
+                    if cls is not None and cls in self.classes:
+                        out.add(cls)
         return out
 
     def _built_class(self, callee: str, fa: FileAnalysis | None = None) -> str | None:
@@ -909,6 +943,8 @@ _FILLS = frozenset({"append", "extend", "insert"})
 _PICKER = re.compile(r"(?:\w+_)?(?:arch|name|type|kind|variant|model|network|net)(?:_\w+)?")
 #: An upper-case config key read in a test's text (``cfg.MODEL.RPN_ONLY``).
 _CONFIG_READ = re.compile(r"\.(?=\w*[A-Z])[A-Z0-9_]{2,}\b")
+#: Calls that test a class they are handed rather than build it.
+_TYPE_TESTS = frozenset({"isinstance", "issubclass", "type"})
 #: Roles that are never the top model (a criterion is built beside it, not around it).
 _NOT_TOP = frozenset({"loss"})
 
