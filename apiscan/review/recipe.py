@@ -219,6 +219,10 @@ _LOSS_FUNCTIONS = frozenset(
 )
 _AMP = frozenset({"autocast", "GradScaler"})
 _HALF = frozenset({"torch.Tensor.half", "torch.nn.Module.half"})
+#: A dtype of reduced precision as the code writes it (``torch.float16``, ``torch.half``).
+_REDUCED_DTYPE = re.compile(r"\btorch\.(?:float16|half|bfloat16)\b")
+#: The note of a network's own ``.to(dtype)`` casts to half precision.
+_HAND_PRECISION = "casts to reduced precision in the network (not autocast)"
 #: A test that the input already is half precision (``x.type() == 'torch.cuda.HalfTensor'``,
 #: ``x.dtype == torch.float16``, an equality): a cast under it follows the input's
 #: precision.
@@ -5943,6 +5947,30 @@ class _Recipe:
             return  # a library module's own demo, not what training runs
         self.out.append(RecipeItem(category, name, where, tuple(values), note, inference_precision))
 
+    def _reduced_to(self, f: ApiFinding) -> None:
+        """A network's own cast to half precision by ``.to(dtype)`` (stylegan2-ada's blocks:
+        ``dtype = torch.float16 if self.use_fp16 and not force_fp32 else torch.float32``,
+        then ``x.to(dtype=dtype, ...)`` in ``forward``): mixed precision written by hand, no
+        autocast, a row with the dtype as the code picks it. Casts to full precision, and
+        casts whose dtype is not told, are none."""
+        file = self.files.get(f.path)
+        call = file.call_for(f) if file is not None else None
+        if file is None or call is None:
+            return
+        expr = call.expr
+        arg = next((k.target for k in expr.keywords if k.name == "dtype"), None)
+        if arg is None and expr.args and expr.args[0].kind in ("Attribute", "Name"):
+            arg = expr.args[0]
+        if arg is None:
+            return
+        text = arg.text
+        if not _REDUCED_DTYPE.search(text):
+            text = self.values.resolve(file, call.function, arg, 0).text
+        if not _REDUCED_DTYPE.search(text):
+            return
+        where = Where(f.path, f.span.line, f.cell)
+        self.add("amp", "torch.Tensor.to", where, [("dtype", text)], _HAND_PRECISION)
+
     # -- API findings
     def _finding(self, f: ApiFinding) -> None:
         if f.usage == "reference" and _category(f.api) == "optimizer":
@@ -5951,6 +5979,9 @@ class _Recipe:
             self._partial(f)
             return
         if f.usage not in ("call", "context_manager", "decorator"):
+            return
+        if f.api == "torch.Tensor.to" and f.scope == "network":
+            self._reduced_to(f)
             return
         category = _category(f.api)
         if category is None:
