@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -297,6 +298,9 @@ class _Recorder:
         self.memo: dict[int, int] = {}
         self.functions: list[Function] = []
         self.fid: dict[int, int] = {}  # id(def) -> index in functions
+        self.def_nodes: list[ast.AST] = []  # the def of each of ``functions``
+        #: per def met, its locals bound once to a config key read (see :func:`_config_aliases`)
+        self.aliases: dict[int, dict[str, ast.expr]] = {}
         self.links: list[tuple[int, bool, bool, int]] = []
         self.loops: list[ast.AST] | None = None  # see :meth:`_nodes`
         bound: set[str] = set()  # local names of the file's imports, absolute and relative
@@ -502,6 +506,25 @@ class _Recorder:
         value = found.default.value if found.default.kind == "Constant" else None
         return found.dest, value if isinstance(value, str) else None, found.default.line
 
+    def _config_test(self, test: ast.expr, fids: tuple[int, ...]) -> ast.expr | None:
+        """The ``if`` test as a config test: itself when it reads a config key, else with
+        the def's locals bound once to a key read put back (Swin's builder: ``model_type =
+        config.MODEL.TYPE``, then ``if model_type == 'swin':``); None when it reads none."""
+        if _reads_config(test):
+            return test
+        if not fids:
+            return None
+        fid = fids[-1]
+        if fid not in self.aliases:
+            self.aliases[fid] = _config_aliases(self.def_nodes[fid])
+        aliases = self.aliases[fid]
+        if not aliases or not any(
+            isinstance(n, ast.Name) and n.id in aliases for n in ast.walk(test)
+        ):
+            return None
+        out = _Substitute(aliases).visit(copy.deepcopy(test))
+        return out if _reads_config(out) else None
+
     # ------------------------------------------------------------------------- facts
     def facts(self) -> ModelFacts:
         calls: list[tuple[int, int]] = []
@@ -617,6 +640,7 @@ class _Recorder:
             elif isinstance(node, _FuncDef):
                 fid = len(self.functions)
                 self.fid[id(node)] = fid
+                self.def_nodes.append(node)
                 qual = f"{prefix}.{node.name}" if prefix else node.name
                 self.links.append((stmts, True, True, link))
                 stmts += 1
@@ -643,8 +667,10 @@ class _Recorder:
             elif isinstance(node, _BRANCHING):
                 if isinstance(node, ast.If):
                     ifs[stmts] = node
-                if isinstance(node, ast.If) and _reads_config(node.test):
-                    tests.append((stmts, shorten(ast.unparse(node.test), TEXT_LIMIT)))
+                if isinstance(node, ast.If):
+                    test = self._config_test(node.test, fids)
+                    if test is not None:
+                        tests.append((stmts, shorten(ast.unparse(test), TEXT_LIMIT)))
                 body = {id(c) for c in node.body}
                 sides: dict[bool, int] = {}
                 for child in children:
@@ -784,6 +810,46 @@ class _Recorder:
         ):
             return self.encode(value, link)
         return -1
+
+
+def _config_aliases(fn: ast.AST) -> dict[str, ast.expr]:
+    """The locals a def binds exactly once, by a plain assignment, to a read of an
+    upper-case config key (``model_type = config.MODEL.TYPE``), none of them a parameter;
+    nested defs and classes are their own."""
+    stores: dict[str, int] = {}
+    values: dict[str, ast.expr] = {}
+    args = getattr(fn, "args", None)
+    params = {a.arg for a in ast.walk(args) if isinstance(a, ast.arg)} if args else set()
+    todo: list[ast.AST] = list(getattr(fn, "body", []))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, _FuncDef | ast.ClassDef | ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Attribute)
+            and _reads_config(node.value)
+        ):
+            values[node.targets[0].id] = node.value
+        todo.extend(ast.iter_child_nodes(node))
+    return {n: v for n, v in values.items() if stores.get(n) == 1 and n not in params}
+
+
+class _Substitute(ast.NodeTransformer):
+    """Put each aliased local read back as the config read it was bound to."""
+
+    def __init__(self, aliases: Mapping[str, ast.expr]) -> None:
+        self.aliases = aliases
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        value = self.aliases.get(node.id)
+        return (
+            copy.deepcopy(value) if value is not None and isinstance(node.ctx, ast.Load) else node
+        )
 
 
 def _reads_config(test: ast.expr) -> bool:

@@ -133,6 +133,37 @@ def script_config(root: Path, script: str, flag: str) -> tuple[str, str] | None:
     return ranked[0][0], first[ranked[0][0]]
 
 
+def script_configs(
+    root: Path, script: str, flags: Collection[str], configs: Collection[str]
+) -> list[tuple[str, str, int]]:
+    """(config, where its first command is, how many commands name it) of each of
+    ``configs`` the documented training commands running ``script`` (root-relative) pass
+    one of its ``flags``, the documentation pages' included, the most named first: the
+    configs a script whose config option has no default is documented to train (Swin's
+    ``main.py --cfg`` run with the tiny, small and base configs and two fine-tunings). An
+    evaluation run (``--eval``) names no trained config; other scripts' commands never
+    count (a sibling pre-training script's configs are its own)."""
+    counts: Counter[str] = Counter()
+    first: dict[str, str] = {}
+    for path, line, words in _commands(root, docs=True):
+        if not any(_names_script(w, script) for w in words):
+            continue
+        joined = " ".join(words)
+        if _NOT_TRAINING.search(joined) or _EVALUATION_RUN.search(joined):
+            continue
+        for word, value in itertools.zip_longest(words, words[1:], fillvalue=""):
+            name = value if word in flags else ""
+            if word.partition("=")[0] in flags and "=" in word:
+                name = word.partition("=")[2]
+            name = _config_path(name, configs) if name else ""
+            if name in configs:
+                counts[name] += 1
+                first.setdefault(name, f"{path}:{line}")
+    order = list(first)
+    ranked = sorted(first, key=lambda c: (-counts[c], order.index(c)))
+    return [(c, first[c], counts[c]) for c in ranked]
+
+
 def _names_script(word: str, script: str) -> bool:
     """Whether a command's word runs ``script`` (root-relative): the same path, ``./``
     or not."""

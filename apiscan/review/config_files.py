@@ -33,7 +33,7 @@ import itertools
 import os
 import re
 import sys
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -47,6 +47,7 @@ from apiscan.review.commands import (
     commanded_configs,
     files_below,
     script_config,
+    script_configs,
 )
 from apiscan.review.model import RecipeItem, Where
 from apiscan.review.sources import is_test_path, with_values
@@ -117,6 +118,10 @@ class YamlConfigs:
     #: dotted key -> the value the command that picks the YAML passes after its options
     #: (``SOLVER.BASE_LR 0.0025``), merged over the file (``cfg.merge_from_list(args.opts)``)
     overrides: dict[str, Setting] = field(default_factory=dict)
+    #: with none chosen: (config, where first, how many commands) of each config the
+    #: documented training commands of the script whose option names it (:attr:`option`,
+    #: no default) pass it, the most named first
+    documented: list[tuple[str, str, int]] = field(default_factory=list)
 
     def step(self, key: str, shown: str) -> tuple[str, str] | None:
         """What the YAML configs make of ``key``: (value, step) when the command that picks
@@ -140,7 +145,40 @@ class YamlConfigs:
         setters = {p: f[key] for p, f in self.flat.items() if key in f}
         if not setters:
             return None
+        documented = self.documented_values(key)
+        if documented is not None:
+            first = self.documented[0][1]
+            if len(documented) == 1:
+                # every documented run gives it the same value: the run's value
+                (text, count), _ = next(iter(documented.items()))
+                return text, (
+                    f"{shown}: {text} in all {count} configs the training commands name "
+                    f"(first at {first})"
+                )
+            return "", f"{shown}: {_documented_tally(documented, first)}; none is the default"
         return "", f"{shown}: {_tally([s.text for s in setters.values()], len(self.flat))}"
+
+    def documented_values(self, key: str) -> dict[tuple[str, int], bool] | None:
+        """With none chosen, what the configs the training script's documented commands
+        name (:attr:`documented`) give ``key``, each its own setting or the Python default:
+        (value as first written, how many configs) -> whether every one of them keeps the
+        default; the most common first. Swin's tiny, small and base from scratch keep
+        ``BASE_LR`` 5e-4, its two fine-tunings set 2e-05: not a tally over every shipped YAML
+        (other scripts' and undocumented ones). None without documented configs, or when a
+        config keeps a key with no default."""
+        if self.chosen is not None or not self.documented:
+            return None
+        default = self.defaults.get(key)
+        groups: dict[str, list[tuple[str, bool]]] = {}
+        for path, _, _ in self.documented:
+            setting = self.flat.get(path, {}).get(key)
+            kept = setting is None
+            setting = setting or default
+            if setting is None:
+                return None
+            groups.setdefault(canon_value(setting.text), []).append((setting.text, kept))
+        ranked = sorted(groups.values(), key=lambda g: -len(g))
+        return {(g[0][0], len(g)): all(kept for _, kept in g) for g in ranked}
 
     def model_keys(self) -> list[tuple[str, str, Setting]]:
         """(key suffix, value, setting) of the keys naming the model in the default YAML
@@ -171,6 +209,24 @@ class YamlPlace:
 
     def loc(self, line: int) -> str:
         return f"{self.path}:{line} ({self.chosen_by})"
+
+
+def _documented_tally(values: Mapping[tuple[str, int], bool], first: str) -> str:
+    """``5e-4 (the default) in 3 of the 6 documented configs; 2e-05 in 2; 1.25e-4 in 1
+    (the training commands' configs, first at get_started.md:178)``."""
+    total = sum(count for _, count in values)
+    parts = []
+    for n, ((text, count), kept) in enumerate(values.items()):
+        if n == 4:
+            parts.append(f"{len(values) - 4} more values")
+            break
+        shown = f"{text} (the default)" if kept else text
+        parts.append(
+            f"{shown} in {count} of the {total} documented configs"
+            if n == 0
+            else f"{shown} in {count}"
+        )
+    return "; ".join(parts) + f" (the training commands' configs, first at {first})"
 
 
 def _tally(texts: Sequence[str], total: int, tail: bool = True) -> str:
@@ -437,10 +493,12 @@ def _choose(found: YamlConfigs, root: Path, files: Sequence[FileAnalysis]) -> No
         if any(not default for _, _, default, _ in options):
             options = [o for o in options if not o[2]]
     named: list[tuple[str, str]] = []
+    bare: list[tuple[str, str]] = []  # (flag, script) of the options with no default
     for _, flag, default, where in sorted(options):
         source = where.rpartition(":")[0]
         if not default:
             found.option = found.option or f"{flag} at {where}"
+            bare.append((flag, source))
             continue
         for candidate in _candidates(source, default):
             if candidate in found.flat:
@@ -459,6 +517,9 @@ def _choose(found: YamlConfigs, root: Path, files: Sequence[FileAnalysis]) -> No
             }
     if named:
         found.chosen, found.chosen_by = named[0]
+    elif bare and found.flat:
+        flag, script = bare[0]
+        found.documented = script_configs(root, script, {flag}, set(found.flat))
 
 
 def _option(call: Expr) -> tuple[str, str] | None:
@@ -618,6 +679,9 @@ def _summary_row(found: YamlConfigs, category: str, key: str, why: str) -> Recip
         return None
     if default is not None:
         shown.append(("default", f"{default.text} at {default.loc()}"))
+    documented = found.documented_values(key)
+    if documented is not None:
+        shown.append(("documented runs", _documented_tally(documented, found.documented[0][1])))
     shown.append(("YAML configs", f"{len(setters)} of {len(found.flat)} set it"))
     # each value with how many configs give it (``2 in 5 of 7 YAML configs; 8 in 2``)
     shown.append(("values", _tally([s.text for s in setters], len(found.flat), tail=False)))

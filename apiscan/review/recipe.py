@@ -219,6 +219,10 @@ _LOSS_FUNCTIONS = frozenset(
 )
 _AMP = frozenset({"autocast", "GradScaler"})
 _HALF = frozenset({"torch.Tensor.half", "torch.nn.Module.half"})
+#: A dtype of reduced precision as the code writes it (``torch.float16``, ``torch.half``).
+_REDUCED_DTYPE = re.compile(r"\btorch\.(?:float16|half|bfloat16)\b")
+#: The note of a network's own ``.to(dtype)`` casts to half precision.
+_HAND_PRECISION = "casts to reduced precision in the network (not autocast)"
 #: A test that the input already is half precision (``x.type() == 'torch.cuda.HalfTensor'``,
 #: ``x.dtype == torch.float16``, an equality): a cast under it follows the input's
 #: precision.
@@ -2980,6 +2984,10 @@ class _Values:
             out += self.held_class_calls(f, index if d.is_class else d.owner)
         if not out and not d.is_class and d.owner < 0:
             out = self._enclosed_calls(f, index)
+        # each call once: the call facts and the instance follower both find ``scaler(loss,
+        # ..., clip_grad=...)``, and a call counted twice can push the sites past the few
+        # the parameter's value is read from (its default shown instead)
+        out = list({_place_key(c.path, call.expr): (c, call) for c, call in out}.values())
         return out or self.star_call_sites(f.module, name)
 
     def held_class_calls(self, f: _File, cls: int) -> list[tuple[_File, CallValues]]:
@@ -5969,6 +5977,30 @@ class _Recipe:
             return  # a library module's own demo, not what training runs
         self.out.append(RecipeItem(category, name, where, tuple(values), note, inference_precision))
 
+    def _reduced_to(self, f: ApiFinding) -> None:
+        """A network's own cast to half precision by ``.to(dtype)`` (stylegan2-ada's blocks:
+        ``dtype = torch.float16 if self.use_fp16 and not force_fp32 else torch.float32``,
+        then ``x.to(dtype=dtype, ...)`` in ``forward``): mixed precision written by hand, no
+        autocast, a row with the dtype as the code picks it. Casts to full precision, and
+        casts whose dtype is not told, are none."""
+        file = self.files.get(f.path)
+        call = file.call_for(f) if file is not None else None
+        if file is None or call is None:
+            return
+        expr = call.expr
+        arg = next((k.target for k in expr.keywords if k.name == "dtype"), None)
+        if arg is None and expr.args and expr.args[0].kind in ("Attribute", "Name"):
+            arg = expr.args[0]
+        if arg is None:
+            return
+        text = arg.text
+        if not _REDUCED_DTYPE.search(text):
+            text = self.values.resolve(file, call.function, arg, 0).text
+        if not _REDUCED_DTYPE.search(text):
+            return
+        where = Where(f.path, f.span.line, f.cell)
+        self.add("amp", "torch.Tensor.to", where, [("dtype", text)], _HAND_PRECISION)
+
     # -- API findings
     def _finding(self, f: ApiFinding) -> None:
         if f.usage == "reference" and _category(f.api) == "optimizer":
@@ -5977,6 +6009,9 @@ class _Recipe:
             self._partial(f)
             return
         if f.usage not in ("call", "context_manager", "decorator"):
+            return
+        if f.api == "torch.Tensor.to" and f.scope == "network":
+            self._reduced_to(f)
             return
         category = _category(f.api)
         if category is None:
@@ -7363,10 +7398,12 @@ class _Recipe:
         ``flip = random.randint(0, 1) if self.cfg.flip else 0``, a short side picked by
         ``np.random.choice(self.imgSizes)``), and the repository functions it calls that draw
         (YOLOv4's ``rand_scale(self.cfg.saturation)``), in order, each with the ``if`` that
-        gates it; then every setting they and those ``if`` tests read with its value (the
-        jitter, hue, flip and mosaic switches of a config, also through the locals the draws
-        read: ``dw`` computed from ``self.cfg.jitter``). No row for a dataset drawing
-        nothing: a fixed resize and a normalisation are preprocessing, not augmentation."""
+        gates it (a draw in an ``except`` handler, a random image standing in for a file that
+        failed to load, is none); then every setting they and those ``if`` tests read with
+        its value (the jitter, hue, flip and mosaic switches of a config, also through the
+        locals the draws read: ``dw`` computed from ``self.cfg.jitter``). No row for a
+        dataset drawing nothing: a fixed resize and a normalisation are preprocessing, not
+        augmentation."""
         for d in file.defs:
             if not d.is_class or not self._is_dataset(f"{file.module}.{d.qual}"):
                 continue
@@ -7586,6 +7623,10 @@ class _Recipe:
         )
         for call in calls:
             func = call.expr.func
+            if call.fallback:
+                # an ``except`` handler's stand-in for a sample that failed to load (a
+                # random image where the file is corrupt): no augmentation of the samples
+                continue
             if not (
                 RANDOM_DRAW.match(file.dotted(func) or func.text)
                 or self._draws_inside(file, call.expr)
@@ -7676,6 +7717,7 @@ class _Recipe:
         owner, at = found
         return any(
             inner.function == at
+            and not inner.fallback  # an ``except`` handler's stand-in sample
             and RANDOM_DRAW.match(owner.dotted(inner.expr.func) or inner.expr.func.text)
             for inner in owner.values.calls
         )
@@ -10094,6 +10136,42 @@ class _Recipe:
         self._loop_bound_memo = frozenset(found)
         return self._loop_bound_memo
 
+    def _none_resolved(self, f: _File, dest: str) -> str | None:
+        """The value an option declared with no default takes where the script fills it in
+        (stylegan2-ada's click options handed on as ``**config_kwargs``: ``if aug is None:
+        aug = 'ada'``; ``if batch is not None: args.batch_size = batch`` after ``args.
+        batch_size = spec.mb``; ``if args.seed is None: args.seed = 0``): the value assigned
+        under ``X is None``, else what the target set under ``X is not None`` held before.
+        Only the option's own file; None when it does neither."""
+        tested = re.compile(rf"(?:\w+\.)?{re.escape(dest)}")
+        kept: str | None = None
+        for a, fn in f.assigns:
+            inner = a.ifs[0] if a.ifs else None
+            if inner is None or (inner.body_end and a.line > inner.body_end):
+                continue
+            test = inner.test
+            if test.kind != "Compare" or not test.text.endswith(("is None", "is not None")):
+                continue
+            subject = test.text.rpartition(" is ")[0]
+            if not tested.fullmatch(subject):
+                continue
+            if test.text.endswith("is not None"):
+                if kept is None and a.value.text == subject:
+                    before = [
+                        b
+                        for b, bfn in f.assigns
+                        if bfn == fn and b.line < inner.line and b.target.text == a.target.text
+                    ]
+                    if before:
+                        b = before[-1]
+                        shown = self.values.describe(f, fn, b.value)
+                        kept = f"None: {a.target.text} keeps {shown} (set at {f.loc(b.line)})"
+                continue
+            if a.target.text == subject:
+                shown = self.values.describe(f, fn, a.value)
+                return f"None, then {shown} (set at {f.loc(a.line)} when not given)"
+        return kept
+
     # -- settings: argparse options, config attributes, module constants
     def _settings(self) -> None:
         for dest, options in self.repo.argparse.items():
@@ -10149,6 +10227,8 @@ class _Recipe:
                     value = self.values.describe(o.file, o.call.function, o.default)
                 elif o.action in ("store_true", "store_false"):
                     value = "False" if o.action == "store_true" else "True"
+                elif (resolved := self._none_resolved(o.file, dest)) is not None:
+                    value = resolved
                 elif unset_option(o.declared) is None and dest not in self.repo.needed:
                     value = "None (no default)"
                 else:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from apiscan.extract.models import REGISTER, SELF_RETURNING, Expr, Function
+from apiscan.extract.models import REGISTER, SELF_RETURNING, Assign, Expr, Function
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
 from apiscan.extract.values import DefValues, ValueReader, field_default
 from apiscan.extract.values import Expr as ValueExpr
@@ -419,6 +419,12 @@ class StructureBuilder:
                         nodes[child].attributes.add(attr)
                 for attr in slots:
                     node.slots.setdefault(attr, set()).add(child)
+            # a repository class handed by name to a call (Swin's ``BasicLayer(...,
+            # downsample=PatchMerging if ... else None)``, a ResNet's ``_make_layer(
+            # Bottleneck, ...)``): the callee builds it, a part of this model
+            node.children.update(
+                c for c in self._handed_classes(fa, qualname) if c in nodes and c != node.cls
+            )
             node.layers.update(self._third_party_layers(fa, qualname))
             blocks = self._evaluated_blocks(fa, qualname)
             node.children.update(c for c in blocks if c in nodes and c != node.cls)
@@ -629,6 +635,34 @@ class StructureBuilder:
                 continue
             out.add(q)
             todo.extend(b for b in self.classes[q][1].bases if b)
+        return out
+
+    def _handed_classes(self, fa: FileAnalysis, qualname: str) -> set[str]:
+        """The repository classes the calls of def ``qualname`` (and the defs inside it) are
+        handed by name as an argument, from the scan's call records: the class, not an
+        instance, so the callee builds it."""
+        facts = fa.syntax
+        values = facts.values if facts is not None else None
+        if facts is None or values is None:
+            return set()
+        imports = dict(facts.imports)
+        module = fa.modules[0] if fa.modules else ""
+        out: set[str] = set()
+        for call in values.calls:
+            if call.function < 0:
+                continue
+            qual = values.defs[call.function].qual
+            if qual != qualname and not qual.startswith(qualname + "."):
+                continue
+            if call.expr.func.text in _TYPE_TESTS:
+                continue  # ``isinstance(m, MoEMlp)`` in an initialiser: tested, not built
+            for arg in (*call.expr.args, *(k.target for k in call.expr.keywords)):
+                for e in arg.walk():
+                    if e.kind != "Name" or not e.name:
+                        continue
+                    cls = self.hierarchy.resolve(imports.get(e.name) or f"{module}.{e.name}")
+                    if cls is not None and cls in self.classes:
+                        out.add(cls)
         return out
 
     def _built_class(self, callee: str, fa: FileAnalysis | None = None) -> str | None:
@@ -909,6 +943,8 @@ _FILLS = frozenset({"append", "extend", "insert"})
 _PICKER = re.compile(r"(?:\w+_)?(?:arch|name|type|kind|variant|model|network|net)(?:_\w+)?")
 #: An upper-case config key read in a test's text (``cfg.MODEL.RPN_ONLY``).
 _CONFIG_READ = re.compile(r"\.(?=\w*[A-Z])[A-Z0-9_]{2,}\b")
+#: Calls that test a class they are handed rather than build it.
+_TYPE_TESTS = frozenset({"isinstance", "issubclass", "type"})
 #: Roles that are never the top model (a criterion is built beside it, not around it).
 _NOT_TOP = frozenset({"loss"})
 
@@ -1199,9 +1235,23 @@ class _Builders:
             if setting is not None:
                 return setting.text, f"{setting.loc()} ({yacs.chosen_by})"
         elif any(key in flat for flat in yacs.flat.values()):
-            return None
+            return self._documented_value(key)
         default = yacs.defaults.get(key)
         return (default.text, f"{default.loc()} (the default)") if default is not None else None
+
+    def _documented_value(self, key: str) -> tuple[str, str] | None:
+        """With several YAMLs and none chosen, the value of ``key`` every config the
+        training script's documented commands pass agrees on (each its own setting, else
+        the Python default): Swin's ``MODEL.TYPE`` is ``swin`` in the configs its
+        ``main.py`` commands train, whatever other scripts' or undocumented configs set.
+        None when they differ, or no command names one."""
+        yacs = self.yacs
+        values = yacs.documented_values(key) if yacs is not None else None
+        if yacs is None or values is None or len(values) != 1:
+            return None
+        (text, count), _ = next(iter(values.items()))
+        first = yacs.documented[0][1]
+        return text, f"every config of the documented training commands ({count}, first at {first})"
 
     def _branch_pick(self, dotted: str) -> tuple[str, str] | None:
         """The one class a builder with a ``return`` per config branch returns under the
@@ -1847,6 +1897,7 @@ class _Builders:
             bound = [a for a in above if file.same_branch(a, expr)]
             if bound:
                 return self.built(file, bound[-1].value, fn, depth + 1)
+            above = self._config_branches(file, above, fn, depth)
             for a in above:
                 cls = self.built(file, a.value, fn, depth + 1)
                 if cls is not None:
@@ -1865,6 +1916,33 @@ class _Builders:
         if dotted is None:
             return self._table_entry(file, expr, fn, depth)
         return self._returned(dotted, depth) or self._class_argument(file, expr, dotted)
+
+    def _config_branches(
+        self, file: ModelFile, above: list[Assign], fn: int, depth: int
+    ) -> list[Assign]:
+        """The bindings of a local that reaches its use from several config branches (Swin's
+        ``build_model``: ``if model_type == 'swin': model = SwinTransformer(...) elif ==
+        'swinv2': ...``, ``model_type`` read from ``config.MODEL.TYPE``), those whose tests
+        hold under the chosen config first. The classes only a failing branch builds are
+        not picked (the other architectures a config type selects: alternatives, not
+        ported); with no binding known to run, the order is kept and nothing is left out."""
+        if len(above) < 2:
+            return above
+        runs: list[Assign] = []
+        fails: list[Assign] = []
+        for a in above:
+            tests = self.conditions(file, a.link)
+            if any(holds is False for _, holds, _ in tests):
+                fails.append(a)
+            elif tests and all(holds for _, holds, _ in tests):
+                runs.append(a)
+        if not runs or not fails:
+            return above
+        for a in fails:
+            cls = self.built(file, a.value, fn, depth + 1)
+            if cls is not None:
+                self._not_picked.add(cls)
+        return [*runs, *(a for a in above if a not in runs and a not in fails)]
 
     def _table_entry(self, file: ModelFile, call: Expr, fn: int, depth: int) -> str | None:
         """A call of an entry of a dict of classes or builders picked at run time

@@ -10606,21 +10606,12 @@ def _step_loops(
     its first backward pass or optimizer step: the loop over batches of a training function
     that also loops over epochs (what runs once an epoch, an evaluation, a checkpoint, a
     logger of the epoch's results, lies outside it)."""
-    spans = {
-        (fa.path, d.qual): d.loop_spans
-        for fa, facts in with_facts(analyses)
-        if facts.values is not None
-        for d in facts.values.defs
-        if d.loop_spans
-    }
-    # a script's module code loops over its batches too (llm.c's ``train_gpt2.py``: what it
-    # calls once before that loop, a debug state written at start-up, is no step)
-    spans.update(
-        ((fa.path, ""), facts.values.loop_spans)
-        for fa, facts in with_facts(analyses)
-        if facts.values is not None and facts.values.loop_spans
-    )
+    spans = _loop_spans(analyses)
     lines: dict[tuple[str, str], list[int]] = {}
+    # the loop that calls a helper running the step (a loss scaler's ``__call__``): the
+    # call is where that loop runs its step
+    for caller, line in _helper_step_calls(runs, analyses, spans):
+        lines.setdefault(caller, []).append(line)
     # the optimizer's steps: with gradient accumulation the backward pass runs in a loop
     # over micro-batches inside the loop over steps, which the optimizer's step closes
     stepped: dict[tuple[str, str], list[int]] = {}
@@ -10653,6 +10644,51 @@ def _step_loops(
     return out
 
 
+def _loop_spans(analyses: Sequence[FileAnalysis]) -> dict[tuple[str, str], tuple]:
+    """(path, function) → the (first line, last line) of its own loops; ``""`` for a
+    script's module code, which loops over its batches too (llm.c's ``train_gpt2.py``)."""
+    spans: dict[tuple[str, str], tuple] = {
+        (fa.path, d.qual): d.loop_spans
+        for fa, facts in with_facts(analyses)
+        if facts.values is not None
+        for d in facts.values.defs
+        if d.loop_spans
+    }
+    spans.update(
+        ((fa.path, ""), facts.values.loop_spans)
+        for fa, facts in with_facts(analyses)
+        if facts.values is not None and facts.values.loop_spans
+    )
+    return spans
+
+
+def _helper_step_calls(
+    runs: Sequence[ApiFinding],
+    analyses: Sequence[FileAnalysis],
+    spans: Mapping[tuple[str, str], Sequence[tuple[int, int]]],
+) -> list[tuple[tuple[str, str], int]]:
+    """(caller, line) of each call, inside a loop of the caller, of a function that runs
+    the backward pass or the optimizer's step outside any loop of its own: Swin's
+    ``loss_scaler(loss, optimizer, clip_grad=...)`` in ``train_one_epoch``'s loop over its
+    batches, the scaler's ``__call__`` doing ``scale(loss).backward()`` and
+    ``step(optimizer)``. The caller's loop is the training loop, and the caller a step
+    function: what it reads in that loop it reads every step."""
+    helpers = {
+        (f.path, f.function)
+        for f in runs
+        if not any(a <= f.span.line <= z for a, z in spans.get((f.path, f.function), ()))
+    }
+    if not helpers:
+        return []
+    return [
+        (caller, line)
+        for caller, callee, line in call_edge_lines(analyses)
+        if callee in helpers
+        and caller not in helpers
+        and any(a <= line <= z for a, z in spans.get(caller, ()))
+    ]
+
+
 def step_functions(
     findings: Sequence[ApiFinding],
     analyses: Sequence[FileAnalysis],
@@ -10676,6 +10712,10 @@ def step_functions(
     trains = {
         (f.path, f.function) for f in runs if f.api in BACKWARD_APIS or f.confidence == "certain"
     }
+    # the loop that calls a helper running the step (a loss scaler's ``__call__``) trains
+    helped = {caller for caller, _ in _helper_step_calls(runs, analyses, _loop_spans(analyses))}
+    kept |= helped
+    trains |= helped
     # a function that loops over its batches runs per step only what that loop runs: an
     # evaluation it calls once an epoch (and the loggers that evaluation calls) is no step
     loops = _step_loops(runs, analyses)
