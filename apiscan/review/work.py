@@ -372,6 +372,8 @@ class Ancillary:
             # (``gui/``) is part of the port
             for path in self._trained_tools(analyses):
                 del self._why[path]
+            for path in self._documented_tools(analyses):
+                del self._why[path]
             self._why.update(self._hub_reach(analyses))
             evaluation = self._evaluation_reach(analyses)
             self._why.update(evaluation)
@@ -847,6 +849,30 @@ class Ancillary:
             and self._why.get(p) == _folder_reason(p)
             and p not in entries
         }
+
+    def _documented_tools(self, analyses: Sequence[FileAnalysis]) -> set[str]:
+        """The scripts of a tools folder (``scripts/``, ``tools/``) that the documentation
+        launches where it launches no training script: the way the repository tells its
+        users to run the model (a text-to-image model's ``scripts/txt2img.py``, the only
+        command of a README whose training loop ships undocumented). Such a script is the
+        inference path to port, not a helper: only the folder's reason is undone (a file
+        named for a demo or an export stays apart)."""
+        if self._root is None:
+            return set()
+        if documented_scripts(self._root, self._scripts(analyses)):
+            return set()
+        runnable = {
+            name: fa.path
+            for fa in analyses
+            if fa.syntax is not None
+            and fa.syntax.main_guard
+            and _tool_folder(fa.path)
+            and self._why.get(fa.path) == _folder_reason(fa.path)
+            for name in (*fa.modules, fa.path)
+        }
+        if not runnable:
+            return set()
+        return set(documented_scripts(self._root, runnable))
 
     def _hub_reach(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """The modules that only the repository's torch.hub entry points reach (DINOv2's
