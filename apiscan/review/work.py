@@ -53,7 +53,7 @@ from apiscan.review.commands import (
 )
 from apiscan.review.config_files import OptionFiles, config_names, config_words
 from apiscan.review.evaluate import Namespaces, bind_call, choice_key, outcomes, values_of
-from apiscan.review.gaps import float_only_passes
+from apiscan.review.gaps import float_only_passes, sibling_module
 from apiscan.review.leftout import call_index, globals_picks
 from apiscan.review.masked import METRICS
 from apiscan.review.model import (
@@ -8801,15 +8801,19 @@ def _third_party_ops(
     built = built_packages(root)
     local = _local_packages(analyses)
     computing = {(f.path, f.function) for f in result.api_findings if f.scope == "network"}
+    paths = {fa.path for fa in analyses}
     ops: dict[tuple[str, str], tuple[set[str], list[Where], str]] = {}
     for fa, facts in with_facts(analyses):
         if fa.errors or ancillary.why(fa.path) or is_test_path(fa.path) or facts.values is None:
             continue
         defs = facts.values.defs
+        # (a module beside the file, imported by its bare name, is the repository's own)
         imported = {
             top
             for top, _ in facts.package_uses
-            if top not in facts.optional_packages and _third_party_package(top, local)
+            if top not in facts.optional_packages
+            and _third_party_package(top, local)
+            and not sibling_module(fa.path, top, paths)
         }
         for name, call in absolute_call_values(facts):
             top, _, rest = name.partition(".")
