@@ -30,7 +30,7 @@ from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
 from apiscan.review.commands import documented_calls
-from apiscan.review.config_files import YamlConfigs, config_names, framework_keeps
+from apiscan.review.config_files import OptionFiles, YamlConfigs, config_names, framework_keeps
 from apiscan.review.configs import DRAWN_SIZE, MULTI_SCALE
 from apiscan.review.inference import (
     DECODE_SYNC,
@@ -230,6 +230,13 @@ def review(options: ScanOptions) -> Review:
         for c in fa.classes
     }
     picked += sorted(_registry_picks(tables, not_picked, elsewhere_defs) - set(picked))
+    # ... and every class the chosen config builds by a dotted ``target`` of any section
+    # (an OmegaConf model config's ``cond_stage_config.target``: the text encoder the top
+    # model instantiates from its params), though no code names it outside a ``__main__``
+    # try-out: built by the run, never an alternative
+    configured = _chosen_targets(readings.options[0], hierarchy)
+    not_picked.difference_update(configured)
+    picked += sorted(configured - set(picked))
     options = names.argparse.values()
     # the functions every call of which the defaults switch off: no effort for their gaps,
     # no weights downloaded by them; and the branches inside functions the run's values
@@ -835,6 +842,25 @@ def _registry_picks(
         if len(left) == 1 and len(left) < len(found):
             out.update(left)
     return out
+
+
+def _chosen_targets(options: OptionFiles | None, hierarchy: Hierarchy) -> set[str]:
+    """The repository's classes the chosen OmegaConf config names by a dotted ``target``
+    in any of its sections (``model.target``, ``model.params.first_stage_config.target``,
+    ``model.params.cond_stage_config.target``), by their defining module: what
+    ``instantiate_from_config`` builds for the run. Empty without a chosen config of that
+    kind."""
+    if options is None or options.type_key != "target" or options.chosen is None:
+        return set()
+    found: set[str] = set()
+    for key, setting in options.flat.get(options.chosen, {}).items():
+        if key != "target" and not key.endswith(".target"):
+            continue
+        dotted = setting.text.strip("'\"")
+        resolved = hierarchy.resolve(dotted)
+        if resolved is not None and resolved in hierarchy.classes.facts:
+            found.add(resolved)
+    return found
 
 
 def _picks_left_out(

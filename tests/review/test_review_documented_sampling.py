@@ -3,8 +3,10 @@
 training launcher (``main.py``: OmegaConf configs named by ``--base``, built with
 ``instantiate_from_config``, then ``trainer.fit``). The documented script is how users run
 the model: it is ported, not a helper counted apart, and the config its ``--config`` option
-names by default is the one the run builds (its model the top model). An undocumented
-script of the same folder stays apart."""
+names by default is the one the run builds (its model the top model, and the text encoder a
+nested ``cond_stage_config.target`` of that config builds, which no code names but a
+``__main__`` try-out, no alternative). An undocumented script of the same folder stays
+apart."""
 
 from __future__ import annotations
 
@@ -34,27 +36,58 @@ FILES = {
         def instantiate_from_config(config):
             return get_obj_from_str(config["target"])(**config.get("params", dict()))
     """,
-    "pkg/models.py": """
+    "pkg/encoders.py": """
         import torch
         from torch import nn
 
 
-        class Net(nn.Module):
+        class TextEncoder(nn.Module):
             def __init__(self, width=8):
                 super().__init__()
+                self.embed = nn.Embedding(100, width)
+
+            def forward(self, ids):
+                return self.embed(ids)
+
+
+        if __name__ == "__main__":
+            print(TextEncoder()(torch.zeros(1, 4, dtype=torch.long)).shape)
+    """,
+    "pkg/models.py": """
+        import pytorch_lightning as pl
+        import torch
+        from torch import nn
+
+        from pkg.util import instantiate_from_config
+
+
+        class Net(nn.Module):
+            def __init__(self, cond_stage_config, width=8):
+                super().__init__()
                 self.conv = nn.Conv2d(3, width, 3)
+                self.cond = instantiate_from_config(cond_stage_config)
 
-            def forward(self, x):
-                return self.conv(x)
+            def forward(self, x, ids):
+                return self.conv(x) + self.cond(ids).mean()
 
 
-        class Other(nn.Module):
+        def squash(x, clip=False):
+            if clip:
+                return x.clamp(-1, 1)
+            return x
+
+
+        class Other(pl.LightningModule):
             def __init__(self, width=8):
                 super().__init__()
                 self.fc = nn.Linear(width, width)
 
             def forward(self, x):
-                return self.fc(x)
+                return squash(self.fc(x))
+
+            def training_step(self, batch, batch_idx):
+                loss = torch.nn.functional.mse_loss(self(batch), batch)
+                return loss
 
             def configure_optimizers(self):
                 return torch.optim.AdamW(self.parameters(), lr=1e-4)
@@ -88,6 +121,26 @@ FILES = {
           target: pkg.models.Net
           params:
             width: 32
+            cond_stage_config:
+              target: pkg.encoders.TextEncoder
+              params:
+                width: 32
+    """,
+    "pkg/samplers.py": """
+        import torch
+
+
+        class Sampler:
+            def __init__(self, model):
+                self.model = model
+
+            def sample(self, x, ids):
+                return self.model(x, ids)
+
+
+        class FastSampler(Sampler):
+            def sample(self, x, ids):
+                return self.model(x, ids).clamp(-1, 1)
     """,
     "scripts/sample.py": """
         import argparse
@@ -95,6 +148,7 @@ FILES = {
         import torch
         from omegaconf import OmegaConf
 
+        from pkg.samplers import FastSampler, Sampler
         from pkg.util import instantiate_from_config
 
         if __name__ == "__main__":
@@ -103,23 +157,30 @@ FILES = {
             parser.add_argument("--steps", type=int, default=50)
             parser.add_argument("--config", type=str, default="configs/sample/net.yaml")
             parser.add_argument("--ckpt", type=str, default="model.ckpt")
+            parser.add_argument("--fast", action="store_true")
             opt = parser.parse_args()
             config = OmegaConf.load(opt.config)
             model = instantiate_from_config(config.model)
             model.load_state_dict(torch.load(opt.ckpt)["state_dict"])
+            if opt.fast:
+                sampler = FastSampler(model)
+            else:
+                sampler = Sampler(model)
             with torch.no_grad():
-                out = model(torch.zeros(1, 3, 8, 8))
+                out = sampler.sample(torch.zeros(1, 3, 8, 8), torch.zeros(1, 4, dtype=torch.long))
     """,
     "scripts/prepare.py": """
         import argparse
 
         import torch
 
+        from pkg.encoders import TextEncoder
+
         if __name__ == "__main__":
             parser = argparse.ArgumentParser()
             parser.add_argument("--out", type=str, default="x.pt")
             opt = parser.parse_args()
-            torch.save(torch.zeros(3), opt.out)
+            torch.save(TextEncoder().state_dict(), opt.out)
     """,
 }
 
@@ -142,3 +203,17 @@ def test_its_config_default_picks_the_top_model(review) -> None:  # type: ignore
     said = dict(top.parts)["selected by"]
     assert "configs/sample/net.yaml" in said
     assert "--config at scripts/sample.py" in said
+
+
+def test_a_class_the_chosen_config_targets_is_no_alternative(review) -> None:  # type: ignore[no-untyped-def]
+    # (a script counted apart builds it too, and the module's ``__main__`` tries it out:
+    # neither is the run, the chosen config's ``cond_stage_config.target`` is)
+    assert not any(c.endswith("encoders.TextEncoder") for c in review.alternatives)
+    said = [
+        s
+        for s in review.effort.explanation
+        if s.startswith("Alternatives the run's config does not pick")
+    ]
+    assert not any("TextEncoder" in s for s in said)
+    # VALID: the sampler only an option off by default builds stays an alternative
+    assert any("FastSampler" in s for s in said)
