@@ -237,6 +237,9 @@ def review(options: ScanOptions) -> Review:
     configured = _chosen_targets(readings.options[0], hierarchy)
     not_picked.difference_update(configured)
     picked += sorted(configured - set(picked))
+    # ... and a class only the other configs name by a target (another model's first stage,
+    # conditioning encoder or loss) is theirs: an alternative, with what only it reaches
+    not_picked.update(_other_targets(readings.options[0], hierarchy, configured) - set(picked))
     options = names.argparse.values()
     # the functions every call of which the defaults switch off: no effort for their gaps,
     # no weights downloaded by them; and the branches inside functions the run's values
@@ -861,6 +864,38 @@ def _chosen_targets(options: OptionFiles | None, hierarchy: Hierarchy) -> set[st
         if resolved is not None and resolved in hierarchy.classes.facts:
             found.add(resolved)
     return found
+
+
+def _other_targets(
+    options: OptionFiles | None, hierarchy: Hierarchy, chosen: Collection[str]
+) -> set[str]:
+    """The repository's classes the other OmegaConf configs name by a dotted ``target``
+    that the chosen one does not (``chosen``: :func:`_chosen_targets`): the models,
+    conditioning encoders and losses of the trainings the run does not build (a BERT text
+    encoder of another config beside the chosen config's CLIP one). A base class of a
+    chosen class runs with it: never one of these. Empty without a chosen config."""
+    if options is None or options.type_key != "target" or options.chosen is None or not chosen:
+        return set()
+    bases: set[str] = set()
+    todo = list(chosen)
+    while todo:
+        fact = hierarchy.classes.facts.get(todo.pop())
+        for base in fact.bases if fact is not None else ():
+            parent = hierarchy.resolve(base) if base else None
+            if parent is not None and parent in hierarchy.classes.facts and parent not in bases:
+                bases.add(parent)
+                todo.append(parent)
+    found: set[str] = set()
+    for path, flat in options.flat.items():
+        if path == options.chosen:
+            continue
+        for key, setting in flat.items():
+            if key != "target" and not key.endswith(".target"):
+                continue
+            resolved = hierarchy.resolve(setting.text.strip("'\""))
+            if resolved is not None and resolved in hierarchy.classes.facts:
+                found.add(resolved)
+    return found - set(chosen) - bases
 
 
 def _picks_left_out(

@@ -5,7 +5,8 @@ training launcher (``main.py``: OmegaConf configs named by ``--base``, built wit
 the model: it is ported, not a helper counted apart, and the config its ``--config`` option
 names by default is the one the run builds (its model the top model, and the text encoder a
 nested ``cond_stage_config.target`` of that config builds, which no code names but a
-``__main__`` try-out, no alternative). An undocumented script of the same folder stays
+``__main__`` try-out, no alternative; what only the other configs' targets name is one,
+but a base class of the chosen model). An undocumented script of the same folder stays
 apart."""
 
 from __future__ import annotations
@@ -50,6 +51,15 @@ FILES = {
                 return self.embed(ids)
 
 
+        class BagEncoder(nn.Module):
+            def __init__(self, width=8):
+                super().__init__()
+                self.embed = nn.EmbeddingBag(100, width)
+
+            def forward(self, ids):
+                return self.embed(ids)
+
+
         if __name__ == "__main__":
             print(TextEncoder()(torch.zeros(1, 4, dtype=torch.long)).shape)
     """,
@@ -61,9 +71,15 @@ FILES = {
         from pkg.util import instantiate_from_config
 
 
-        class Net(nn.Module):
-            def __init__(self, cond_stage_config, width=8):
+        class Base(nn.Module):
+            def __init__(self, width=8):
                 super().__init__()
+                self.scale = nn.Parameter(torch.ones(width))
+
+
+        class Net(Base):
+            def __init__(self, cond_stage_config, width=8):
+                super().__init__(width)
                 self.conv = nn.Conv2d(3, width, 3)
                 self.cond = instantiate_from_config(cond_stage_config)
 
@@ -78,9 +94,10 @@ FILES = {
 
 
         class Other(pl.LightningModule):
-            def __init__(self, width=8):
+            def __init__(self, cond_stage_config, width=8):
                 super().__init__()
                 self.fc = nn.Linear(width, width)
+                self.cond = instantiate_from_config(cond_stage_config)
 
             def forward(self, x):
                 return squash(self.fc(x))
@@ -113,6 +130,14 @@ FILES = {
         model:
           base_learning_rate: 1.0e-4
           target: pkg.models.Other
+          params:
+            width: 16
+            cond_stage_config:
+              target: pkg.encoders.BagEncoder
+    """,
+    "configs/train/base.yaml": """
+        model:
+          target: pkg.models.Base
           params:
             width: 16
     """,
@@ -217,3 +242,14 @@ def test_a_class_the_chosen_config_targets_is_no_alternative(review) -> None:  #
     assert not any("TextEncoder" in s for s in said)
     # VALID: the sampler only an option off by default builds stays an alternative
     assert any("FastSampler" in s for s in said)
+
+
+def test_a_class_only_the_other_configs_target_is_an_alternative(review) -> None:  # type: ignore[no-untyped-def]
+    # VALID: the encoder and the model only the training config names
+    alternatives = review.alternatives
+    assert any(c.endswith("encoders.BagEncoder") for c in alternatives)
+    assert any(c.endswith("models.Other") for c in alternatives)
+    # INVALID: a base class of the chosen model, though another config names it, runs
+    # with it; the chosen config's own classes
+    assert not any(c.endswith("models.Base") for c in alternatives)
+    assert not any(c.endswith(("models.Net", "encoders.TextEncoder")) for c in alternatives)
