@@ -443,6 +443,9 @@ def review(options: ScanOptions) -> Review:
         op_alternative,
     )
     items = _run_places(items, unrun)
+    # a host round trip only a switch off by default runs (an oracle evaluation's copies
+    # under ``if opt.eval_oracle:``) costs the run nothing
+    items = _switched_off_trips(items, analyses, readings.argparse.values())
     framework = framework_item(readings.options[0], analyses)
     items = items + ((framework,) if framework is not None else ())
     if runs is not None:
@@ -845,6 +848,26 @@ def _registry_picks(
         if len(left) == 1 and len(left) < len(found):
             out.update(left)
     return out
+
+
+def _switched_off_trips(
+    items: Sequence[WorkItem], analyses: Sequence[FileAnalysis], defaults: dict[str, set[object]]
+) -> tuple[WorkItem, ...]:
+    """The work items less the host round trips every place of which lies in a branch on
+    an option the run's values turn off (:func:`~apiscan.review.work.switched_off_branch`:
+    the documented command's value, else the default): a ``store_true`` debug switch's
+    copies to the host and back never run in the training, so they stall no step."""
+    by_path = {fa.path: fa for fa in analyses}
+
+    def off(where: Where) -> bool:
+        fa = by_path.get(where.path)
+        return fa is not None and bool(switched_off_branch(fa, where.line, defaults, every=True))
+
+    return tuple(
+        i
+        for i in items
+        if not (i.kind == "host-round-trip" and i.where and all(off(w) for w in i.where))
+    )
 
 
 def _chosen_targets(options: OptionFiles | None, hierarchy: Hierarchy) -> set[str]:
