@@ -4597,12 +4597,17 @@ def apart_only(
     files = {fa.path: fa for fa in analyses if not fa.errors and fa.syntax is not None}
     imported = imported_modules(fa for fa in analyses if not is_test_path(fa.path))
     plain = plain_classes(analyses)
+    # a library module trying itself out under ``__main__`` (a text encoder's module
+    # building one to count its parameters) is a library all the same, not a script
+    trials = self_tests(analyses)
     defs: dict[tuple[str, str], tuple[int, int]] = {}
     classes: set[tuple[str, str]] = set()
     for path, fa in files.items():
         facts = fa.syntax
         values = facts.values if facts is not None else None
-        if apart(path) or facts is None or values is None or facts.main_guard:
+        if apart(path) or facts is None or values is None:
+            continue
+        if facts.main_guard and path not in trials:
             continue
         # a module nothing imports by name: its network and dataset classes where something
         # trains, as :func:`uncalled_functions` reads them

@@ -7,7 +7,7 @@ names by default is the one the run builds (its model the top model, and the tex
 nested ``cond_stage_config.target`` of that config builds, which no code names but a
 ``__main__`` try-out, no alternative; what only the other configs' targets name is one,
 but a base class of the chosen model). An undocumented script of the same folder stays
-apart."""
+apart, with what only it uses of that module."""
 
 from __future__ import annotations
 
@@ -38,6 +38,7 @@ FILES = {
             return get_obj_from_str(config["target"])(**config.get("params", dict()))
     """,
     "pkg/encoders.py": """
+        import clip
         import torch
         from torch import nn
 
@@ -58,6 +59,15 @@ FILES = {
 
             def forward(self, ids):
                 return self.embed(ids)
+
+
+        class ImageEncoder(nn.Module):
+            def __init__(self, version="ViT-B/32"):
+                super().__init__()
+                self.model, _ = clip.load(version, jit=False, device="cpu")
+
+            def forward(self, x):
+                return self.model.encode_image(x)
 
 
         if __name__ == "__main__":
@@ -199,13 +209,14 @@ FILES = {
 
         import torch
 
-        from pkg.encoders import TextEncoder
+        from pkg.encoders import ImageEncoder, TextEncoder
 
         if __name__ == "__main__":
             parser = argparse.ArgumentParser()
             parser.add_argument("--out", type=str, default="x.pt")
             opt = parser.parse_args()
             torch.save(TextEncoder().state_dict(), opt.out)
+            feats = ImageEncoder()(torch.zeros(1, 3, 224, 224))
     """,
 }
 
@@ -253,3 +264,14 @@ def test_a_class_only_the_other_configs_target_is_an_alternative(review) -> None
     # with it; the chosen config's own classes
     assert not any(c.endswith("models.Base") for c in alternatives)
     assert not any(c.endswith(("models.Net", "encoders.TextEncoder")) for c in alternatives)
+
+
+def test_a_class_only_a_script_counted_apart_uses_is_not_priced(review) -> None:  # type: ignore[no-untyped-def]
+    # the encoders' module tries itself out under ``__main__``: a library module all the
+    # same, so its image encoder, which only the undocumented script builds, goes with that
+    # script, its pretrained third-party model no work item
+    said = [
+        s for s in review.effort.explanation if s.startswith("Used only by files counted apart")
+    ]
+    assert any("encoders.py:ImageEncoder" in s for s in said)
+    assert not any("clip" in i.what for i in review.work)
