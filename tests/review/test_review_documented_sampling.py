@@ -239,6 +239,8 @@ def test_its_config_default_picks_the_top_model(review) -> None:  # type: ignore
     said = dict(top.parts)["selected by"]
     assert "configs/sample/net.yaml" in said
     assert "--config at scripts/sample.py" in said
+    # the part the chosen config hands it by a nested target, named by its params key
+    assert ("cond_stage_config", "TextEncoder") in top.parts
 
 
 def test_a_class_the_chosen_config_targets_is_no_alternative(review) -> None:  # type: ignore[no-untyped-def]
