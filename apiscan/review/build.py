@@ -30,7 +30,7 @@ from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
 from apiscan.review.commands import documented_calls
-from apiscan.review.config_files import YamlConfigs, config_names, framework_keeps
+from apiscan.review.config_files import OptionFiles, YamlConfigs, config_names, framework_keeps
 from apiscan.review.configs import DRAWN_SIZE, MULTI_SCALE
 from apiscan.review.inference import (
     DECODE_SYNC,
@@ -230,6 +230,16 @@ def review(options: ScanOptions) -> Review:
         for c in fa.classes
     }
     picked += sorted(_registry_picks(tables, not_picked, elsewhere_defs) - set(picked))
+    # ... and every class the chosen config builds by a dotted ``target`` of any section
+    # (an OmegaConf model config's ``cond_stage_config.target``: the text encoder the top
+    # model instantiates from its params), though no code names it outside a ``__main__``
+    # try-out: built by the run, never an alternative
+    configured = _chosen_targets(readings.options[0], hierarchy)
+    not_picked.difference_update(configured)
+    picked += sorted(configured - set(picked))
+    # ... and a class only the other configs name by a target (another model's first stage,
+    # conditioning encoder or loss) is theirs: an alternative, with what only it reaches
+    not_picked.update(_other_targets(readings.options[0], hierarchy, configured) - set(picked))
     options = names.argparse.values()
     # the functions every call of which the defaults switch off: no effort for their gaps,
     # no weights downloaded by them; and the branches inside functions the run's values
@@ -439,6 +449,9 @@ def review(options: ScanOptions) -> Review:
         op_alternative,
     )
     items = _run_places(items, unrun)
+    # a host round trip only a switch off by default runs (an oracle evaluation's copies
+    # under ``if opt.eval_oracle:``) costs the run nothing
+    items = _switched_off_trips(items, analyses, readings.argparse.values())
     framework = framework_item(readings.options[0], analyses)
     items = items + ((framework,) if framework is not None else ())
     if runs is not None:
@@ -850,6 +863,77 @@ def _registry_picks(
         if len(left) == 1 and len(left) < len(found):
             out.update(left)
     return out
+
+
+def _switched_off_trips(
+    items: Sequence[WorkItem], analyses: Sequence[FileAnalysis], defaults: dict[str, set[object]]
+) -> tuple[WorkItem, ...]:
+    """The work items less the host round trips every place of which lies in a branch on
+    an option the run's values turn off (:func:`~apiscan.review.work.switched_off_branch`:
+    the documented command's value, else the default): a ``store_true`` debug switch's
+    copies to the host and back never run in the training, so they stall no step."""
+    by_path = {fa.path: fa for fa in analyses}
+
+    def off(where: Where) -> bool:
+        fa = by_path.get(where.path)
+        return fa is not None and bool(switched_off_branch(fa, where.line, defaults, every=True))
+
+    return tuple(
+        i
+        for i in items
+        if not (i.kind == "host-round-trip" and i.where and all(off(w) for w in i.where))
+    )
+
+
+def _chosen_targets(options: OptionFiles | None, hierarchy: Hierarchy) -> set[str]:
+    """The repository's classes the chosen OmegaConf config names by a dotted ``target``
+    in any of its sections (``model.target``, ``model.params.first_stage_config.target``,
+    ``model.params.cond_stage_config.target``), by their defining module: what
+    ``instantiate_from_config`` builds for the run. Empty without a chosen config of that
+    kind."""
+    if options is None or options.type_key != "target" or options.chosen is None:
+        return set()
+    found: set[str] = set()
+    for key, setting in options.flat.get(options.chosen, {}).items():
+        if key != "target" and not key.endswith(".target"):
+            continue
+        dotted = setting.text.strip("'\"")
+        resolved = hierarchy.resolve(dotted)
+        if resolved is not None and resolved in hierarchy.classes.facts:
+            found.add(resolved)
+    return found
+
+
+def _other_targets(
+    options: OptionFiles | None, hierarchy: Hierarchy, chosen: Collection[str]
+) -> set[str]:
+    """The repository's classes the other OmegaConf configs name by a dotted ``target``
+    that the chosen one does not (``chosen``: :func:`_chosen_targets`): the models,
+    conditioning encoders and losses of the trainings the run does not build (a BERT text
+    encoder of another config beside the chosen config's CLIP one). A base class of a
+    chosen class runs with it: never one of these. Empty without a chosen config."""
+    if options is None or options.type_key != "target" or options.chosen is None or not chosen:
+        return set()
+    bases: set[str] = set()
+    todo = list(chosen)
+    while todo:
+        fact = hierarchy.classes.facts.get(todo.pop())
+        for base in fact.bases if fact is not None else ():
+            parent = hierarchy.resolve(base) if base else None
+            if parent is not None and parent in hierarchy.classes.facts and parent not in bases:
+                bases.add(parent)
+                todo.append(parent)
+    found: set[str] = set()
+    for path, flat in options.flat.items():
+        if path == options.chosen:
+            continue
+        for key, setting in flat.items():
+            if key != "target" and not key.endswith(".target"):
+                continue
+            resolved = hierarchy.resolve(setting.text.strip("'\""))
+            if resolved is not None and resolved in hierarchy.classes.facts:
+                found.add(resolved)
+    return found - set(chosen) - bases
 
 
 def _picks_left_out(

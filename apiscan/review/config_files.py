@@ -45,6 +45,8 @@ from apiscan.review.commands import (
     command_overrides,
     commanded_config,
     commanded_configs,
+    documented_entry,
+    documented_scripts,
     files_below,
     script_config,
     script_configs,
@@ -2091,7 +2093,41 @@ def _target_yamls(
     # a sampling script's ``--config`` default (latent-diffusion's scripts/knn2img.py)
     # names the config it samples with, not the training's
     _choose_option(found, root, [fa for fa in files if _trains(fa)], _TARGET_FLAGS)
+    if not found.chosen:
+        _documented_sampling(found, root, files)
     return found
+
+
+def _documented_sampling(found: OptionFiles, root: Path, files: Sequence[FileAnalysis]) -> None:
+    """Where no training settles the config, and the documentation launches no training
+    script but runs a script of the repository with a config option (a text-to-image
+    README's ``python scripts/txt2img.py --prompt ...``, its ``--config`` defaulting to
+    ``configs/x/v1-inference.yaml``): the config that option names by default is the one
+    the documented run builds, the model the review looks at."""
+    scripts = {
+        name: fa.path
+        for fa in files
+        if fa.syntax is not None and fa.syntax.main_guard
+        for name in (*fa.modules, fa.path)
+    }
+    trained = {fa.path for fa in files if _trains(fa)}
+    training = {n: p for n, p in scripts.items() if p in trained}
+    if not scripts or documented_entry(root, training) is not None:
+        return
+    if documented_scripts(root, training):
+        return
+    # the script the documentation runs most often first (its first command's on a tie)
+    launched = documented_scripts(root, scripts)
+    first = documented_entry(root, scripts)
+    ordered = sorted(
+        (fa for fa in files if fa.path in launched), key=lambda fa: (fa.path != first, fa.path)
+    )
+    chosen = OptionFiles(found.kind, type_key=found.type_key)
+    chosen.flat = found.flat
+    _choose_option(chosen, root, ordered, _TARGET_FLAGS)
+    if chosen.chosen and chosen.chosen_by.startswith("the default of"):
+        found.chosen = chosen.chosen
+        found.chosen_by = f"{chosen.chosen_by}, the script the documentation runs"
 
 
 def _trains(fa: FileAnalysis) -> bool:

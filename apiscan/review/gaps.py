@@ -15,7 +15,7 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from apiscan.discovery import SKIP_DIRS
 from apiscan.extract.records import FileAnalysis
@@ -608,17 +608,29 @@ def extensions(
     return tuple(sorted(found, key=lambda e: (e[1].path, e[1].line, e[0])))
 
 
+def sibling_module(path: str, top: str, paths: Collection[str]) -> bool:
+    """Whether ``top``, imported by its bare name in the file ``path``, is a module or a
+    package beside that file (``paths``: the repository's files). A script run as
+    ``python x.py`` has its own folder first on ``sys.path``: a vendored extension's test
+    script's ``from dcn_v2 import DCNv2`` imports the ``dcn_v2.py`` next to it, the
+    repository's own code, never an installed package of that name."""
+    folder = PurePosixPath(path).parent
+    return str(folder / f"{top}.py") in paths or str(folder / top / "__init__.py") in paths
+
+
 def third_party(analyses: Sequence[FileAnalysis]) -> tuple[ThirdParty, ...]:
     """Packages the code imports that are neither the standard library, torch, nor the
-    repository's own, with the dotted names used from each and how many files import it
+    repository's own (a module beside the importing file, :func:`sibling_module`, is its
+    own too), with the dotted names used from each and how many files import it
     (the names each file uses from each package, as its worker recorded them)."""
     local = {m.partition(".")[0] for fa in analyses for m in fa.modules}
     excluded = local | set(sys.stdlib_module_names) | {"torch"}
+    paths = {fa.path for fa in analyses}
     uses: dict[str, set[str]] = {}
     files: Counter[str] = Counter()
-    for _, facts in with_facts(analyses, tests=True):
+    for fa, facts in with_facts(analyses, tests=True):
         for top, names in facts.package_uses:
-            if top in excluded:
+            if top in excluded or sibling_module(fa.path, top, paths):
                 continue
             uses.setdefault(top, set()).update(names)
             files[top] += 1

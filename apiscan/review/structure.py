@@ -36,7 +36,7 @@ from apiscan.notebook import SUFFIX as NOTEBOOK
 from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
 from apiscan.review.commands import script_config
-from apiscan.review.config_files import YamlPlace, section_values
+from apiscan.review.config_files import OptionFiles, YamlPlace, section_values
 from apiscan.review.evaluate import UNKNOWN, holds, values_of
 from apiscan.review.model import ModuleNode, TopModel, Where
 from apiscan.review.names import OptionDefault
@@ -3454,10 +3454,46 @@ class _Builders:
         if options is None or options.type_key != "target":
             return []
         out: list[TopModel] = []
-        for cls, why in options.networks(self.classes):
+        for cls, why, where in options.named_networks(self.classes):
             if all(m.cls != cls for m in out):
                 parts = (("selected by", why), *self.parts_of(cls))
+                parts += tuple(self._configured_parts(options, where, parts))
                 out.append(TopModel(cls, self.classes[cls].where, "", tuple(parts)))
+        return out
+
+    def _configured_parts(
+        self, options: OptionFiles, where: Where, shown: Sequence[tuple[str, str]]
+    ) -> list[tuple[str, str]]:
+        """The parts the chosen config hands the model it builds at ``where`` by a nested
+        dotted ``target`` of its params (``model.params.first_stage_config.target:
+        ldm.models.autoencoder.AutoencoderKL``, ``cond_stage_config``, ``unet_config``):
+        each ``<key> ← <Class>``, named by the params key, for the repository's classes the
+        constructor's own parts (``shown``) do not already show. None for another file's
+        model or without a chosen config."""
+        if options.chosen is None or where.path != options.chosen:
+            return []
+        flat = options.flat.get(options.chosen, {})
+        top = next(
+            (k.removesuffix(".target") for k, s in flat.items() if s.line == where.line),
+            None,
+        )
+        if top is None:
+            return []
+        by_name: dict[str, list[str]] = {}
+        for cls in self.classes:
+            by_name.setdefault(cls.rpartition(".")[2], []).append(cls)
+        seen = {value.partition(" ")[0] for _, value in shown}
+        out: list[tuple[str, str]] = []
+        for key, setting in flat.items():
+            if not key.startswith(f"{top}.params.") or not key.endswith(".target"):
+                continue
+            dotted = setting.text.strip("'\"")
+            name = dotted.rpartition(".")[2]
+            if not any(f".{dotted}".endswith(f".{c}") for c in by_name.get(name, [])):
+                continue  # a torch class (``torch.nn.Identity``) or another package's
+            part = key.removeprefix(f"{top}.params.").removesuffix(".target")
+            if name not in seen:
+                out.append((part, name))
         return out
 
     def _named_by_options(self) -> list[TopModel]:

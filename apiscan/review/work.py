@@ -53,7 +53,7 @@ from apiscan.review.commands import (
 )
 from apiscan.review.config_files import OptionFiles, config_names, config_words
 from apiscan.review.evaluate import Namespaces, bind_call, choice_key, outcomes, values_of
-from apiscan.review.gaps import float_only_passes
+from apiscan.review.gaps import float_only_passes, sibling_module
 from apiscan.review.leftout import call_index, globals_picks
 from apiscan.review.masked import METRICS
 from apiscan.review.model import (
@@ -371,6 +371,8 @@ class Ancillary:
             # what the training reaches in a tools folder or an application's folder
             # (``gui/``) is part of the port
             for path in self._trained_tools(analyses):
+                del self._why[path]
+            for path in self._documented_tools(analyses):
                 del self._why[path]
             self._why.update(self._hub_reach(analyses))
             evaluation = self._evaluation_reach(analyses)
@@ -847,6 +849,30 @@ class Ancillary:
             and self._why.get(p) == _folder_reason(p)
             and p not in entries
         }
+
+    def _documented_tools(self, analyses: Sequence[FileAnalysis]) -> set[str]:
+        """The scripts of a tools folder (``scripts/``, ``tools/``) that the documentation
+        launches where it launches no training script: the way the repository tells its
+        users to run the model (a text-to-image model's ``scripts/txt2img.py``, the only
+        command of a README whose training loop ships undocumented). Such a script is the
+        inference path to port, not a helper: only the folder's reason is undone (a file
+        named for a demo or an export stays apart)."""
+        if self._root is None:
+            return set()
+        if documented_scripts(self._root, self._scripts(analyses)):
+            return set()
+        runnable = {
+            name: fa.path
+            for fa in analyses
+            if fa.syntax is not None
+            and fa.syntax.main_guard
+            and _tool_folder(fa.path)
+            and self._why.get(fa.path) == _folder_reason(fa.path)
+            for name in (*fa.modules, fa.path)
+        }
+        if not runnable:
+            return set()
+        return set(documented_scripts(self._root, runnable))
 
     def _hub_reach(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """The modules that only the repository's torch.hub entry points reach (DINOv2's
@@ -4577,12 +4603,17 @@ def apart_only(
     files = {fa.path: fa for fa in analyses if not fa.errors and fa.syntax is not None}
     imported = imported_modules(fa for fa in analyses if not is_test_path(fa.path))
     plain = plain_classes(analyses)
+    # a library module trying itself out under ``__main__`` (a text encoder's module
+    # building one to count its parameters) is a library all the same, not a script
+    trials = self_tests(analyses)
     defs: dict[tuple[str, str], tuple[int, int]] = {}
     classes: set[tuple[str, str]] = set()
     for path, fa in files.items():
         facts = fa.syntax
         values = facts.values if facts is not None else None
-        if apart(path) or facts is None or values is None or facts.main_guard:
+        if apart(path) or facts is None or values is None:
+            continue
+        if facts.main_guard and path not in trials:
             continue
         # a module nothing imports by name: its network and dataset classes where something
         # trains, as :func:`uncalled_functions` reads them
@@ -8832,15 +8863,19 @@ def _third_party_ops(
     built = built_packages(root)
     local = _local_packages(analyses)
     computing = {(f.path, f.function) for f in result.api_findings if f.scope == "network"}
+    paths = {fa.path for fa in analyses}
     ops: dict[tuple[str, str], tuple[set[str], list[Where], str]] = {}
     for fa, facts in with_facts(analyses):
         if fa.errors or ancillary.why(fa.path) or is_test_path(fa.path) or facts.values is None:
             continue
         defs = facts.values.defs
+        # (a module beside the file, imported by its bare name, is the repository's own)
         imported = {
             top
             for top, _ in facts.package_uses
-            if top not in facts.optional_packages and _third_party_package(top, local)
+            if top not in facts.optional_packages
+            and _third_party_package(top, local)
+            and not sibling_module(fa.path, top, paths)
         }
         for name, call in absolute_call_values(facts):
             top, _, rest = name.partition(".")
