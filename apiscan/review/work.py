@@ -57,6 +57,7 @@ from apiscan.review.gaps import float_only_passes
 from apiscan.review.leftout import call_index, globals_picks
 from apiscan.review.masked import METRICS
 from apiscan.review.model import (
+    ARCHITECTURE_ONLY,
     BACKBONE_ARCHITECTURE,
     WORK_KINDS,
     ModuleNode,
@@ -344,6 +345,12 @@ class Ancillary:
         for path, why in self._vendored.items():
             if self._why.get(path) != "tests":
                 self._why[path] = why
+        # a vendored copy's entry point that the repository's own code loads
+        # (``torch.hub.load(DIR, ..., source='local')``) builds the model's backbone: ported
+        # with it, and what it imports too, not a hub file beside the model
+        for path, hub in _local_hub_loads(analyses):
+            if path not in self._why and self._why.get(hub) == ANCILLARY_FILES["hubconf.py"]:
+                del self._why[hub]
         if self.patterns is None and not self.keep:
             # inference only: the root scripts run the model (MiDaS's ``run.py``)
             self._imports = _import_graph(analyses)
@@ -1455,13 +1462,6 @@ def vendored_apart(analyses: Sequence[FileAnalysis]) -> dict[str, str]:
     if not dirs:
         return {}
     graph = _reference_graph(analyses, _import_graph(analyses))
-    for fa, facts in with_facts(analyses):
-        for call in facts.zoo_calls:
-            if call.callee != "torch.hub.load":
-                continue
-            folder = _local_hub_dir(call.args, dict(call.keywords), dirs)
-            if folder and not _in_dir(fa.path, folder):
-                graph.setdefault(fa.path, set()).add(f"{folder}/hubconf.py")
     inside = {fa.path: folder for fa in analyses for folder in dirs if _in_dir(fa.path, folder)}
     own = [fa.path for fa in analyses if fa.path not in inside and not is_test_path(fa.path)]
     reached = _closure(own, graph, packages=True)
@@ -1786,7 +1786,49 @@ def _reference_graph(
     graph = {path: set(targets) for path, targets in imports.items()}
     for path, target in _local_references(analyses):
         graph.setdefault(path, set()).add(target)
+    for path, target in _local_hub_loads(analyses):
+        graph.setdefault(path, set()).add(target)
     return graph
+
+
+def unasked_hub_weights(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
+    """The vendored ``hubconf.py`` files (:func:`vendored_dirs`) that every local
+    ``torch.hub.load(DIR, ..., source='local')`` of the repository asks for no weights
+    (``pretrained=False``, Depth-Anything's DINOv2: its own checkpoint holds the backbone's
+    weights): the download its entry points make ``if pretrained:`` never runs, so it is no
+    checkpoint to convert."""
+    dirs = vendored_dirs(analyses)
+    if not dirs:
+        return frozenset()
+    asked: dict[str, bool] = {}
+    for fa, facts in with_facts(analyses):
+        for call in facts.zoo_calls:
+            if call.callee != "torch.hub.load":
+                continue
+            keywords = dict(call.keywords)
+            folder = _local_hub_dir(call.args, keywords, dirs)
+            if folder and not _in_dir(fa.path, folder):
+                hub = f"{folder}/hubconf.py"
+                off = keywords.get("pretrained", "True") in NEUTRAL_VALUES
+                asked[hub] = asked.get(hub, False) or not off
+    return frozenset(hub for hub, weights in asked.items() if not weights)
+
+
+def _local_hub_loads(analyses: Sequence[FileAnalysis]) -> Iterator[tuple[str, str]]:
+    """(file, the vendored ``hubconf.py`` it loads) for each ``torch.hub.load(DIR, ...,
+    source='local')`` of a vendored copy (:func:`vendored_dirs`) made outside that copy: the
+    entry point builds the backbone the file's model holds, so the entry point and what it
+    imports are reached like an import (ported with the network, whoever else trains)."""
+    dirs = vendored_dirs(analyses)
+    if not dirs:
+        return
+    for fa, facts in with_facts(analyses):
+        for call in facts.zoo_calls:
+            if call.callee != "torch.hub.load":
+                continue
+            folder = _local_hub_dir(call.args, dict(call.keywords), dirs)
+            if folder and not _in_dir(fa.path, folder):
+                yield fa.path, f"{folder}/hubconf.py"
 
 
 def trained_reach(analyses: Sequence[FileAnalysis], training: Iterable[str]) -> set[str]:
@@ -2219,9 +2261,11 @@ def work_items(
     # weights downloaded in a model the configuration does not select, or by a builder the
     # defaults do not run (``resnet18()`` when ``--depth`` defaults to 50, as the tree's
     # "selected by" reads it): alternatives, not work
+    # (nor the weights a vendored hub entry point downloads when no local load asks)
+    unasked = unasked_hub_weights(analyses)
     checkpoints = list(
         _checkpoints(
-            findings,
+            [f for f in findings if f.path not in unasked],
             methods,
             lambda w: (
                 # a loader only a switched-off call runs says so before the alternative
@@ -4889,9 +4933,13 @@ def _weights_given(
     return replace(
         item,
         # the first detail leaves "(" behind: "vgg16_bn(pretrained=pretrained)" → "vgg16_bn"
-        what=(item.what[: m.start()] + item.what[m.end() :]).replace("(, ", "(").replace("()", ""),
+        # (and the marker a hub load asking for them carries: none are loaded)
+        what=(item.what[: m.start()] + item.what[m.end() :])
+        .replace(", pretrained weights", "")
+        .replace("(, ", "(")
+        .replace("()", ""),
         why=item.why.replace(_WEIGHTS_WHY, "")
-        + f" (architecture only: {m.group(2)} is {values.pop()} where the model builds it, "
+        + f" {ARCHITECTURE_ONLY}{m.group(2)} is {values.pop()} where the model builds it, "
         "the weights come from the repository's checkpoint)",
     )
 
