@@ -2307,8 +2307,11 @@ def work_items(
         checkpoints = shared
         checkpoints.extend(whole)
     items.extend(checkpoints)
-    items.extend(_parameters(findings, names))
-    items.extend(float_only_passes(findings, names))
+    # the sites in branches the defaults do not take (MiDaS's other model types: their
+    # backbones' hooks, their fusion blocks' parameters) are alternatives, not work
+    chosen = [f for f in findings if not unchosen(f.path, f.span.line)]
+    items.extend(_parameters(chosen, names))
+    items.extend(float_only_passes(chosen, names))
     torch_api = load_torch_api()
     items.extend(_cells_in_forward(findings, torch_api))
     items.extend(_torch_in_data(findings, analyses, torch_api))
@@ -2316,7 +2319,7 @@ def work_items(
     items.extend(_tied_weights(analyses, ancillary, uncalled))
     items.extend(_frozen_batch_norm(findings, analyses, uncalled, defaults))
     items.extend(_frozen_statistics(findings, analyses, uncalled))
-    items.extend(_forward_hooks(findings, tests))
+    items.extend(_forward_hooks(chosen, tests))
     items.extend(_state_in_forward(findings, analyses, ancillary))
     # the submodules not checked out, read from ``.gitmodules`` once for both readers
     submodules = missing_submodules(root)
