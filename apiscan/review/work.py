@@ -30,7 +30,7 @@ from typing import NamedTuple
 from apiscan.config import path_matches
 from apiscan.extract import import_package
 from apiscan.extract.models import REGISTER
-from apiscan.extract.records import RETURNS, FileAnalysis
+from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
 from apiscan.extract.shapes import BATCH_PADDING, HOST_INDEX, RANDOM_RESIZE, SIZED_LIST
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
 from apiscan.extract.values import (
@@ -2005,7 +2005,8 @@ def name_values(
     """The values each name is given in the files the scan analysed without error (their
     argparse options read from ``argparse``, the review's table, when given)."""
     return NameValues(
-        ((fa, sf.values) for fa, sf in with_facts(analyses) if sf.values is not None), argparse
+        ((fa, sf.values) for fa, sf in with_facts(analyses) if sf.values is not None),
+        argparse,
     )
 
 
@@ -2294,6 +2295,7 @@ def work_items(
         checkpoints = [_with_released(i, shown) for i in checkpoints]
     checkpoints.extend(_pickled_modules(findings, analyses, ancillary))
     checkpoints = _launched_weights(root, checkpoints)
+    checkpoints = _with_inherited_loads(checkpoints, _inherited_loads(analyses, ancillary))
     whole = list(_loaded_modules(findings, analyses, ancillary))
     if whole:  # the loads of whole networks are theirs, not a state dict's to convert
         claimed = set(whole[0].where)
@@ -7793,6 +7795,95 @@ def configured_weights(
                 )
             )
     return out
+
+
+#: The class methods a model inherits from a hub mixin to load its released weights.
+_INHERITED_LOADERS = frozenset({"from_pretrained"})
+
+
+def _inherited_loads(
+    analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> list[tuple[Where, str]]:
+    """(where, the third-party base it comes from) of each call, in a ported file, of a
+    loader the repository's model class inherits from a third-party base and defines
+    nowhere in its own hierarchy (Depth-Anything's ``DepthAnything.from_pretrained(
+    'LiheYoung/depth_anything_vitl14')``, from ``huggingface_hub.PyTorchModelHubMixin``):
+    the released weights the model runs with, downloaded and loaded by that library, a
+    checkpoint to convert like a ``torch.load``'s."""
+    classes: dict[str, ClassFact] = {}
+    for fa in analyses:
+        for c in fa.classes:
+            for module in fa.modules:
+                classes[f"{module}.{c.qualname}"] = c
+
+    def library_base(name: str, seen: set[str]) -> str | None:
+        """The third-party base ``name`` takes the loader from; None when a class of the
+        repository defines it, or no base outside torch and the repository gives it."""
+        cls = classes.get(name)
+        if cls is None or name in seen:
+            return None
+        seen.add(name)
+        if _INHERITED_LOADERS & set(cls.methods):
+            return None
+        found = None
+        for base in cls.bases:
+            if not base or base.startswith(("torch.", "builtins.")) or base == "object":
+                continue
+            if base in classes:  # a base of the repository's (the scan's qualified name)
+                if _INHERITED_LOADERS & set(classes[base].methods):
+                    return None
+                found = found or library_base(base, seen)
+            elif "." in base:  # a library's class (``huggingface_hub.PyTorchModelHubMixin``)
+                found = found or base
+        return found
+
+    out: list[tuple[Where, str]] = []
+    for fa in analyses:
+        if fa.errors or ancillary.why(fa.path):
+            continue
+        for call in fa.calls:
+            owner, _, method = call.callee.rpartition(".")
+            if call.role != "call" or method not in _INHERITED_LOADERS or owner not in classes:
+                continue
+            base = library_base(owner, set())
+            if base is not None:
+                out.append((place(fa, call.line), f"{base}.{method}"))
+    return out
+
+
+def _with_inherited_loads(
+    checkpoints: list[WorkItem], loads: Sequence[tuple[Where, str]]
+) -> list[WorkItem]:
+    """The checkpoint items with the released weights an inherited loader reads
+    (:func:`_inherited_loads`): added to the plain checkpoint item, one format to convert
+    with the rest, or an item of their own where the repository loads nothing else."""
+    if not loads:
+        return checkpoints
+    where = tuple(dict.fromkeys(w for w, _ in loads))
+    apis = sorted({api for _, api in loads})
+    why = (
+        f"the model's released weights are loaded by {', '.join(apis)}, inherited from a "
+        "third-party base: PyTorch weights (a state dict or safetensors file on the hub) "
+        "that do not load into MindSpore: convert the released checkpoint once (parameter "
+        "names, BatchNorm gamma/beta/moving statistics) with mindspore.save_checkpoint and "
+        "load it with mindspore.load_checkpoint + load_param_into_net"
+    )
+    plain = next((i for i in checkpoints if i.kind == "checkpoint"), None)
+    if plain is None:
+        return [
+            *checkpoints,
+            WorkItem(
+                kind="checkpoint", what=", ".join(apis), where=where, why=why, uses=len(where)
+            ),
+        ]
+    merged = replace(
+        plain,
+        what=", ".join([plain.what, *apis]),
+        where=tuple(dict.fromkeys([*where, *plain.where])),
+        why=plain.why + f"; the released weights {', '.join(apis)} loads are converted alike",
+        uses=plain.uses + len(where),
+    )
+    return [merged if i is plain else i for i in checkpoints]
 
 
 def _launched_weights(root: Path | None, checkpoints: list[WorkItem]) -> list[WorkItem]:
