@@ -2007,7 +2007,56 @@ def name_values(
     return NameValues(
         ((fa, sf.values) for fa, sf in with_facts(analyses) if sf.values is not None),
         argparse,
+        unloaded_hub_entries(analyses),
     )
+
+
+#: A format field of a hub entry's name (``'dinov2_{:}14'.format(encoder)``, an f-string's).
+_FORMAT_FIELD = re.compile(r"\{[^{}]*\}")
+#: A string literal, or one formatted (``'x_{}'.format(a)``, ``f'x_{a}'``): its text.
+_ENTRY_NAME = re.compile(r"""^[rfRF]?(['"])(.*?)\1(?:\.format\(.*\))?$""")
+
+
+def unloaded_hub_entries(analyses: Sequence[FileAnalysis]) -> dict[str, list[tuple[int, int]]]:
+    """The entry points of a vendored ``hubconf.py`` (:func:`vendored_dirs`) that no local
+    ``torch.hub.load(DIR, NAME, source='local')`` of the repository names, by path, as the
+    (first, last line) of each: Depth-Anything loads ``'dinov2_{:}14'.format(encoder)``, so
+    the copy's ``dinov2_vitl14_reg`` (``interpolate_antialias=True``) never runs and the
+    values it passes are none the model is built with. A name held in a variable may be any
+    entry: then none is left out."""
+    dirs = vendored_dirs(analyses)
+    if not dirs:
+        return {}
+    patterns: dict[str, list[re.Pattern[str] | None]] = {}
+    for fa, facts in with_facts(analyses):
+        for call in facts.zoo_calls:
+            if call.callee != "torch.hub.load" or len(call.args) < 2:
+                continue
+            folder = _local_hub_dir(call.args, dict(call.keywords), dirs)
+            if not folder or _in_dir(fa.path, folder):
+                continue
+            m = _ENTRY_NAME.match(call.args[1].strip())
+            pattern = None
+            if m is not None and not m.group(2).endswith("…"):
+                parts = _FORMAT_FIELD.split(m.group(2))
+                pattern = re.compile(".*".join(re.escape(p) for p in parts))
+            patterns.setdefault(f"{folder}/hubconf.py", []).append(pattern)
+    out: dict[str, list[tuple[int, int]]] = {}
+    for fa, facts in with_facts(analyses):
+        names = patterns.get(fa.path)
+        if not names or None in names or facts.values is None:
+            continue
+        functions = [
+            d for d in facts.values.defs if d.owner < 0 and not d.is_class and d.function >= 0
+        ]
+        for d in functions:
+            if d.name.startswith("_") or any(
+                o is not d and o.line < d.line <= o.end_line for o in functions
+            ):
+                continue  # a helper, or a def nested in another: its outer one decides
+            if not any(p.fullmatch(d.name) for p in names if p is not None):
+                out.setdefault(fa.path, []).append((d.line, d.end_line))
+    return out
 
 
 #: The test frameworks a test module imports.

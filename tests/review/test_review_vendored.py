@@ -254,3 +254,66 @@ def test_a_vendored_hub_entry_point_loaded_without_weights_downloads_nothing(
     places = {where.path for w in loads for where in w.where}
     assert "depthnet/weights.py" in places
     assert f"{COPY}/hubconf.py" not in places
+
+
+def _entries_repo(tmp_path: Path, entry: str) -> Path:
+    """The fixture with a hub entry point passing ``antialias=True`` (a registers variant)
+    beside the one the model loads, named by ``entry`` (the source text of the load's name)."""
+    import shutil
+
+    shutil.copytree("fixtures/vendoredhub", tmp_path / "repo")
+    model = (tmp_path / "repo/depthnet/model.py").read_text()
+    model = model.replace('"vit_tiny"', entry)
+    return write_repo(
+        tmp_path / "repo",
+        {
+            "depthnet/model.py": model,
+            f"{COPY}/hubconf.py": """
+                def _make(antialias=False):
+                    import vit
+                    return vit.ViT(antialias=antialias)
+
+                def vit_tiny14(pretrained=True):
+                    return _make()
+
+                def vit_tiny14_reg(pretrained=True):
+                    return _make(antialias=True)
+            """,
+            f"{COPY}/vit.py": """
+                import torch
+                from torch import nn
+
+                from backbone.layers import Block
+
+                class ViT(nn.Module):
+                    def __init__(self, dim=8, depth=2, antialias=False):
+                        super().__init__()
+                        self.embed = nn.Conv2d(3, dim, 4, 4)
+                        self.blocks = nn.ModuleList([Block(dim) for _ in range(depth)])
+                        self.antialias = antialias
+
+                    def forward(self, x):
+                        x = self.embed(x)
+                        x = nn.functional.interpolate(
+                            x, scale_factor=2.0, mode="bicubic", antialias=self.antialias
+                        )
+                        for block in self.blocks:
+                            x = block(x)
+                        return x
+            """,
+        },
+    )
+
+
+@pytest.mark.parametrize("entry", ['"vit_tiny14"', "'vit_{}14'.format('tiny')", "f'vit_{size}14'"])
+def test_a_parameter_only_an_unloaded_hub_entry_passes_is_no_work(
+    tmp_path: Path, entry: str
+) -> None:
+    review = build_review(str(_entries_repo(tmp_path, entry)))
+    assert not [w for w in review.work if w.kind == "unsupported-param"]
+
+
+def test_an_entry_named_by_a_variable_may_be_any(tmp_path: Path) -> None:
+    review = build_review(str(_entries_repo(tmp_path, "name")))
+    (item,) = [w for w in review.work if w.kind == "unsupported-param"]
+    assert "antialias" in item.what
