@@ -446,7 +446,9 @@ _WHOSE_DEPTH = 3
 #: RITM's ``add_loss`` adds the loss its config names to the total: that loss is the row).
 _LOSS_HELPER_WORDS = frozenset(
     {"set", "get", "log", "print", "plot", "reduce", "update", "show", "estimate", "eval",
-     "evaluate", "wrapper", "func", "scale", "scaler", "add", "accumulate"}
+     "evaluate", "wrapper", "func", "scale", "scaler", "add", "accumulate",
+     # a formatter of the step's losses for a progress bar (ZoeDepth's ``stringify_losses``)
+     "stringify", "format", "str", "repr", "describe", "summary", "summarize", "display"}
 )  # fmt: skip
 #: Words that name a loss or a term added to one.
 _LOSS_WORDS = frozenset(
