@@ -22,7 +22,6 @@ same way; anything else that is not a literal makes the value unknown.
 from __future__ import annotations
 
 import ast
-import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
@@ -213,7 +212,7 @@ class ArgparseDefaults:
             for option in self.by_path[path]:
                 flags = (f"--{option.dest}", f"--{option.dest.replace('_', '-')}")
                 words = runs[0].given(flags)
-                if words is None or any(_filled_in(w) for w in words):
+                if words is None or any("$" in w or "`" in w for w in words):
                     continue
                 listed = option.written is not None and option.written.kind in ("List", "Tuple")
                 value = _word_value(words, option.action, listed)
@@ -245,17 +244,6 @@ class ArgparseDefaults:
 
 #: The Python constants a command's word may spell.
 _CONSTANT_WORDS: dict[str, object] = {"True": True, "False": False, "None": None}
-
-
-#: A documented command's word that stands for a value the reader fills in: a shell
-#: variable or command (``${STEPS}``, a backquoted one), or a placeholder in angle brackets or
-#: braces (MiDaS's ``--model_type <model_type>``, ``{MODEL}``) or an ellipsis.
-_PLACEHOLDER = re.compile(r"^(?:<[^<>]+>|\{[^{}]+\}|\.\.\.|…)$")
-
-
-def _filled_in(word: str) -> bool:
-    """Whether a documented command's word is no value but one the reader fills in."""
-    return "$" in word or "`" in word or _PLACEHOLDER.match(word.strip("'\"")) is not None
 
 
 def _word_value(words: tuple[str, ...], action: str, listed: bool = False) -> object:
