@@ -4341,6 +4341,8 @@ def uncalled_functions(
     class (``MidasCore.build``: ``MidasCore(...)``), with nothing outside naming the class,
     runs only if something else reaches the class."""
     local = _local_packages(analyses)
+    # the ``__main__`` blocks of library modules: self-tests, not entry points
+    tried = self_tests(analyses)
     # where something trains, a package's re-export is no use (what the training builds
     # is); where nothing does, the package's names are its product
     trained = _trains_here(analyses)
@@ -4393,7 +4395,10 @@ def uncalled_functions(
         named_class.update(
             ref.rpartition(".")[2] for ref in set(fa.local_refs) - unused if ref not in defined
         )
+        first, last = tried.get(fa.path, (0, 0))
         for c in fa.calls:  # called: by whom, so that a class's own body does not keep it
+            if first <= c.line <= last:
+                continue  # a library module's self-test runs nothing of the model
             by = (fa.path, c.caller.partition(".")[0])
             keys = [c.callee, f"{fa.path}::{c.callee}"]
             if by_name(c.callee):
@@ -4528,7 +4533,9 @@ def uncalled_functions(
 
     for fa, facts in with_facts(analyses):
         values = facts.values
-        if facts.main_guard or values is None:
+        # a script's functions are its entry points; a library module's own ``__main__``
+        # self-test (ZoeDepth's loss module trying one loss out) makes it no script
+        if (facts.main_guard and fa.path not in tried) or values is None:
             continue
         # a module no file imports by name (an architecture file a registry's folder scan
         # imports, HAT's ``hat/archs/*_arch.py``): where something trains, its network and
