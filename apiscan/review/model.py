@@ -241,6 +241,8 @@ WORK_KINDS: dict[str, str] = {
     "bn-frozen": "BatchNorm frozen in training",
     # forward hooks collecting intermediate outputs: returned explicitly in graph mode
     "forward-hook": "Forward hook collecting outputs",
+    # methods of a built object (a zoo backbone) replaced with types.MethodType
+    "patched-method": "Methods replaced on a built network",
     # a Module's buffers or parameters written in place while it runs (an EMA codebook),
     # with the collectives it runs there: Parameter assignments in MindSpore
     "state-in-forward": "State updated in forward",

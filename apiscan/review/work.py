@@ -2371,6 +2371,7 @@ def work_items(
     items.extend(_frozen_batch_norm(findings, analyses, uncalled, defaults))
     items.extend(_frozen_statistics(findings, analyses, uncalled))
     items.extend(_forward_hooks(chosen, tests))
+    items.extend(_patched_methods(analyses, ancillary, tests, unchosen))
     items.extend(_state_in_forward(findings, analyses, ancillary))
     # the submodules not checked out, read from ``.gitmodules`` once for both readers
     submodules = missing_submodules(root)
@@ -6547,6 +6548,62 @@ def _frozen_statistics(
         ),
         uses=len(frozen),
     )
+
+
+#: What binds a function as a method of one object (``types.MethodType(fn, obj)``).
+_METHOD_BINDERS = frozenset({"types.MethodType", "MethodType"})
+
+
+def _patched_methods(
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    tests: Mapping[str, tuple[int, int]],
+    unchosen: Callable[[str, int], str],
+) -> list[WorkItem]:
+    """Methods the repository replaces on objects it has built (MiDaS's BEiT backbone:
+    ``block.forward = types.MethodType(block_forward, block)``, its patch embedding and
+    attention alike, for arbitrary window sizes), one item per function that replaces them:
+    the network that runs is the zoo's or library's with those methods swapped in, so its
+    MindSpore counterpart (MindCV's, or a port) must carry them, checked against PyTorch's
+    outputs. A patch in a branch the defaults do not take (another model type's backbone)
+    or in a self-test is none."""
+    out: list[WorkItem] = []
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path) or facts.values is None:
+            continue
+        first, last = tests.get(fa.path, (0, 0))
+        found: dict[str, list[tuple[int, str]]] = {}
+        for d in facts.values.defs:
+            if d.is_class:
+                continue
+            for a in d.assigns:
+                if (
+                    a.target.kind != "Attribute"
+                    or a.value.kind != "Call"
+                    or a.value.callee() not in _METHOD_BINDERS
+                    or first <= a.line <= last
+                    or unchosen(fa.path, a.line)
+                ):
+                    continue
+                found.setdefault(d.qual, []).append((a.line, a.target.text))
+        for function, patches in found.items():
+            patches.sort()
+            names = ", ".join(dict.fromkeys(text for _, text in patches))
+            out.append(
+                WorkItem(
+                    kind="patched-method",
+                    what=f"{function}: {names}",
+                    where=tuple(place(fa, line) for line, _ in patches),
+                    why=(
+                        f"{function} replaces methods of an object it has built "
+                        "(types.MethodType): the network that runs is that object's class "
+                        "with these methods swapped in, so its MindSpore counterpart (MindCV's "
+                        "or a port) must carry them, checked against PyTorch's outputs"
+                    ),
+                    uses=len(patches),
+                )
+            )
+    return out
 
 
 #: Hooks that run a function on a layer's output (or input) as a side effect of forward.
