@@ -342,17 +342,23 @@ class Launch(NamedTuple):
             if flag not in names:
                 continue
             if equals:
-                found = (value,)
-                continue
-            taken: list[str] = []
-            for later in words[index + 1 :]:
-                if later.startswith("-") and not NUMBER.match(later):
-                    break
-                taken.append(later)
+                taken = [value]
+            else:
+                taken = []
+                for later in words[index + 1 :]:
+                    if later.startswith("-") and not NUMBER.match(later):
+                        break
+                    taken.append(later)
+            if any(PLACEHOLDER.match(w.strip("'\"")) for w in taken):
+                continue  # ``--model_type <model_type>``: the reader's to fill in, no value
             found = tuple(taken)
         return found
 
 
+#: A documented command's word that stands for a value the reader fills in: a placeholder
+#: in angle brackets or braces (MiDaS's README: ``python run.py --model_type <model_type>``,
+#: ``{MODEL}``) or an ellipsis. The option keeps its default.
+PLACEHOLDER = re.compile(r"^(?:<[^<>]+>|\{[^{}]+\}|\.\.\.|…)$")
 #: Words that end a command (what follows is another command).
 _SHELL_STOPS = frozenset({"&&", "||", "|", ";", "&"})
 #: A command-line word that is a number, not an option (``--min_scale -0.2``).

@@ -209,6 +209,9 @@ RATES: dict[str, tuple[float, float]] = {
     # a forward whose hooks collect intermediate outputs, rewritten to return them and its
     # callers to take them, checked against the hooked outputs
     "forward-hook": (1.0, 2.0),
+    # methods a function swaps into a built network (types.MethodType): the counterpart
+    # written with those forwards, its outputs checked against PyTorch's
+    "patched-method": (0.5, 1.0),
     # a forward's in-place state update (an EMA codebook, a queue) written as Parameter
     # assignments, its collective through MindSpore's communication ops, checked over steps
     "state-in-forward": (1.0, 2.0),

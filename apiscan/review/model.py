@@ -241,6 +241,8 @@ WORK_KINDS: dict[str, str] = {
     "bn-frozen": "BatchNorm frozen in training",
     # forward hooks collecting intermediate outputs: returned explicitly in graph mode
     "forward-hook": "Forward hook collecting outputs",
+    # methods of a built object (a zoo backbone) replaced with types.MethodType
+    "patched-method": "Methods replaced on a built network",
     # a Module's buffers or parameters written in place while it runs (an EMA codebook),
     # with the collectives it runs there: Parameter assignments in MindSpore
     "state-in-forward": "State updated in forward",
@@ -279,6 +281,9 @@ WORK_KINDS: dict[str, str] = {
 BACKBONE_ARCHITECTURE = "Backbone architecture"
 #: ... and of one built by a hub entry point that decides itself whether it loads weights.
 HUB_BACKBONE = "Backbone (hub default weights)"
+#: What a backbone item's note says when the calls that run give its weights flag only
+#: ``False``/``None`` (the weights come from the repository's checkpoint).
+ARCHITECTURE_ONLY = "(architecture only: "
 #: What a backbone item's ``what`` shows when it loads weights (``pretrained=True``,
 #: ``weights=...``, ``pretrained weights``, ``downloaded by URL``).
 _LOADS_WEIGHTS = ("pretrained", "weights=", "by URL")
@@ -291,7 +296,11 @@ def work_label(item: WorkItem) -> str:
     label = WORK_KINDS.get(item.kind, item.kind)
     if item.kind != "pretrained-backbone" or any(w in item.what for w in _LOADS_WEIGHTS):
         return label
-    return HUB_BACKBONE if item.what.startswith("torch.hub.load(") else BACKBONE_ARCHITECTURE
+    # a hub load whose weights flag is given only False/None builds the architecture alone;
+    # one that passes no flag leaves the weights to the entry point's default
+    if item.what.startswith("torch.hub.load(") and ARCHITECTURE_ONLY not in item.why:
+        return HUB_BACKBONE
+    return BACKBONE_ARCHITECTURE
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ast
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from apiscan.extract.records import FileAnalysis
@@ -407,8 +407,12 @@ class NameValues:
         self,
         files: Iterable[tuple[FileAnalysis, FileValues]],
         argparse: ArgparseDefaults | None = None,
+        skip: Mapping[str, Sequence[tuple[int, int]]] | None = None,
     ) -> None:
         files = list(files)
+        #: path -> (first, last line) of the defs whose values no run gives (a vendored hub
+        #: entry point no ``torch.hub.load`` names): their calls and assignments are left out
+        self._skip = skip or {}
         #: the review's argparse table (built here from ``files`` when none is given)
         self.argparse = argparse if argparse is not None else ArgparseDefaults(files)
         self._given: dict[str, list[Expr | None]] = defaultdict(list)
@@ -421,7 +425,7 @@ class NameValues:
         #: argparse options' numeric defaults by their dest
         self.options: dict[str, list[tuple[str, Where]]] = defaultdict(list)
         for fa, values in files:
-            for name, value in _given(values, fa.stored_attrs):
+            for name, value in _given(values, fa.stored_attrs, self._skip.get(fa.path, ())):
                 self._given[name].append(value)
             self._read(fa, values)
         # an argument passed by position is the value of the parameter at that position
@@ -462,7 +466,10 @@ class NameValues:
                     if a.target.kind == "Attribute" and a.target.target.text == "self":
                         self._bind(cls, a.target.name, a.value, params)
         literal = numbers.literal
+        spans = self._skip.get(fa.path, ())
         for call in values.calls:
+            if any(a <= call.expr.line <= z for a, z in spans):
+                continue
             expr = call.expr
             callee = expr.callee()
             caller = values.defs[call.function] if call.function >= 0 else None
@@ -707,12 +714,22 @@ def _last_name(text: str) -> str | None:
     return tail if head == "self" and tail.isidentifier() else None
 
 
-def _given(values: FileValues, stored_attrs: Iterable[str]) -> Iterable[tuple[str, Expr | None]]:
+def _given(
+    values: FileValues, stored_attrs: Iterable[str], skip: Sequence[tuple[int, int]] = ()
+) -> Iterable[tuple[str, Expr | None]]:
     """(name, the value it is given; None where unknown) of every default, keyword argument,
     literal dict key and assignment of one file's value records; ``stored_attrs``: the
-    attribute names the file stores (:attr:`~apiscan.extract.records.FileAnalysis.stored_attrs`)."""
+    attribute names the file stores (:attr:`~apiscan.extract.records.FileAnalysis.stored_attrs`);
+    ``skip``: the (first, last line) of the defs whose values are left out."""
+
+    def skipped(line: int) -> bool:
+        return any(a <= line <= z for a, z in skip)
+
     assigns = [a for d in values.defs for a in d.assigns] + list(values.assigns)
+    assigns = [a for a in assigns if not skipped(a.line)]
     for d in values.defs:
+        if skipped(d.line):
+            continue
         for name, default in d.params:
             if name != "self":
                 yield name, default
@@ -726,7 +743,8 @@ def _given(values: FileValues, stored_attrs: Iterable[str]) -> Iterable[tuple[st
     for attr in stored_attrs:
         if attr not in own:
             yield attr, None
-    roots = [call.expr for call in values.calls] + [a.value for a in assigns]
+    roots = [call.expr for call in values.calls if not skipped(call.expr.line)]
+    roots += [a.value for a in assigns]
     for root in roots:
         for e in root.walk():
             if e.kind == "keyword" and e.name:

@@ -450,7 +450,9 @@ _WHOSE_DEPTH = 3
 #: RITM's ``add_loss`` adds the loss its config names to the total: that loss is the row).
 _LOSS_HELPER_WORDS = frozenset(
     {"set", "get", "log", "print", "plot", "reduce", "update", "show", "estimate", "eval",
-     "evaluate", "wrapper", "func", "scale", "scaler", "add", "accumulate"}
+     "evaluate", "wrapper", "func", "scale", "scaler", "add", "accumulate",
+     # a formatter of the step's losses for a progress bar (ZoeDepth's ``stringify_losses``)
+     "stringify", "format", "str", "repr", "describe", "summary", "summarize", "display"}
 )  # fmt: skip
 #: Words that name a loss or a term added to one.
 _LOSS_WORDS = frozenset(
@@ -9238,12 +9240,27 @@ class _Recipe:
             if listed is not None:
                 return listed
             self.composed_calls, self.composed_modules = held
-            bound = file.local_value(fn, expr.name, expr.line) if fn >= 0 else None
+            bound = self._running_value(file, fn, expr.name, expr.line) if fn >= 0 else None
             if bound is not None:
                 return self._steps(file, fn, bound, depth + 1)
         if expr.kind in ("List", "Tuple"):
             return [self._step(file, fn, e, depth + 1) for e in expr.parts]
         return [self._step(file, fn, expr, depth + 1)]
+
+    def _running_value(self, file: _File, fn: int, name: str, before: int) -> Expr | None:
+        """The last ``name = value`` of def ``fn`` before line ``before`` among those the
+        defaults run (MiDaS's ``normalization = NormalizeImage(...)`` in the branch of the
+        default model type, not the last branch's), else the last one."""
+        bound = [
+            a
+            for a in file.defs[fn].assigns
+            if not a.annotated
+            and a.line < before
+            and a.target.kind == "Name"
+            and a.target.name == name
+        ]
+        running = [a for a in bound if self._assignment_runs(file, fn, a.line)] or bound
+        return max(running, key=lambda a: a.line).value if running else None
 
     def _bound_steps(
         self, file: _File, fn: int, name: str, used: int, depth: int
@@ -9381,7 +9398,7 @@ class _Recipe:
             if node.kind == "Call":
                 self._composed(file, node)
         if expr.kind == "Name" and fn >= 0 and depth < MAX_DEPTH:
-            bound = file.local_value(fn, expr.name, expr.line)
+            bound = self._running_value(file, fn, expr.name, expr.line)
             if bound is not None and bound.kind == "Call":
                 return self._step(file, fn, bound, depth + 1)
         if expr.kind != "Call" or depth >= MAX_DEPTH:

@@ -30,7 +30,7 @@ from typing import NamedTuple
 from apiscan.config import path_matches
 from apiscan.extract import import_package
 from apiscan.extract.models import REGISTER
-from apiscan.extract.records import RETURNS, FileAnalysis
+from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
 from apiscan.extract.shapes import BATCH_PADDING, HOST_INDEX, RANDOM_RESIZE, SIZED_LIST
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
 from apiscan.extract.values import (
@@ -57,6 +57,7 @@ from apiscan.review.gaps import float_only_passes, sibling_module
 from apiscan.review.leftout import call_index, globals_picks
 from apiscan.review.masked import METRICS
 from apiscan.review.model import (
+    ARCHITECTURE_ONLY,
     BACKBONE_ARCHITECTURE,
     WORK_KINDS,
     ModuleNode,
@@ -344,6 +345,12 @@ class Ancillary:
         for path, why in self._vendored.items():
             if self._why.get(path) != "tests":
                 self._why[path] = why
+        # a vendored copy's entry point that the repository's own code loads
+        # (``torch.hub.load(DIR, ..., source='local')``) builds the model's backbone: ported
+        # with it, and what it imports too, not a hub file beside the model
+        for path, hub in _local_hub_loads(analyses):
+            if path not in self._why and self._why.get(hub) == ANCILLARY_FILES["hubconf.py"]:
+                del self._why[hub]
         if self.patterns is None and not self.keep:
             # inference only: the root scripts run the model (MiDaS's ``run.py``)
             self._imports = _import_graph(analyses)
@@ -1481,13 +1488,6 @@ def vendored_apart(analyses: Sequence[FileAnalysis]) -> dict[str, str]:
     if not dirs:
         return {}
     graph = _reference_graph(analyses, _import_graph(analyses))
-    for fa, facts in with_facts(analyses):
-        for call in facts.zoo_calls:
-            if call.callee != "torch.hub.load":
-                continue
-            folder = _local_hub_dir(call.args, dict(call.keywords), dirs)
-            if folder and not _in_dir(fa.path, folder):
-                graph.setdefault(fa.path, set()).add(f"{folder}/hubconf.py")
     inside = {fa.path: folder for fa in analyses for folder in dirs if _in_dir(fa.path, folder)}
     own = [fa.path for fa in analyses if fa.path not in inside and not is_test_path(fa.path)]
     reached = _closure(own, graph, packages=True)
@@ -1812,7 +1812,49 @@ def _reference_graph(
     graph = {path: set(targets) for path, targets in imports.items()}
     for path, target in _local_references(analyses):
         graph.setdefault(path, set()).add(target)
+    for path, target in _local_hub_loads(analyses):
+        graph.setdefault(path, set()).add(target)
     return graph
+
+
+def unasked_hub_weights(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
+    """The vendored ``hubconf.py`` files (:func:`vendored_dirs`) that every local
+    ``torch.hub.load(DIR, ..., source='local')`` of the repository asks for no weights
+    (``pretrained=False``, Depth-Anything's DINOv2: its own checkpoint holds the backbone's
+    weights): the download its entry points make ``if pretrained:`` never runs, so it is no
+    checkpoint to convert."""
+    dirs = vendored_dirs(analyses)
+    if not dirs:
+        return frozenset()
+    asked: dict[str, bool] = {}
+    for fa, facts in with_facts(analyses):
+        for call in facts.zoo_calls:
+            if call.callee != "torch.hub.load":
+                continue
+            keywords = dict(call.keywords)
+            folder = _local_hub_dir(call.args, keywords, dirs)
+            if folder and not _in_dir(fa.path, folder):
+                hub = f"{folder}/hubconf.py"
+                off = keywords.get("pretrained", "True") in NEUTRAL_VALUES
+                asked[hub] = asked.get(hub, False) or not off
+    return frozenset(hub for hub, weights in asked.items() if not weights)
+
+
+def _local_hub_loads(analyses: Sequence[FileAnalysis]) -> Iterator[tuple[str, str]]:
+    """(file, the vendored ``hubconf.py`` it loads) for each ``torch.hub.load(DIR, ...,
+    source='local')`` of a vendored copy (:func:`vendored_dirs`) made outside that copy: the
+    entry point builds the backbone the file's model holds, so the entry point and what it
+    imports are reached like an import (ported with the network, whoever else trains)."""
+    dirs = vendored_dirs(analyses)
+    if not dirs:
+        return
+    for fa, facts in with_facts(analyses):
+        for call in facts.zoo_calls:
+            if call.callee != "torch.hub.load":
+                continue
+            folder = _local_hub_dir(call.args, dict(call.keywords), dirs)
+            if folder and not _in_dir(fa.path, folder):
+                yield fa.path, f"{folder}/hubconf.py"
 
 
 def trained_reach(analyses: Sequence[FileAnalysis], training: Iterable[str]) -> set[str]:
@@ -1989,8 +2031,58 @@ def name_values(
     """The values each name is given in the files the scan analysed without error (their
     argparse options read from ``argparse``, the review's table, when given)."""
     return NameValues(
-        ((fa, sf.values) for fa, sf in with_facts(analyses) if sf.values is not None), argparse
+        ((fa, sf.values) for fa, sf in with_facts(analyses) if sf.values is not None),
+        argparse,
+        unloaded_hub_entries(analyses),
     )
+
+
+#: A format field of a hub entry's name (``'dinov2_{:}14'.format(encoder)``, an f-string's).
+_FORMAT_FIELD = re.compile(r"\{[^{}]*\}")
+#: A string literal, or one formatted (``'x_{}'.format(a)``, ``f'x_{a}'``): its text.
+_ENTRY_NAME = re.compile(r"""^[rfRF]?(['"])(.*?)\1(?:\.format\(.*\))?$""")
+
+
+def unloaded_hub_entries(analyses: Sequence[FileAnalysis]) -> dict[str, list[tuple[int, int]]]:
+    """The entry points of a vendored ``hubconf.py`` (:func:`vendored_dirs`) that no local
+    ``torch.hub.load(DIR, NAME, source='local')`` of the repository names, by path, as the
+    (first, last line) of each: Depth-Anything loads ``'dinov2_{:}14'.format(encoder)``, so
+    the copy's ``dinov2_vitl14_reg`` (``interpolate_antialias=True``) never runs and the
+    values it passes are none the model is built with. A name held in a variable may be any
+    entry: then none is left out."""
+    dirs = vendored_dirs(analyses)
+    if not dirs:
+        return {}
+    patterns: dict[str, list[re.Pattern[str] | None]] = {}
+    for fa, facts in with_facts(analyses):
+        for call in facts.zoo_calls:
+            if call.callee != "torch.hub.load" or len(call.args) < 2:
+                continue
+            folder = _local_hub_dir(call.args, dict(call.keywords), dirs)
+            if not folder or _in_dir(fa.path, folder):
+                continue
+            m = _ENTRY_NAME.match(call.args[1].strip())
+            pattern = None
+            if m is not None and not m.group(2).endswith("…"):
+                parts = _FORMAT_FIELD.split(m.group(2))
+                pattern = re.compile(".*".join(re.escape(p) for p in parts))
+            patterns.setdefault(f"{folder}/hubconf.py", []).append(pattern)
+    out: dict[str, list[tuple[int, int]]] = {}
+    for fa, facts in with_facts(analyses):
+        names = patterns.get(fa.path)
+        if not names or None in names or facts.values is None:
+            continue
+        functions = [
+            d for d in facts.values.defs if d.owner < 0 and not d.is_class and d.function >= 0
+        ]
+        for d in functions:
+            if d.name.startswith("_") or any(
+                o is not d and o.line < d.line <= o.end_line for o in functions
+            ):
+                continue  # a helper, or a def nested in another: its outer one decides
+            if not any(p.fullmatch(d.name) for p in names if p is not None):
+                out.setdefault(fa.path, []).append((d.line, d.end_line))
+    return out
 
 
 #: The test frameworks a test module imports.
@@ -2251,9 +2343,11 @@ def work_items(
     # weights downloaded in a model the configuration does not select, or by a builder the
     # defaults do not run (``resnet18()`` when ``--depth`` defaults to 50, as the tree's
     # "selected by" reads it): alternatives, not work
+    # (nor the weights a vendored hub entry point downloads when no local load asks)
+    unasked = unasked_hub_weights(analyses)
     checkpoints = list(
         _checkpoints(
-            findings,
+            [f for f in findings if f.path not in unasked],
             methods,
             lambda w: (
                 # a loader only a switched-off call runs says so before the alternative
@@ -2282,6 +2376,7 @@ def work_items(
         checkpoints = [_with_released(i, shown) for i in checkpoints]
     checkpoints.extend(_pickled_modules(findings, analyses, ancillary))
     checkpoints = _launched_weights(root, checkpoints)
+    checkpoints = _with_inherited_loads(checkpoints, _inherited_loads(analyses, ancillary))
     whole = list(_loaded_modules(findings, analyses, ancillary))
     if whole:  # the loads of whole networks are theirs, not a state dict's to convert
         claimed = set(whole[0].where)
@@ -2295,8 +2390,11 @@ def work_items(
         checkpoints = shared
         checkpoints.extend(whole)
     items.extend(checkpoints)
-    items.extend(_parameters(findings, names))
-    items.extend(float_only_passes(findings, names))
+    # the sites in branches the defaults do not take (MiDaS's other model types: their
+    # backbones' hooks, their fusion blocks' parameters) are alternatives, not work
+    chosen = [f for f in findings if not unchosen(f.path, f.span.line)]
+    items.extend(_parameters(chosen, names))
+    items.extend(float_only_passes(chosen, names))
     torch_api = load_torch_api()
     items.extend(_cells_in_forward(findings, torch_api))
     items.extend(_torch_in_data(findings, analyses, torch_api))
@@ -2304,7 +2402,8 @@ def work_items(
     items.extend(_tied_weights(analyses, ancillary, uncalled))
     items.extend(_frozen_batch_norm(findings, analyses, uncalled, defaults))
     items.extend(_frozen_statistics(findings, analyses, uncalled))
-    items.extend(_forward_hooks(findings, tests))
+    items.extend(_forward_hooks(chosen, tests))
+    items.extend(_patched_methods(analyses, ancillary, tests, unchosen))
     items.extend(_state_in_forward(findings, analyses, ancillary))
     # the submodules not checked out, read from ``.gitmodules`` once for both readers
     submodules = missing_submodules(root)
@@ -4275,6 +4374,8 @@ def uncalled_functions(
     class (``MidasCore.build``: ``MidasCore(...)``), with nothing outside naming the class,
     runs only if something else reaches the class."""
     local = _local_packages(analyses)
+    # the ``__main__`` blocks of library modules: self-tests, not entry points
+    tried = self_tests(analyses)
     # where something trains, a package's re-export is no use (what the training builds
     # is); where nothing does, the package's names are its product
     trained = _trains_here(analyses)
@@ -4327,7 +4428,10 @@ def uncalled_functions(
         named_class.update(
             ref.rpartition(".")[2] for ref in set(fa.local_refs) - unused if ref not in defined
         )
+        first, last = tried.get(fa.path, (0, 0))
         for c in fa.calls:  # called: by whom, so that a class's own body does not keep it
+            if first <= c.line <= last:
+                continue  # a library module's self-test runs nothing of the model
             by = (fa.path, c.caller.partition(".")[0])
             keys = [c.callee, f"{fa.path}::{c.callee}"]
             if by_name(c.callee):
@@ -4462,7 +4566,9 @@ def uncalled_functions(
 
     for fa, facts in with_facts(analyses):
         values = facts.values
-        if facts.main_guard or values is None:
+        # a script's functions are its entry points; a library module's own ``__main__``
+        # self-test (ZoeDepth's loss module trying one loss out) makes it no script
+        if (facts.main_guard and fa.path not in tried) or values is None:
             continue
         # a module no file imports by name (an architecture file a registry's folder scan
         # imports, HAT's ``hat/archs/*_arch.py``): where something trains, its network and
@@ -4926,9 +5032,13 @@ def _weights_given(
     return replace(
         item,
         # the first detail leaves "(" behind: "vgg16_bn(pretrained=pretrained)" → "vgg16_bn"
-        what=(item.what[: m.start()] + item.what[m.end() :]).replace("(, ", "(").replace("()", ""),
+        # (and the marker a hub load asking for them carries: none are loaded)
+        what=(item.what[: m.start()] + item.what[m.end() :])
+        .replace(", pretrained weights", "")
+        .replace("(, ", "(")
+        .replace("()", ""),
         why=item.why.replace(_WEIGHTS_WHY, "")
-        + f" (architecture only: {m.group(2)} is {values.pop()} where the model builds it, "
+        + f" {ARCHITECTURE_ONLY}{m.group(2)} is {values.pop()} where the model builds it, "
         "the weights come from the repository's checkpoint)",
     )
 
@@ -6477,6 +6587,62 @@ def _frozen_statistics(
     )
 
 
+#: What binds a function as a method of one object (``types.MethodType(fn, obj)``).
+_METHOD_BINDERS = frozenset({"types.MethodType", "MethodType"})
+
+
+def _patched_methods(
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    tests: Mapping[str, tuple[int, int]],
+    unchosen: Callable[[str, int], str],
+) -> list[WorkItem]:
+    """Methods the repository replaces on objects it has built (MiDaS's BEiT backbone:
+    ``block.forward = types.MethodType(block_forward, block)``, its patch embedding and
+    attention alike, for arbitrary window sizes), one item per function that replaces them:
+    the network that runs is the zoo's or library's with those methods swapped in, so its
+    MindSpore counterpart (MindCV's, or a port) must carry them, checked against PyTorch's
+    outputs. A patch in a branch the defaults do not take (another model type's backbone)
+    or in a self-test is none."""
+    out: list[WorkItem] = []
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path) or facts.values is None:
+            continue
+        first, last = tests.get(fa.path, (0, 0))
+        found: dict[str, list[tuple[int, str]]] = {}
+        for d in facts.values.defs:
+            if d.is_class:
+                continue
+            for a in d.assigns:
+                if (
+                    a.target.kind != "Attribute"
+                    or a.value.kind != "Call"
+                    or a.value.callee() not in _METHOD_BINDERS
+                    or first <= a.line <= last
+                    or unchosen(fa.path, a.line)
+                ):
+                    continue
+                found.setdefault(d.qual, []).append((a.line, a.target.text))
+        for function, patches in found.items():
+            patches.sort()
+            names = ", ".join(dict.fromkeys(text for _, text in patches))
+            out.append(
+                WorkItem(
+                    kind="patched-method",
+                    what=f"{function}: {names}",
+                    where=tuple(place(fa, line) for line, _ in patches),
+                    why=(
+                        f"{function} replaces methods of an object it has built "
+                        "(types.MethodType): the network that runs is that object's class "
+                        "with these methods swapped in, so its MindSpore counterpart (MindCV's "
+                        "or a port) must carry them, checked against PyTorch's outputs"
+                    ),
+                    uses=len(patches),
+                )
+            )
+    return out
+
+
 #: Hooks that run a function on a layer's output (or input) as a side effect of forward.
 _FORWARD_HOOKS = frozenset(
     {"torch.nn.Module.register_forward_hook", "torch.nn.Module.register_forward_pre_hook"}
@@ -7830,6 +7996,95 @@ def configured_weights(
                 )
             )
     return out
+
+
+#: The class methods a model inherits from a hub mixin to load its released weights.
+_INHERITED_LOADERS = frozenset({"from_pretrained"})
+
+
+def _inherited_loads(
+    analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> list[tuple[Where, str]]:
+    """(where, the third-party base it comes from) of each call, in a ported file, of a
+    loader the repository's model class inherits from a third-party base and defines
+    nowhere in its own hierarchy (Depth-Anything's ``DepthAnything.from_pretrained(
+    'LiheYoung/depth_anything_vitl14')``, from ``huggingface_hub.PyTorchModelHubMixin``):
+    the released weights the model runs with, downloaded and loaded by that library, a
+    checkpoint to convert like a ``torch.load``'s."""
+    classes: dict[str, ClassFact] = {}
+    for fa in analyses:
+        for c in fa.classes:
+            for module in fa.modules:
+                classes[f"{module}.{c.qualname}"] = c
+
+    def library_base(name: str, seen: set[str]) -> str | None:
+        """The third-party base ``name`` takes the loader from; None when a class of the
+        repository defines it, or no base outside torch and the repository gives it."""
+        cls = classes.get(name)
+        if cls is None or name in seen:
+            return None
+        seen.add(name)
+        if _INHERITED_LOADERS & set(cls.methods):
+            return None
+        found = None
+        for base in cls.bases:
+            if not base or base.startswith(("torch.", "builtins.")) or base == "object":
+                continue
+            if base in classes:  # a base of the repository's (the scan's qualified name)
+                if _INHERITED_LOADERS & set(classes[base].methods):
+                    return None
+                found = found or library_base(base, seen)
+            elif "." in base:  # a library's class (``huggingface_hub.PyTorchModelHubMixin``)
+                found = found or base
+        return found
+
+    out: list[tuple[Where, str]] = []
+    for fa in analyses:
+        if fa.errors or ancillary.why(fa.path):
+            continue
+        for call in fa.calls:
+            owner, _, method = call.callee.rpartition(".")
+            if call.role != "call" or method not in _INHERITED_LOADERS or owner not in classes:
+                continue
+            base = library_base(owner, set())
+            if base is not None:
+                out.append((place(fa, call.line), f"{base}.{method}"))
+    return out
+
+
+def _with_inherited_loads(
+    checkpoints: list[WorkItem], loads: Sequence[tuple[Where, str]]
+) -> list[WorkItem]:
+    """The checkpoint items with the released weights an inherited loader reads
+    (:func:`_inherited_loads`): added to the plain checkpoint item, one format to convert
+    with the rest, or an item of their own where the repository loads nothing else."""
+    if not loads:
+        return checkpoints
+    where = tuple(dict.fromkeys(w for w, _ in loads))
+    apis = sorted({api for _, api in loads})
+    why = (
+        f"the model's released weights are loaded by {', '.join(apis)}, inherited from a "
+        "third-party base: PyTorch weights (a state dict or safetensors file on the hub) "
+        "that do not load into MindSpore: convert the released checkpoint once (parameter "
+        "names, BatchNorm gamma/beta/moving statistics) with mindspore.save_checkpoint and "
+        "load it with mindspore.load_checkpoint + load_param_into_net"
+    )
+    plain = next((i for i in checkpoints if i.kind == "checkpoint"), None)
+    if plain is None:
+        return [
+            *checkpoints,
+            WorkItem(
+                kind="checkpoint", what=", ".join(apis), where=where, why=why, uses=len(where)
+            ),
+        ]
+    merged = replace(
+        plain,
+        what=", ".join([plain.what, *apis]),
+        where=tuple(dict.fromkeys([*where, *plain.where])),
+        why=plain.why + f"; the released weights {', '.join(apis)} loads are converted alike",
+        uses=plain.uses + len(where),
+    )
+    return [merged if i is plain else i for i in checkpoints]
 
 
 def _launched_weights(root: Path | None, checkpoints: list[WorkItem]) -> list[WorkItem]:

@@ -31,9 +31,13 @@ def test_the_vendored_copy_is_counted_apart_but_what_the_code_reaches_is_ported(
     assert apart[f"{COPY}/backbone/train/__init__.py"] == "vendored acme_backbone_main"
     assert apart[f"{COPY}/setup.py"] == "vendored acme_backbone_main"
     assert apart["third_party/tinyops/train_ops.py"] == "vendored tinyops"
-    # the hub entry point stays a hub file; the backbone it builds and its layers are ported
-    assert apart[f"{COPY}/hubconf.py"] == "torch.hub entry points"
-    for ported in ("vit.py", "backbone/layers/block.py", "backbone/layers/__init__.py"):
+    # the hub entry point the model loads builds its backbone: ported with it and its layers
+    for ported in (
+        "hubconf.py",
+        "vit.py",
+        "backbone/layers/block.py",
+        "backbone/layers/__init__.py",
+    ):
         assert f"{COPY}/{ported}" not in apart
     assert "run.py" not in apart and "depthnet/model.py" not in apart
 
@@ -170,3 +174,146 @@ def test_a_main_model_the_fine_tuning_trains_is_not_inference_only(tmp_path: Pat
     review = _fine_tuned_beside(tmp_path, reaches_main=True)
     assert dict(review.ancillary).get("run.py") == "tools"
     assert not any(INFERENCE_ONLY_PART in m.parts for m in review.top_models)
+
+
+def test_a_vendored_backbone_a_trained_model_loads_locally_is_ported(tmp_path: Path) -> None:
+    """Beside a training script (so what only the hub entry points reach is counted apart),
+    a backbone the trained model loads with ``torch.hub.load(DIR, ..., source='local')``
+    from the vendored copy is the network's: its modules are ported, not "used only by
+    torch.hub entry points"."""
+    import shutil
+
+    shutil.copytree("fixtures/vendoredhub", tmp_path / "repo")
+    root = write_repo(
+        tmp_path / "repo",
+        {
+            "fine_tune/__init__.py": "",
+            "fine_tune/train.py": """
+                import torch
+                from depthnet.model import DepthNet
+                def main():
+                    net = DepthNet()
+                    opt = torch.optim.Adam(net.parameters(), lr=1e-4)
+                    net(torch.zeros(1, 3, 8, 8)).sum().backward()
+                    opt.step()
+                if __name__ == "__main__":
+                    main()
+            """,
+        },
+    )
+    review = build_review(str(root))
+    apart = dict(review.ancillary)
+    assert review.inference_only is False
+    for ported in ("hubconf.py", "vit.py", "backbone/layers/block.py"):
+        assert f"{COPY}/{ported}" not in apart, apart.get(f"{COPY}/{ported}")
+    assert apart[f"{COPY}/backbone/train/train.py"] == "vendored acme_backbone_main"
+
+
+def test_a_vendored_hub_entry_point_loaded_without_weights_downloads_nothing(
+    tmp_path: Path,
+) -> None:
+    """The vendored entry point downloads its weights ``if pretrained:``; every local load
+    passes ``pretrained=False`` (the repository's own checkpoint holds them): that download
+    is no checkpoint to convert, while the repository's own ``torch.load`` still is."""
+    import shutil
+
+    shutil.copytree("fixtures/vendoredhub", tmp_path / "repo")
+    root = write_repo(
+        tmp_path / "repo",
+        {
+            f"{COPY}/hubconf.py": """
+                import torch
+                def vit_tiny(pretrained=True):
+                    import vit
+                    model = vit.ViT()
+                    if pretrained:
+                        url = "https://example.org/vit_tiny.pth"
+                        model.load_state_dict(torch.hub.load_state_dict_from_url(url))
+                    return model
+            """,
+            "depthnet/weights.py": """
+                import torch
+                def load(model, path):
+                    model.load_state_dict(torch.load(path, map_location="cpu"))
+                    return model
+            """,
+            "run.py": """
+                import torch
+                from depthnet.model import DepthNet
+                from depthnet.weights import load
+                def main():
+                    model = load(DepthNet(), "depthnet.pth")
+                    print(model(torch.zeros(1, 3, 8, 8)).cpu().numpy())
+                if __name__ == "__main__":
+                    main()
+            """,
+        },
+    )
+    review = build_review(str(root))
+    loads = [w for w in review.work if w.kind in ("checkpoint", "pretrained-backbone")]
+    places = {where.path for w in loads for where in w.where}
+    assert "depthnet/weights.py" in places
+    assert f"{COPY}/hubconf.py" not in places
+
+
+def _entries_repo(tmp_path: Path, entry: str) -> Path:
+    """The fixture with a hub entry point passing ``antialias=True`` (a registers variant)
+    beside the one the model loads, named by ``entry`` (the source text of the load's name)."""
+    import shutil
+
+    shutil.copytree("fixtures/vendoredhub", tmp_path / "repo")
+    model = (tmp_path / "repo/depthnet/model.py").read_text()
+    model = model.replace('"vit_tiny"', entry)
+    return write_repo(
+        tmp_path / "repo",
+        {
+            "depthnet/model.py": model,
+            f"{COPY}/hubconf.py": """
+                def _make(antialias=False):
+                    import vit
+                    return vit.ViT(antialias=antialias)
+
+                def vit_tiny14(pretrained=True):
+                    return _make()
+
+                def vit_tiny14_reg(pretrained=True):
+                    return _make(antialias=True)
+            """,
+            f"{COPY}/vit.py": """
+                import torch
+                from torch import nn
+
+                from backbone.layers import Block
+
+                class ViT(nn.Module):
+                    def __init__(self, dim=8, depth=2, antialias=False):
+                        super().__init__()
+                        self.embed = nn.Conv2d(3, dim, 4, 4)
+                        self.blocks = nn.ModuleList([Block(dim) for _ in range(depth)])
+                        self.antialias = antialias
+
+                    def forward(self, x):
+                        x = self.embed(x)
+                        x = nn.functional.interpolate(
+                            x, scale_factor=2.0, mode="bicubic", antialias=self.antialias
+                        )
+                        for block in self.blocks:
+                            x = block(x)
+                        return x
+            """,
+        },
+    )
+
+
+@pytest.mark.parametrize("entry", ['"vit_tiny14"', "'vit_{}14'.format('tiny')", "f'vit_{size}14'"])
+def test_a_parameter_only_an_unloaded_hub_entry_passes_is_no_work(
+    tmp_path: Path, entry: str
+) -> None:
+    review = build_review(str(_entries_repo(tmp_path, entry)))
+    assert not [w for w in review.work if w.kind == "unsupported-param"]
+
+
+def test_an_entry_named_by_a_variable_may_be_any(tmp_path: Path) -> None:
+    review = build_review(str(_entries_repo(tmp_path, "name")))
+    (item,) = [w for w in review.work if w.kind == "unsupported-param"]
+    assert "antialias" in item.what
