@@ -2568,6 +2568,10 @@ class _Values:
                 zipped = self._zipped(f, fn, expr, depth)
                 if zipped is not None:
                     return zipped
+            if not found and not bound and name not in dict(d.params):
+                closure = self._closure(f, fn, expr, depth)
+                if closure is not None:
+                    return closure
         if not found:
             assigns = f.top_assigns(-1)
             if fn < 0:  # a module-level use sees the module's assignments made before it,
@@ -2584,6 +2588,30 @@ class _Values:
         if len(found) == 1:
             return found[0]
         return _Val(" | ".join(v.show() for v in found), all(v.literal for v in found))
+
+    def _closure(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val | None:
+        """A name a nested function reads from the function it is defined in (a training
+        step defined inside ``main`` reading ``use_bfloat16``, which ``main`` sets): the
+        innermost enclosing function's parameter or assignments before the nested def;
+        None when no enclosing function binds it."""
+        d = f.defs[fn]
+        for qual in _enclosing_quals(d.qual):
+            outer = f.first.get(qual)
+            if outer is None or f.defs[outer].is_class:
+                continue
+            o = f.defs[outer]
+            if not o.line < d.line <= o.end_line:
+                continue
+            bound = [
+                a
+                for a in o.assigns
+                if a.target.kind == "Name" and a.target.name == expr.name and a.line < d.line
+            ]
+            if bound:
+                return self._name(f, outer, expr._replace(line=d.line), depth + 1)
+            if expr.name in dict(o.params):
+                return self._name(f, outer, expr._replace(line=d.line), depth + 1)
+        return None
 
     def _zipped(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val | None:
         """A name a loop binds from ``zip`` (RAM's ``for dataset, sampler, bs, n_worker ...

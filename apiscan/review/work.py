@@ -65,7 +65,7 @@ from apiscan.review.model import (
     WorkItem,
     work_label,
 )
-from apiscan.review.names import NEUTRAL_VALUES, ArgparseDefaults, NameValues
+from apiscan.review.names import NEUTRAL_VALUES, ArgparseDefaults, NameValues, config_key
 from apiscan.review.oplibs import (
     NETWORK_OP_LIBRARIES,
     TRAINING_PIECES,
@@ -2345,19 +2345,7 @@ def _option_key(expr: Expr, bound: Mapping[str, Expr] | None = None) -> str | No
     assigned once), through which a name holding a section (``data = args["data"]``, then
     ``data["flip"]``) reads ``config:data.flip``."""
     if expr.kind == "Subscript":
-        keys: list[str] = []
-        for _ in range(8):
-            while expr.kind == "Subscript":
-                index = expr.parts[1]
-                if index.kind != "Constant" or not isinstance(index.value, str):
-                    return None
-                keys.insert(0, index.value)
-                expr = expr.parts[0]
-            section = (bound or {}).get(expr.name) if expr.kind == "Name" else None
-            if section is None or section.kind != "Subscript":
-                break
-            expr = section
-        return "config:" + ".".join(keys) if expr.kind in ("Name", "Attribute") else None
+        return config_key(expr, bound)
     chain = expr.chain() if expr.kind == "Attribute" else None
     if (
         chain
