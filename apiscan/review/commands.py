@@ -63,11 +63,14 @@ _EVALUATION_RUN = re.compile(r"--eval(uate)?(?![-\w])(?!\s*(false|0)\b)", re.IGN
 _SKIPPED_DIRS = frozenset({".git", ".github", "node_modules", "__pycache__", "site"})
 
 
-def commanded_config(root: Path, configs: set[str]) -> tuple[str, str] | None:
+def commanded_config(
+    root: Path, configs: set[str], flags: Collection[str] = ()
+) -> tuple[str, str] | None:
     """(the config among ``configs`` (paths from the root) the training commands name most
     often, where the first such command is: ``README.md:67``), or None (no command, or a
-    tie)."""
-    named = commanded_configs(root, configs, docs=False)
+    tie). ``flags``: options besides the usual config flags whose value names the config
+    (the code's own option for the file it loads: ``--fname``)."""
+    named = commanded_configs(root, configs, docs=False, flags=flags)
     if not named:
         # no README or script command: the documentation pages' (pycls-style
         # ``docs/GETTING_STARTED.md``, where the README sends its reader), when all their
@@ -75,7 +78,7 @@ def commanded_config(root: Path, configs: set[str]) -> tuple[str, str] | None:
         # with other options); a page's single command (a note timing one config) and a
         # page timing configs against other frameworks (``docs/notes/benchmarks.md``)
         # document no training of this one
-        paged = commanded_configs(root, configs, docs=True, timing=False)
+        paged = commanded_configs(root, configs, docs=True, timing=False, flags=flags)
         if len(paged) == 1 and paged[0][2] > 1:
             return paged[0][0], paged[0][1]
         return None
@@ -171,7 +174,11 @@ def _names_script(word: str, script: str) -> bool:
 
 
 def commanded_configs(
-    root: Path, configs: set[str], docs: bool = True, timing: bool = True
+    root: Path,
+    configs: set[str],
+    docs: bool = True,
+    timing: bool = True,
+    flags: Collection[str] = (),
 ) -> list[tuple[str, str, int]]:
     """(config, where its first training command is, how many commands name it) for each of
     ``configs`` a training command names, the most named first (ties: the first met).
@@ -179,7 +186,9 @@ def commanded_configs(
     makes its config *the* one (:func:`commanded_config` reads the README and the scripts
     first: detectron2's ``docs/notes/benchmarks.md`` times one config); the pages only
     weigh what the documented commands train, all together. ``timing``: the commands of a
-    page named for benchmarks or profiling count too."""
+    page named for benchmarks or profiling count too. ``flags``: more options naming the
+    config (see :func:`commanded_config`)."""
+    config_flags = _CONFIG_FLAGS | set(flags)
     counts: Counter[str] = Counter()
     first: dict[str, str] = {}
     for path, line, words in _commands(root, docs):
@@ -188,8 +197,8 @@ def commanded_configs(
         if not _trains(words) or _NOT_TRAINING.search(" ".join(words)):
             continue
         for flag, value in itertools.zip_longest(words, words[1:], fillvalue=""):
-            name = value if flag in _CONFIG_FLAGS else ""
-            if flag.partition("=")[0] in _CONFIG_FLAGS and "=" in flag:
+            name = value if flag in config_flags else ""
+            if flag.partition("=")[0] in config_flags and "=" in flag:
                 name = flag.partition("=")[2]
             name = _config_path(name, configs) if name else ""
             if name in configs:

@@ -1740,6 +1740,14 @@ def yacs_settings(found: YamlConfigs | None) -> dict[str, set[object]]:
 
 #: What :func:`_scalar` gives for a text that holds no scalar.
 _NOT_SCALAR = object()
+#: The same, for the readers of :func:`scalar_value`.
+NOT_SCALAR = _NOT_SCALAR
+
+
+def scalar_value(text: str) -> object:
+    """The scalar (or tuple of scalars) a YAML value's or a Python literal's text holds
+    (``false`` → False, ``1.0e-06`` → 1e-06), else :data:`NOT_SCALAR`."""
+    return _scalar(text)
 
 
 def _scalar(text: str) -> object:
@@ -1777,10 +1785,76 @@ def option_files(
     if root is None or not root.is_dir():
         return None, None
     files = with_values(analyses)
+    nodes = {} if composed is None else composed
+    options = _option_yamls(root, files, nodes)
     return (
-        _option_yamls(root, files, {} if composed is None else composed),
-        _json_hparams(root, files) or _hydra_config(root, files) or _omegaconf_default(root, files),
+        options,
+        _json_hparams(root, files)
+        or _hydra_config(root, files)
+        or _omegaconf_default(root, files)
+        or (None if options is not None else _yaml_dict(root, files, nodes)),
     )
+
+
+#: An option's flag or help naming the config file it takes (``--fname`` with "name of
+#: config file to load").
+_CONFIG_OPTION = re.compile(r"(?i)cfg|config|yaml")
+
+
+def _yaml_dict(
+    root: Path, files: Sequence[FileAnalysis], nodes: dict[str, yaml.Node | Exception | None]
+) -> OptionFiles | None:
+    """The YAML file the code loads as a plain dict (``params = yaml.load(f)`` of the file
+    an option names, handed to the training as ``main(args=params)``, read as
+    ``args["optimization"]["lr"]``): the file the documented training command names by
+    that option (``python main.py --fname configs/x.yaml``), else the option's default
+    when it names one. The option is one whose default is a YAML file or whose flag or
+    help says config, in any script (its name need not say train). None when the code
+    loads no YAML, builds yacs configs from it, or no file is picked: across many files
+    a plain dict's keys name no one run."""
+    if not _loads(files, "yaml") or _yacs_defaults(files):
+        return None
+    options: list[tuple[str, str, str]] = []  # (flag, default, where)
+    for fa in files:
+        if is_test_path(fa.path):
+            continue
+        for call in fa.syntax.values.calls:  # type: ignore[union-attr]
+            option = _option(call.expr)
+            if option is None or not option[0].startswith("-"):
+                continue
+            helps = [
+                kw.target.value
+                for kw in call.expr.keywords
+                if kw.name == "help" and isinstance(kw.target.value, str)
+            ]
+            said = _CONFIG_OPTION.search(" ".join([option[0], *helps]))
+            if option[1].endswith((".yaml", ".yml")) or said:
+                options.append((*option, f"{fa.path}:{call.expr.line}"))
+    if not options:
+        return None
+    yamls = set(yaml_files(root))
+    # each option's file: the one the documented commands name by it, else its default's
+    named: dict[str, str] = {}
+    for flag, default, where in sorted(options):
+        commanded = commanded_config(root, yamls, {flag})
+        if commanded is not None:
+            named.setdefault(commanded[0], f"the training command at {commanded[1]}")
+            continue
+        if default.endswith((".yaml", ".yml")):
+            for candidate in _candidates(where.rpartition(":")[0], default):
+                if candidate in yamls:
+                    named.setdefault(candidate, f"the default of {flag} at {where}")
+                    break
+    if len(named) != 1:
+        return None  # none, or several files (a data YAML beside a hyperparameter one)
+    ((chosen, chosen_by),) = named.items()
+    found = OptionFiles("YAML config")
+    _flat_yamls(found, root, nodes, None, [chosen])
+    if chosen not in found.flat or not any("." in key for key in found.flat[chosen]):
+        # a flat file of scalars is a hyperparameter file (:func:`hyp_settings`)
+        return None
+    found.chosen, found.chosen_by = chosen, chosen_by
+    return found
 
 
 def _hydra_config(root: Path, files: Sequence[FileAnalysis]) -> OptionFiles | None:

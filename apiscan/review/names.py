@@ -50,6 +50,29 @@ DEPTH = 4
 UNKNOWN = None
 
 
+def config_key(expr: Expr, bound: Mapping[str, Expr] | None = None) -> str | None:
+    """``config:a.b`` for a config file's key read by string subscripts
+    (``self.config["a"]["b"]``), the key :attr:`ArgparseDefaults.settings` values; None for
+    any other expression. ``bound``: the locals of the function the read is in (name -> the
+    value assigned once), through which a name holding a section (``data = args["data"]``,
+    then ``data["flip"]``) reads ``config:data.flip``."""
+    if expr.kind != "Subscript":
+        return None
+    keys: list[str] = []
+    for _ in range(8):
+        while expr.kind == "Subscript":
+            index = expr.parts[1]
+            if index.kind != "Constant" or not isinstance(index.value, str):
+                return None
+            keys.insert(0, index.value)
+            expr = expr.parts[0]
+        section = (bound or {}).get(expr.name) if expr.kind == "Name" else None
+        if section is None or section.kind != "Subscript":
+            break
+        expr = section
+    return "config:" + ".".join(keys) if expr.kind in ("Name", "Attribute") else None
+
+
 class _Call(NamedTuple):
     """A call as the index keeps it, under its callee's last name."""
 

@@ -81,6 +81,7 @@ from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review.commands import NUMBER, Launch, launches
 from apiscan.review.config_files import (
+    NOT_SCALAR,
     DarknetSettings,
     OptionFiles,
     Setting,
@@ -93,6 +94,7 @@ from apiscan.review.config_files import (
     loaded_settings,
     option_rows,
     picked_by_options,
+    scalar_value,
     yacs_key,
     yaml_rows,
 )
@@ -192,6 +194,8 @@ _STOPS = re.compile(r"(^|\.)(\w*(Error|Exception)|exit|quit)$")
 _UNKNOWN = UNKNOWN
 #: The constants a followed value may be, by the word that writes them.
 _CONSTANT_WORDS: dict[str, object] = {"None": None, "True": True, "False": False}
+#: A step of a value's trail naming the YAML file that sets it (``... in cfg/x.yaml:12``).
+_YAML_FILE = re.compile(r"\.ya?ml:\d+")
 
 #: Order of the recipe's sections (the checklist of the seed guides).
 CATEGORIES: tuple[str, ...] = tuple(RECIPE_CATEGORIES)
@@ -2381,6 +2385,9 @@ class _Values:
             step = "set" if setting.line else "not set: .get gives None"
             return _Val(setting.text, True, (f"{text}: {step} in {where}",))
         if index.kind == "Constant" and isinstance(index.value, str):
+            loaded = self._loaded_setting(f, fn, expr)
+            if loaded is not None:
+                return loaded
             chain = _attribute_chain(expr)
             if (
                 chain is not None
@@ -2408,6 +2415,23 @@ class _Values:
             return _Val(text, False)  # self.W_a[ii]: a tensor built from no setting
         step = f"{container.text} indexed by {index.text}"
         return _Val(f"{base.text}[{index.text}]", False, (step, *base.trail))
+
+    def _loaded_setting(self, f: _File, fn: int, expr: Expr) -> _Val | None:
+        """What the chosen config file gives the key ``expr`` reads by string subscripts from
+        the dict a loader returned (``args["optimization"]["lr"]``, ``args`` the parameter
+        a caller hands ``yaml.load(f)``'s dict; ``opt["lr"]`` after ``opt =
+        args["optimization"]``): the file's ``optimization.lr`` with its place. None when
+        no file is chosen, ``expr`` reads no loaded dict, or the file does not set the key."""
+        hp = self.repo.hparams
+        if hp is None or hp.chosen is None:
+            return None
+        keys = self._loaded_keys(f, fn, expr, expr.line)
+        if not keys:
+            return None
+        found = hp.step(".".join(keys), expr.text)
+        if found is None or not found[0]:
+            return None
+        return _Val(found[0], True, (found[1],))
 
     def _written_in_place(self, f: _File, container: Expr) -> bool:
         """Whether ``container`` is a name whose dict ``f`` changes in place (an entry
@@ -2550,6 +2574,10 @@ class _Values:
                 zipped = self._zipped(f, fn, expr, depth)
                 if zipped is not None:
                     return zipped
+            if not found and not bound and name not in dict(d.params):
+                closure = self._closure(f, fn, expr, depth)
+                if closure is not None:
+                    return closure
         if not found:
             assigns = f.top_assigns(-1)
             if fn < 0:  # a module-level use sees the module's assignments made before it,
@@ -2566,6 +2594,30 @@ class _Values:
         if len(found) == 1:
             return found[0]
         return _Val(" | ".join(v.show() for v in found), all(v.literal for v in found))
+
+    def _closure(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val | None:
+        """A name a nested function reads from the function it is defined in (a training
+        step defined inside ``main`` reading ``use_bfloat16``, which ``main`` sets): the
+        innermost enclosing function's parameter or assignments before the nested def;
+        None when no enclosing function binds it."""
+        d = f.defs[fn]
+        for qual in _enclosing_quals(d.qual):
+            outer = f.first.get(qual)
+            if outer is None or f.defs[outer].is_class:
+                continue
+            o = f.defs[outer]
+            if not o.line < d.line <= o.end_line:
+                continue
+            bound = [
+                a
+                for a in o.assigns
+                if a.target.kind == "Name" and a.target.name == expr.name and a.line < d.line
+            ]
+            if bound:
+                return self._name(f, outer, expr._replace(line=d.line), depth + 1)
+            if expr.name in dict(o.params):
+                return self._name(f, outer, expr._replace(line=d.line), depth + 1)
+        return None
 
     def _zipped(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val | None:
         """A name a loop binds from ``zip`` (RAM's ``for dataset, sampler, bs, n_worker ...
@@ -2906,13 +2958,24 @@ class _Values:
     def _loaded_keys(self, f: _File, fn: int, expr: Expr, before: int) -> tuple[str, ...]:
         """The keys ``expr`` reads from a config file the code loads (``config["train"]``
         with ``config = json.loads(data)``: ("train",)), names followed to their last
-        assignment in the same function before line ``before``; () when it is none."""
+        assignment in the same function before line ``before`` (``opt = args["optim"]``
+        then ``opt["lr"]``: ("optim", "lr")), and a parameter to what the function's callers
+        pass (``main(args=params)`` with ``params = yaml.load(f)``: the dict the training
+        function reads as ``args["optim"]["lr"]``); () when it is none, the whole file, or
+        the callers disagree."""
+        return self._loaded_path(f, fn, expr, before, 0) or ()
+
+    def _loaded_path(
+        self, f: _File, fn: int, expr: Expr, before: int, depth: int
+    ) -> tuple[str, ...] | None:
+        """:meth:`_loaded_keys`, with () for the whole loaded file and None for a value
+        that is not read from one."""
         keys: list[str] = []
         for _ in range(MAX_DEPTH):
             if expr.kind == "Subscript":
                 index = expr.parts[1]
                 if index.kind != "Constant" or not isinstance(index.value, str):
-                    return ()
+                    return None
                 keys.insert(0, index.value)
                 expr = expr.parts[0]
             elif expr.kind == "Name":
@@ -2924,14 +2987,31 @@ class _Values:
                     and a.target.kind == "Name"
                     and a.target.name == expr.name
                 ]
-                if not bound:
-                    return ()
-                expr = bound[-1].value
+                if bound:
+                    expr = bound[-1].value
+                    continue
+                if fn < 0 or depth >= MAX_DEPTH or expr.name not in dict(f.defs[fn].params):
+                    return None
+                passed: set[tuple[str, ...] | None] = set()
+                for caller, call in self.call_sites(f, fn):
+                    given = bind_call(f.defs[fn], call.expr).get(expr.name)
+                    if given is not None:
+                        passed.add(
+                            self._loaded_path(
+                                caller, call.function, given, call.expr.line, depth + 1
+                            )
+                        )
+                if len(passed) != 1:
+                    return None
+                found = passed.pop()
+                return None if found is None else (*found, *keys)
             elif expr.kind == "Call" and _LOADER_CALL.search(expr.callee()):
+                if expr.callee().partition(".")[0] in _NOT_CONFIG_LOADERS:
+                    return None
                 return tuple(keys)
             else:
-                return ()
-        return ()
+                return None
+        return None
 
     def referrers(self, f: _File, index: int) -> set[str]:
         """The other files that name def ``index`` of ``f`` (imported by name, used as a
@@ -3793,7 +3873,9 @@ def _kept_attr(expr: Expr) -> bool:
 
 #: A call that loads a config file into a dict (``json.loads``, ``json.load``,
 #: ``yaml.safe_load``, ``OmegaConf.load``).
-_LOADER_CALL = re.compile(r"(^|\.)(safe_)?loads?$")
+_LOADER_CALL = re.compile(r"(^|\.)(safe_|full_)?loads?$")
+#: Modules whose ``load`` reads weights or arrays, not a config.
+_NOT_CONFIG_LOADERS = frozenset({"torch", "pickle", "np", "numpy", "joblib"})
 
 
 def _numbers_in(expr: Expr) -> bool:
@@ -5435,7 +5517,11 @@ class _Recipe:
                 try:
                     return ast.literal_eval(found.text)
                 except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                    return _UNKNOWN
+                    pass
+                if any(" in " in step and _YAML_FILE.search(step) for step in found.trail):
+                    # a YAML file's scalar (``use_color_distortion: false``, ``null``)
+                    value = scalar_value(found.text)
+                    return _UNKNOWN if value is NOT_SCALAR else value
             return _UNKNOWN
 
         if expr.kind == "Call" and expr.callee().rpartition(".")[2][:1].isupper():

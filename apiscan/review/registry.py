@@ -29,9 +29,9 @@ from apiscan.extract.records import FileAnalysis
 from apiscan.extract.syntax import shorten
 from apiscan.extract.values import Expr as ValueExpr
 from apiscan.review.commands import Launch
-from apiscan.review.evaluate import choice_key, outcomes
+from apiscan.review.evaluate import bind_call, choice_key, outcomes
 from apiscan.review.model import Where
-from apiscan.review.names import ArgparseDefaults, OptionDefault
+from apiscan.review.names import ArgparseDefaults, OptionDefault, config_key
 from apiscan.review.sources import place, with_facts
 
 #: Receivers whose attributes are command-line options or configuration values.
@@ -217,6 +217,9 @@ class Registries:
         #: architecture name -> the registered model name it is a variant of
         #: (``"transformer_iwslt_de_en"`` -> ``"transformer"``)
         self.variants: dict[str, str] = {}
+        #: ``config:<dotted key>`` -> the values the training's config file gives it
+        #: (:attr:`~apiscan.review.names.ArgparseDefaults.settings`)
+        self.settings = argparse.settings
         for file in files:
             self._index(file)
         by_path = {file.path: file for file in files}
@@ -263,8 +266,94 @@ class Registries:
             if bound:
                 last = max(bound, key=lambda a: a.line)
                 return self.key(file, last.value, fn, depth + 1)
+            function = file.functions[fn]
+            values = file.fa.syntax.values if file.fa.syntax is not None else None
+            own = [
+                i
+                for i, d in enumerate(values.defs if values is not None else ())
+                if d.qual == function.qualname and d.line == function.line and not d.is_class
+            ]
+            if len(own) == 1 and expr.value:
+                return self._passed(file, own[0], expr.value, depth + 1)
             return None
         return self.chain_key(file, file.chain(ref))
+
+    def _passed(self, file: ModelFile, index: int, name: str, depth: int) -> tuple[str, str] | None:
+        """(the name the parameter ``name`` of def ``index`` (of ``file``'s value records)
+        selects, how it was found) where every call of the repository passes the same one
+        (``init_model(model_name=model_name)`` after ``model_name =
+        args["meta"]["model_name"]``, a key of the training's config file: its value);
+        None when no call passes a told one or the calls disagree."""
+        values = file.fa.syntax.values if file.fa.syntax is not None else None
+        if values is None or depth > 3 or name not in dict(values.defs[index].params):
+            return None
+        d = values.defs[index]
+        targets = {f"{module}.{d.qual}" for module in file.modules}
+        found: set[tuple[str, str]] = set()
+        for caller in self.files:
+            facts = caller.fa.syntax.values if caller.fa.syntax is not None else None
+            if facts is None:
+                continue
+            for call in facts.calls:
+                func = call.expr.func
+                if func.kind not in ("Name", "Attribute") or func.name != d.name:
+                    continue
+                if self.resolve(caller, func.full().split(".")) not in targets:
+                    continue
+                passed = bind_call(d, call.expr).get(name)
+                if passed is None:
+                    continue  # the default: a run that leaves it says nothing of this one
+                picked = self._value_key(caller, call.function, passed, call.expr.line, depth)
+                if picked is None:
+                    return None
+                found.add(picked)
+        if len({value for value, _ in found}) != 1:
+            return None
+        value, how = min(found)
+        return value, f"{name} = {value!r}, passed as {how}"
+
+    def _value_key(
+        self, file: ModelFile, fn: int, expr: ValueExpr, line: int, depth: int
+    ) -> tuple[str, str] | None:
+        """(the string ``expr`` holds at ``line`` of def ``fn`` (value records' index, -1
+        the module), how): a literal, a local's last value before the line, a parameter
+        every caller passes alike, a config file's key read by subscripts
+        (:attr:`~apiscan.review.names.ArgparseDefaults.settings`) or an option."""
+        values = file.fa.syntax.values if file.fa.syntax is not None else None
+        if values is None or depth > 3:
+            return None
+        if expr.kind == "Constant":
+            return (
+                (expr.value, f"{expr.value!r} at {file.loc(line)}")
+                if isinstance(expr.value, str)
+                else None
+            )
+        assigns = values.defs[fn].assigns if fn >= 0 else values.assigns
+        if expr.kind == "Name":
+            bound = [
+                a
+                for a in assigns
+                if a.target.kind == "Name" and a.target.name == expr.name and a.line < line
+            ]
+            if bound:
+                last = max(bound, key=lambda a: a.line)
+                return self._value_key(file, fn, last.value, last.line, depth + 1)
+            return self._passed(file, fn, expr.name, depth + 1) if fn >= 0 else None
+        if expr.kind == "Subscript":
+            # each local's last value before the read (``data = args["data"]``)
+            once = {
+                a.target.name: a.value
+                for a in sorted(assigns, key=lambda a: a.line)
+                if a.target.kind == "Name" and a.line < line
+            }
+            key = config_key(expr, once)
+            given = self.settings.get(key or "", set())
+            if len(given) == 1 and isinstance(value := next(iter(given)), str):
+                return value, f"{expr.text} at {file.loc(line)}, {key[7:]} in the config file"
+            return None
+        if expr.kind == "Attribute":
+            return self.chain_key(file, expr.full().split("."))
+        return None
 
     def chain_key(self, file: ModelFile, parts: list[str] | None) -> tuple[str, str] | None:
         """(the name an option or config key ``args.model`` / ``cfg.MODEL.NAME`` holds by
@@ -373,7 +462,8 @@ class Registries:
 
     def called_by_name(self) -> frozenset[str]:
         """Every def a call of the repository names (resolved through imports): what is
-        called directly, not looked up by a computed name."""
+        called directly, not looked up by a computed name; a module's namespace read with a
+        literal key (``vit.__dict__['vit_predictor'](...)``) names its def too."""
         if self._called is None:
             called: set[str] = set()
             for file in self.files:
@@ -382,6 +472,22 @@ class Registries:
                     dotted = self.dotted(file, head[0]) if head and head[0] >= 0 else None
                     if dotted is not None:
                         called.add(dotted)
+                    func = file.expr(head[0]) if head else None
+                    if func is None or func.kind != "sub" or len(func.refs) != 2:
+                        continue
+                    inner, key = file.expr(func.refs[0]), file.expr(func.refs[1])
+                    if (
+                        inner is not None
+                        and inner.kind == "attr"
+                        and inner.value == "__dict__"
+                        and key is not None
+                        and key.kind == "const"
+                        and key.value
+                    ):
+                        module = self.dotted(file, inner.refs[0])
+                        picked = self.in_module(module, key.value) if module else None
+                        if picked is not None:
+                            called.add(picked)
             self._called = frozenset(called)
         return self._called
 

@@ -66,7 +66,7 @@ from apiscan.review.model import (
     WorkItem,
     work_label,
 )
-from apiscan.review.names import NEUTRAL_VALUES, ArgparseDefaults, NameValues
+from apiscan.review.names import NEUTRAL_VALUES, ArgparseDefaults, NameValues, config_key
 from apiscan.review.oplibs import (
     NETWORK_OP_LIBRARIES,
     TRAINING_PIECES,
@@ -2468,20 +2468,15 @@ _OPTION = re.compile(r"^(?:args|opt|opts|cfg|config|FLAGS)\.(\w+)$")
 _OPTION_RECEIVERS = frozenset({"args", "opt", "opts", "cfg", "config"})
 
 
-def _option_key(expr: Expr) -> str | None:
+def _option_key(expr: Expr, bound: Mapping[str, Expr] | None = None) -> str | None:
     """The dest an option read ``args.x`` names; ``config:a.b`` for a config file's key
     read by string subscripts (``self.config["a"]["b"]``, valued by the chosen config file:
     :attr:`~apiscan.review.names.ArgparseDefaults.settings`); None for any other
-    expression."""
+    expression. ``bound``: the locals of the function the read is in (name -> the value
+    assigned once), through which a name holding a section (``data = args["data"]``, then
+    ``data["flip"]``) reads ``config:data.flip``."""
     if expr.kind == "Subscript":
-        keys: list[str] = []
-        while expr.kind == "Subscript":
-            index = expr.parts[1]
-            if index.kind != "Constant" or not isinstance(index.value, str):
-                return None
-            keys.insert(0, index.value)
-            expr = expr.parts[0]
-        return "config:" + ".".join(keys) if expr.kind in ("Name", "Attribute") else None
+        return config_key(expr, bound)
     chain = expr.chain() if expr.kind == "Attribute" else None
     if (
         chain
@@ -3131,16 +3126,17 @@ def _switched_off_call(
     return False
 
 
-def _gate_key(expr: Expr) -> str | None:
+def _gate_key(expr: Expr, bound: Mapping[str, Expr] | None = None) -> str | None:
     """A test's name as :func:`_switched_off_call` values it: ``args.x`` by its option's dest,
-    a plain name by ``=name`` (a local or a parameter of the function holding the test)."""
+    a plain name by ``=name`` (a local or a parameter of the function holding the test);
+    ``bound`` as for :func:`_option_key`."""
     if expr.kind == "Name":
         return f"={expr.name}"
     if expr.kind == "Attribute" and expr.name == "__dict__" and expr.target.kind == "Name":
         return f"={expr.target.name}.__dict__"  # a module's namespace (:func:`namespace_gates`)
     if _self_attribute(expr):
         return f"=self.{expr.name}"  # an attribute a configured class stores
-    return _option_key(expr)
+    return _option_key(expr, bound)
 
 
 def namespace_gates(
@@ -3848,17 +3844,18 @@ def _name_values(
             for e in expr.walk()
             if e.kind == "Name" or _self_attribute(e)
         ]
+        bound = locals_.get((path, scope), {})
         named = {
             n: found
-            for n, v in locals_.get((path, scope), {}).items()
+            for n, v in bound.items()
             if n != (expr.name if expr.kind == "Name" else None)
             and n in names
-            and (found := _fixed(values_of(v, _option_key, opts))) is not None
+            and (found := _fixed(values_of(v, partial(_option_key, bound=bound), opts))) is not None
         }
         if known is not None and scope >= 0:
             params = known.get(path, {}).get(scope, {})
             named.update({n: params[n] for n in names if n in params and n not in named})
-        return _fixed(values_of(expr, _gate_key, _gate_values(opts, named)))
+        return _fixed(values_of(expr, partial(_gate_key, bound=bound), _gate_values(opts, named)))
 
     out: dict[str, dict[int, dict[str, list[object]]]] = {}
     for (path, scope), names in locals_.items():
