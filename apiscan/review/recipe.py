@@ -4256,6 +4256,7 @@ class _Recipe:
             for i in self.out
             if not (i.category == "loss" and self._inside(i.where, unused))
             and not self._inside(i.where, uncalled)
+            and not self._module_code_unrun(i.where)
             and not self._inside(i.where, unbuilt)
             and not (i.category == "init" and self._inside(i.where, dead_built))
             and not self._inside(i.where, overridden)
@@ -6041,6 +6042,44 @@ class _Recipe:
             ):
                 out.setdefault(file.path, []).append((d.line, d.end_line))
         return out
+
+    def _module_code_unrun(self, where: Where) -> bool:
+        """A row in the module-level code of a module whose functions and classes all go
+        unrun (nothing the run reaches calls them: a tracker's ``INFTY_COST = 1e+5``, an
+        ``np.random.seed(0)`` at import, in the modules only an evaluation tool imports):
+        the module's code is theirs, not the training's. The module is imported by another
+        file (a script's own module-level code runs when it is run); a constant read by code
+        that does run stays."""
+        file = self.files.get(where.path)
+        if file is None or where.cell:
+            return False
+        tops = [d for d in file.defs if d.owner < 0]
+        spans = self.uncalled.get(where.path, ())
+        if (
+            not tops
+            or any(d.line <= where.line <= d.end_line for d in tops)
+            or not all(any(a <= d.line and d.end_line <= b for a, b in spans) for d in tops)
+            or not any(
+                g.path != file.path for m in file.modules for g in self.repo.importers.get(m, ())
+            )
+        ):
+            return False
+        stored = {
+            a.target.name
+            for a, _ in file.assigns
+            if a.target.kind == "Name" and a.line == where.line
+        }
+        attributes, names = self._reads()
+        for name in stored:
+            for read in (*names.get(name, ()), *attributes.get(name, ())):
+                line = read.node.line
+                if read.file is file and line == where.line:
+                    continue  # the assignment itself
+                if not self._inside(Where(read.file.path, line), self.uncalled) and not (
+                    self.apart(read.file.path)
+                ):
+                    return False
+        return True
 
     @staticmethod
     def _inside(where: Where, spans: dict[str, list[tuple[int, int]]]) -> bool:
