@@ -532,6 +532,14 @@ _LENGTH_HELP = re.compile(
 #: An argparse help that says an option counts items ("maximum number of pairs"): a limit
 #: on how many inputs are read, not a size each input is brought to.
 _COUNT_HELP = re.compile(r"\bnumber of\b", re.IGNORECASE)
+#: An argparse help that says an option sizes every input image (Pytorch-UNet's ``--scale``,
+#: "Downscaling factor of the images"; "resize the input images to"): the preprocessing's
+#: input size, no augmentation drawn per sample.
+_RESIZE_HELP = re.compile(
+    r"\b(down|up|re)?scal(e|ing) factor (of|for) (the )?(input )?(images?|inputs?)\b"
+    r"|\bresiz(e|es|ing) (the |each |every |all )?(input )?images?\b",
+    re.IGNORECASE,
+)
 #: An option naming how often something happens during the run (logging, saving,
 #: evaluating), whatever its help says of iterations.
 _CADENCE = re.compile(
@@ -10322,6 +10330,10 @@ class _Recipe:
                 # SuperGlue's --max_length, "maximum number of pairs to evaluate": how many
                 # inputs are read, not a length each one is cut or padded to
                 category = None
+            if category is None and any(_RESIZE_HELP.search(_help(o)) for o in options):
+                # Pytorch-UNet's --scale 0.5, "Downscaling factor of the images": every image
+                # (and mask) resized by it before it enters the network
+                category = "preprocessing"
             if category is None and any(_AUG_HELP.search(_help(o)) for o in options):
                 # CenterNet's --scale / --shift: "apply scale augmentation" says what it is
                 category = "augmentation"
