@@ -2524,6 +2524,13 @@ def work_recipe(
             elif why[where[0]]:
                 resume = f"loaded {why[where[0]]}: a run resumed, not the training's start"
                 note = f"{resume}; {note}" if note else resume
+            elif commands:
+                # the load runs, and the documented commands name the file it reads
+                started = (
+                    "the documented commands pass a weights file the training starts "
+                    f"from ({commands[0]})"
+                )
+                note = f"{started}; {note}" if note else started
             out.append(RecipeItem("checkpoint", item.what, where[0], note=note))
     return tuple(out)
 
