@@ -525,6 +525,7 @@ def review(options: ScanOptions) -> Review:
         not_picked,
         taken,
         picked,
+        ancillary.configs,
     )
     # the rows of a file whose registered classes the run picks none of (another model's
     # config dataclass and its fp16 field, another task's loss weights) are that

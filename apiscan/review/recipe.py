@@ -52,7 +52,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import pairwise
@@ -673,6 +673,7 @@ def extract_recipe(
     not_picked: Iterable[str] = (),
     taken: list[Callable[[str, int], bool | None]] | None = None,
     picked: Iterable[str] = (),
+    configs: Collection[str] = (),
 ) -> tuple[RecipeItem, ...]:
     """The training recipe of the scanned repository, sorted by category, path and line.
     ``taken``, when given, receives the recipe's :meth:`_Recipe.branch_taken`: whether the
@@ -690,6 +691,15 @@ def extract_recipe(
     readings = readings or Readings(Path(root), analyses)
     recipe = _set_up(result, analyses, root, hierarchy, apart, readings, uncalled, not_picked)
     recipe.picked_models = frozenset(picked)
+    # the configuration files the documented commands load (``configs``, their paths):
+    # their module-level classes hold the values the bases' ``self.x`` read in the run
+    recipe.repo.launched_classes = frozenset(
+        f"{fa.modules[0]}.{c.qualname}"
+        for fa in analyses
+        if fa.path in configs and fa.modules
+        for c in fa.classes
+        if "." not in c.qualname
+    )
     apart = recipe.apart
     if taken is not None:
         taken.append(recipe.branch_taken)
@@ -1223,6 +1233,10 @@ class _Repo:
     hyp: DarknetSettings | None = None
     #: the repository's root, whose shell scripts launch the training (None: none read)
     root: Path | None = None
+    #: the module-level classes of the configuration files the documented training
+    #: commands load (``train.py -f exps/x.py``: ``exps.x.Exp``): what the run's ``self.x``
+    #: reads in their bases hold
+    launched_classes: frozenset[str] = frozenset()
     #: a module name -> the files importing it or a name from it
     importers: dict[str, list[_File]] = field(default_factory=dict)
     #: every module spelling of a file -> the file
@@ -3748,6 +3762,9 @@ class _Values:
         if owner < 0 or not f.module:
             return _Val(text, False)
         cls = f"{f.module}.{f.defs[owner].qual}"
+        launched = self._launched_sets(cls, expr, depth)
+        if launched is not None:
+            return launched
         for ancestor in self._lineage(cls):
             sets = [a for a in self.repo.attrs.get(ancestor, ()) if a.attr == expr.name]
             if not sets:
@@ -3804,6 +3821,42 @@ class _Values:
             if found is not None and found[0].path in linked:
                 return True
         return False
+
+    def _launched_sets(self, cls: str, expr: Expr, depth: int) -> _Val | None:
+        """``self.x`` read in a base class of the configurations the documented commands
+        load, where each of them sets ``x`` itself (or through a class between it and
+        the base) in its ``__init__``: their values, the ones the run reads (ByteTrack's
+        base experiment's ``get_lr_scheduler`` reading ``self.max_epoch``, 80 in each
+        launched experiment, 300 in the base). None when a launched configuration leaves
+        ``x`` to the base, or none extends ``cls``."""
+        resolved = self.hierarchy.resolve(cls) or cls
+        found: list[tuple[_Val, str]] = []
+        for sub in sorted(self.repo.launched_classes):
+            chain = self._lineage(sub)
+            if resolved not in chain or chain[0] == resolved:
+                continue
+            below = chain[: chain.index(resolved)]
+            sets: list[_AttrSet] = []
+            for ancestor in below:
+                sets = [
+                    a
+                    for a in self.repo.attrs.get(ancestor, ())
+                    if a.attr == expr.name and a.method in ("__init__", "")
+                ]
+                if sets:
+                    break
+            if not sets:
+                return None
+            found += [
+                (
+                    self.resolve(a.file, a.function, a.value, depth + 1).then(
+                        f"{expr.text} set in {a.owner} at {a.file.loc(a.line)}"
+                    ),
+                    a.file.loc(a.line),
+                )
+                for a in sets
+            ]
+        return _merge(found)
 
     def _lineage(self, cls: str) -> list[str]:
         """``cls`` and its repo ancestors, nearest first."""

@@ -24,6 +24,8 @@ BASE = """
             return torch.utils.data.DataLoader(range(8), batch_size=batch_size, num_workers=2)
         def get_optimizer(self, model):
             return torch.optim.SGD(model.parameters(), lr=0.1, weight_decay=self.weight_decay)
+        def get_lr_scheduler(self, opt):
+            return torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=self.max_epoch)
 """
 
 EXP = """
@@ -59,12 +61,14 @@ REPO = {
         def train(exp, batch_size):
             model = exp.get_model()
             opt = exp.get_optimizer(model)
+            sched = exp.get_lr_scheduler(opt)
             for epoch in range(exp.max_epoch):
                 for x in exp.get_data_loader(batch_size):
                     loss = model(x)
                     opt.zero_grad()
                     loss.backward()
                     opt.step()
+                sched.step()
     """,
     "tools/train.py": """
         import argparse
@@ -107,3 +111,12 @@ def test_an_override_calling_the_base_keeps_its_rows(tmp_path: Path) -> None:
     assert any(
         i.where.path == "lib/exp.py" and i.category == "dataloader" for i in review.recipe
     ), review.recipe
+
+
+def test_a_base_method_reads_what_the_launched_configs_set(tmp_path: Path) -> None:
+    # the base's scheduler reads self.max_epoch: 80 and 60 in the launched experiments,
+    # never the base's 300
+    review = build_review(str(write_repo(tmp_path / "exps", REPO)))
+    (row,) = [i for i in review.recipe if i.name.endswith("CosineAnnealingLR")]
+    t_max = dict(row.values)["T_max"]
+    assert "80" in t_max and "60" in t_max and "300" not in t_max, t_max
