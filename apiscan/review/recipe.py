@@ -200,6 +200,12 @@ _YAML_FILE = re.compile(r"\.ya?ml:\d+")
 #: Order of the recipe's sections (the checklist of the seed guides).
 CATEGORIES: tuple[str, ...] = tuple(RECIPE_CATEGORIES)
 
+#: The methods of a torch module that return the module itself (a move, a cast, a mode
+#: switch): what the result holds is what the receiver was built as.
+_MODULE_RETURNING = frozenset(
+    {"to", "cuda", "cpu", "train", "eval", "float", "half", "double", "bfloat16",
+     "requires_grad_", "share_memory", "apply", "to_empty"}
+)  # fmt: skip
 #: How far a value is followed (name → assignment → argparse default ...) before giving up.
 MAX_DEPTH = 5
 #: The methods that grow a list in place.
@@ -2236,6 +2242,19 @@ class _Values:
         in the class's ``__init__`` from what it is given (a trainer keeping its config);
         ``config.trainer`` where the builder of ``config`` sets ``trainer`` to a call (a
         config of configs, ``C.trainer = Trainer.get_default_config()``)."""
+        if (
+            value.kind == "Call"
+            and value.func.kind == "Attribute"
+            and value.func.name in _MODULE_RETURNING
+            and value.func.target.kind in ("Name", "Attribute", "Call")
+            and depth < MAX_DEPTH
+        ):
+            # ``model = model.to(memory_format=torch.channels_last)``: a module's move or
+            # mode switch returns the module itself, built where its receiver was
+            # (the receiver read where the call is: its assignment before that line)
+            inner = self._expr_origins(f, fn, value.func.target, value.line, depth + 1)
+            if inner:
+                return inner
         if value.kind == "Call":
             return [(f, fn, value)]
         if value.kind == "Name":
