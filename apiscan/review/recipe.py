@@ -4820,6 +4820,17 @@ class _Recipe:
             keys[n] = (key, replace(item, note=note))
         self.out = [item for _, item in keys]
 
+    def _traced_to_option(self, file: _File, fn: int, test: Expr) -> bool:
+        """Whether the test ``test`` reads an attribute the value follower traces to a
+        command-line option's default (``model.n_classes`` of a model built with
+        ``n_classes=args.classes``): it picks by that option as a test on ``args`` does."""
+        return any(
+            n.kind == "Attribute"
+            and (v := self.values.resolve(file, fn, n, 0)).literal
+            and any("argparse" in step for step in v.trail)
+            for n in test.walk()
+        )
+
     def _option_test(self, test: Expr) -> bool:
         """Whether the ``if`` test ``test`` picks by a command-line option (it reads a parsed
         option's attribute) rather than by the step (a modulo of a counter)."""
@@ -5091,7 +5102,9 @@ class _Recipe:
                     continue
                 seen.add((e.line, e.col))
                 test, body, orelse = e.parts
-                if not self._option_test(test) or _LAUNCH_TEST.search(test.text):
+                if not (
+                    self._option_test(test) or self._traced_to_option(file, call.function, test)
+                ) or _LAUNCH_TEST.search(test.text):
                     continue  # how the run is launched, or no option: not weighed here
                 verdict = self._holds(file, call.function, test, 0)
                 if not isinstance(verdict, bool):

@@ -30,15 +30,18 @@ REPO = {
     "train.py": """
         import argparse
         import torch
+        from torch import nn
         from net import Net
         from losses import soft_loss
         def train_model(model, lr=1e-3):
             opt = torch.optim.Adam(model.parameters(), lr=lr)
+            criterion = nn.CrossEntropyLoss() if model.n_classes > 1 else nn.BCEWithLogitsLoss()
             out = model(torch.zeros(1, 2))
             if model.n_classes == 1:
                 loss = soft_loss(out.sigmoid(), multiclass=False)
             else:
                 loss = soft_loss(out.softmax(1), multiclass=True)
+            loss = loss + criterion(out, torch.zeros(1, dtype=torch.long))
             loss.backward()
             opt.step()
         if __name__ == "__main__":
@@ -57,3 +60,12 @@ def test_a_moved_model_keeps_what_its_constructor_was_given(tmp_path: Path) -> N
     rows = [i for i in review.recipe if i.name.endswith("soft_loss")]
     assert [dict(i.values)["multiclass"] for i in rows] == ["True"], rows
     assert "the branch taken with the defaults" in rows[0].note, rows[0].note
+
+
+def test_a_conditional_expression_on_it_builds_the_side_the_defaults_take(
+    tmp_path: Path,
+) -> None:
+    review = build_review(str(write_repo(tmp_path / "moved", REPO)))
+    names = {i.name for i in review.recipe if i.category == "loss"}
+    assert "torch.nn.CrossEntropyLoss" in names, names
+    assert "torch.nn.BCEWithLogitsLoss" not in names, names
