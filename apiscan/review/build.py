@@ -2251,6 +2251,13 @@ def _evaluation_time(item: RecipeItem, fa: FileAnalysis | None) -> bool:
     return any(_words(name) & _EVALUATION_WORDS for name in names)
 
 
+#: A setting that names the range of input sizes the training draws (YOLOX's
+#: ``random_size``, a ``multi_scale`` list or switch).
+_MULTI_SCALE_SETTING = re.compile(r"random_?(size|resize|shape)s?|multi_?scales?", re.IGNORECASE)
+#: What a setting holds when it is switched off.
+_NO_SETTING = frozenset({"None", "False", "0", "()", "[]", "''", '""'})
+
+
 def multi_scale(result: ScanResult, recipe: tuple[RecipeItem, ...]) -> tuple[tuple[str, str], ...]:
     """(path, step) of the augmentation rows that resize to one of several sizes
     (detectron2's lazy config: ``ResizeShortestEdge(short_edge_length=(640, ..., 800),
@@ -2265,6 +2272,14 @@ def multi_scale(result: ScanResult, recipe: tuple[RecipeItem, ...]) -> tuple[tup
         if item.category != "augmentation" or any(
             f.case == RANDOM_RESIZE for f in result.shape_findings
         ):
+            continue
+        setting = item.name.rpartition(".")[2]
+        if _MULTI_SCALE_SETTING.fullmatch(setting) and any(
+            key == "value" and value not in _NO_SETTING for key, value in item.values
+        ):
+            # a configuration's range of input sizes drawn during training (YOLOX's
+            # ``self.random_size = (18, 32)``): one pipeline, whichever configs set it
+            steps.setdefault(f"multi-scale {item.name}", item.where.path)
             continue
         for _, value in item.values:
             hit = MULTI_SCALE.search(value)

@@ -576,6 +576,8 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "augmentation",
             r".*(no_?aug|close_mosaic|mosaic|mix_?up|cutmix|cutout|flip|mirror|hsv|jitter"
             r"|augment(?!ed)|degrees|translate|shear|perspective|erasing|rand(om)?_crop|multi_?scale"
+            # YOLOX's random_size = (14, 26): the input size drawn anew every few iterations
+            r"|random_?(size|resize|shape)s?"
             r"|(^|_)aug(_|$)).*",
         ),
         (
