@@ -502,6 +502,10 @@ def review(options: ScanOptions) -> Review:
         # ... and what only the alternatives the run's config leaves out reach (a head
         # built only after a guard the config returns from): another config's rows
         not_run.update(_left_defs(analyses, left))
+        # ... and what every configuration the documented commands load replaces in the
+        # base they extend (an experiment's own ``get_data_loader`` and ``max_epoch = 80``
+        # over its base's): the base's values never run
+        not_run.update(_overridden_by_configs(analyses, hierarchy, ancillary.configs))
         # ... and the branches the run's values never take (``elif loss_type == "diou":``
         # with the config's loss type ``smooth_l1``): another config's rows
         not_run.update(
@@ -521,6 +525,7 @@ def review(options: ScanOptions) -> Review:
         not_picked,
         taken,
         picked,
+        ancillary.configs,
     )
     # the rows of a file whose registered classes the run picks none of (another model's
     # config dataclass and its fp16 field, another task's loss weights) are that
@@ -828,6 +833,94 @@ def _left_defs(
         for d in values.defs if values is not None else ():
             if d.owner < 0 and "." not in d.qual and (d.line, d.end_line) in spans:
                 out[(fa.path, d.qual)] = (d.line, d.end_line)
+    return out
+
+
+def _overridden_by_configs(
+    analyses: Sequence[FileAnalysis], hierarchy: Hierarchy, configs: Collection[str]
+) -> dict[tuple[str, str], tuple[int, int]]:
+    """(path, label) -> (first, last line) of what every configuration class the documented
+    commands load (``configs``: their paths) overrides in a repository base class they
+    extend: the base's methods each of them defines again without calling the base's
+    (``super().get_data_loader(...)``), and the literal attributes the base's ``__init__``
+    sets that each of their own ``__init__`` sets again (``self.max_epoch = 80`` over the
+    base's ``300``). Nothing when no command names a configuration."""
+    files = {fa.path: fa for fa in analyses if fa.syntax is not None and fa.modules}
+    by_class: dict[str, tuple[FileAnalysis, int]] = {}
+    for fa in files.values():
+        values = fa.syntax.values if fa.syntax is not None else None
+        for n, d in enumerate(values.defs if values is not None else ()):
+            if d.is_class:
+                by_class.setdefault(f"{fa.modules[0]}.{d.qual}", (fa, n))
+    named = [
+        f"{files[path].modules[0]}.{c.qualname}"
+        for path in sorted(configs)
+        if path in files
+        for c in files[path].classes
+        if "." not in c.qualname
+    ]
+
+    def ancestors(cls: str) -> list[str]:
+        out: list[str] = []
+        todo = [cls]
+        while todo:
+            fact = hierarchy.classes.facts.get(todo.pop())
+            for base in fact.bases if fact is not None else ():
+                q = hierarchy.resolve(base) if base else None
+                if q is not None and q in by_class and q not in out and q != cls:
+                    out.append(q)
+                    todo.append(q)
+        return out
+
+    def own(cls: str) -> tuple[FileAnalysis, dict[str, int]]:
+        fa, n = by_class[cls]
+        defs = fa.syntax.values.defs  # type: ignore[union-attr]
+        return fa, {d.qual.rpartition(".")[2]: m for m, d in enumerate(defs) if d.owner == n}
+
+    def calls_base(fa: FileAnalysis, fn: int, name: str) -> bool:
+        return any(
+            c.function == fn
+            and c.expr.func.kind == "Attribute"
+            and c.expr.func.name == name
+            and c.expr.func.target.kind == "Call"
+            and c.expr.func.target.callee() == "super"
+            for c in fa.syntax.values.calls  # type: ignore[union-attr]
+        )
+
+    def init_sets(fa: FileAnalysis, fn: int | None) -> dict[str, int]:
+        if fn is None:
+            return {}
+        return {
+            a.target.name: a.line
+            for a in fa.syntax.values.defs[fn].assigns  # type: ignore[union-attr]
+            if a.target.kind == "Attribute"
+            and a.target.target.kind == "Name"
+            and a.target.target.name == "self"
+        }
+
+    lineage = {cls: ancestors(cls) for cls in named if cls in by_class}
+    out: dict[tuple[str, str], tuple[int, int]] = {}
+    for base in sorted({a for chain in lineage.values() for a in chain}):
+        subs = [cls for cls, chain in lineage.items() if base in chain]
+        base_fa, base_defs = own(base)
+        base_values = base_fa.syntax.values  # type: ignore[union-attr]
+        for name, fn in sorted(base_defs.items()):
+            if name == "__init__":
+                continue
+            if all(
+                (m := hierarchy.method(cls, name)) is not None
+                and m != hierarchy.method(base, name)
+                and m.startswith(cls + ".")
+                and not calls_base(by_class[cls][0], own(cls)[1][name], name)
+                for cls in subs
+            ):
+                d = base_values.defs[fn]
+                out[(base_fa.path, f"<{d.qual} overridden>")] = (d.line, d.end_line)
+        base_sets = init_sets(base_fa, base_defs.get("__init__"))
+        again = [set(init_sets(by_class[c][0], own(c)[1].get("__init__"))) for c in subs]
+        for attr, line in base_sets.items():
+            if again and all(attr in s for s in again):
+                out[(base_fa.path, f"<{base.rpartition('.')[2]}.{attr} overridden>")] = (line, line)
     return out
 
 
@@ -2158,6 +2251,13 @@ def _evaluation_time(item: RecipeItem, fa: FileAnalysis | None) -> bool:
     return any(_words(name) & _EVALUATION_WORDS for name in names)
 
 
+#: A setting that names the range of input sizes the training draws (YOLOX's
+#: ``random_size``, a ``multi_scale`` list or switch).
+_MULTI_SCALE_SETTING = re.compile(r"random_?(size|resize|shape)s?|multi_?scales?", re.IGNORECASE)
+#: What a setting holds when it is switched off.
+_NO_SETTING = frozenset({"None", "False", "0", "()", "[]", "''", '""'})
+
+
 def multi_scale(result: ScanResult, recipe: tuple[RecipeItem, ...]) -> tuple[tuple[str, str], ...]:
     """(path, step) of the augmentation rows that resize to one of several sizes
     (detectron2's lazy config: ``ResizeShortestEdge(short_edge_length=(640, ..., 800),
@@ -2172,6 +2272,14 @@ def multi_scale(result: ScanResult, recipe: tuple[RecipeItem, ...]) -> tuple[tup
         if item.category != "augmentation" or any(
             f.case == RANDOM_RESIZE for f in result.shape_findings
         ):
+            continue
+        setting = item.name.rpartition(".")[2]
+        if _MULTI_SCALE_SETTING.fullmatch(setting) and any(
+            key == "value" and value not in _NO_SETTING for key, value in item.values
+        ):
+            # a configuration's range of input sizes drawn during training (YOLOX's
+            # ``self.random_size = (18, 32)``): one pipeline, whichever configs set it
+            steps.setdefault(f"multi-scale {item.name}", item.where.path)
             continue
         for _, value in item.values:
             hit = MULTI_SCALE.search(value)
@@ -2432,6 +2540,13 @@ def work_recipe(
             elif why[where[0]]:
                 resume = f"loaded {why[where[0]]}: a run resumed, not the training's start"
                 note = f"{resume}; {note}" if note else resume
+            elif commands:
+                # the load runs, and the documented commands name the file it reads
+                started = (
+                    "the documented commands pass a weights file the training starts "
+                    f"from ({commands[0]})"
+                )
+                note = f"{started}; {note}" if note else started
             out.append(RecipeItem("checkpoint", item.what, where[0], note=note))
     return tuple(out)
 

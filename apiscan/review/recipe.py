@@ -52,7 +52,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import pairwise
@@ -200,6 +200,12 @@ _YAML_FILE = re.compile(r"\.ya?ml:\d+")
 #: Order of the recipe's sections (the checklist of the seed guides).
 CATEGORIES: tuple[str, ...] = tuple(RECIPE_CATEGORIES)
 
+#: The methods of a torch module that return the module itself (a move, a cast, a mode
+#: switch): what the result holds is what the receiver was built as.
+_MODULE_RETURNING = frozenset(
+    {"to", "cuda", "cpu", "train", "eval", "float", "half", "double", "bfloat16",
+     "requires_grad_", "share_memory", "apply", "to_empty"}
+)  # fmt: skip
 #: How far a value is followed (name → assignment → argparse default ...) before giving up.
 MAX_DEPTH = 5
 #: The methods that grow a list in place.
@@ -532,6 +538,14 @@ _LENGTH_HELP = re.compile(
 #: An argparse help that says an option counts items ("maximum number of pairs"): a limit
 #: on how many inputs are read, not a size each input is brought to.
 _COUNT_HELP = re.compile(r"\bnumber of\b", re.IGNORECASE)
+#: An argparse help that says an option sizes every input image (Pytorch-UNet's ``--scale``,
+#: "Downscaling factor of the images"; "resize the input images to"): the preprocessing's
+#: input size, no augmentation drawn per sample.
+_RESIZE_HELP = re.compile(
+    r"\b(down|up|re)?scal(e|ing) factor (of|for) (the )?(input )?(images?|inputs?)\b"
+    r"|\bresiz(e|es|ing) (the |each |every |all )?(input )?images?\b",
+    re.IGNORECASE,
+)
 #: An option naming how often something happens during the run (logging, saving,
 #: evaluating), whatever its help says of iterations.
 _CADENCE = re.compile(
@@ -562,6 +576,8 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "augmentation",
             r".*(no_?aug|close_mosaic|mosaic|mix_?up|cutmix|cutout|flip|mirror|hsv|jitter"
             r"|augment(?!ed)|degrees|translate|shear|perspective|erasing|rand(om)?_crop|multi_?scale"
+            # YOLOX's random_size = (14, 26): the input size drawn anew every few iterations
+            r"|random_?(size|resize|shape)s?"
             r"|(^|_)aug(_|$)).*",
         ),
         (
@@ -665,6 +681,7 @@ def extract_recipe(
     not_picked: Iterable[str] = (),
     taken: list[Callable[[str, int], bool | None]] | None = None,
     picked: Iterable[str] = (),
+    configs: Collection[str] = (),
 ) -> tuple[RecipeItem, ...]:
     """The training recipe of the scanned repository, sorted by category, path and line.
     ``taken``, when given, receives the recipe's :meth:`_Recipe.branch_taken`: whether the
@@ -682,6 +699,15 @@ def extract_recipe(
     readings = readings or Readings(Path(root), analyses)
     recipe = _set_up(result, analyses, root, hierarchy, apart, readings, uncalled, not_picked)
     recipe.picked_models = frozenset(picked)
+    # the configuration files the documented commands load (``configs``, their paths):
+    # their module-level classes hold the values the bases' ``self.x`` read in the run
+    recipe.repo.launched_classes = frozenset(
+        f"{fa.modules[0]}.{c.qualname}"
+        for fa in analyses
+        if fa.path in configs and fa.modules
+        for c in fa.classes
+        if "." not in c.qualname
+    )
     apart = recipe.apart
     if taken is not None:
         taken.append(recipe.branch_taken)
@@ -1215,6 +1241,10 @@ class _Repo:
     hyp: DarknetSettings | None = None
     #: the repository's root, whose shell scripts launch the training (None: none read)
     root: Path | None = None
+    #: the module-level classes of the configuration files the documented training
+    #: commands load (``train.py -f exps/x.py``: ``exps.x.Exp``): what the run's ``self.x``
+    #: reads in their bases hold
+    launched_classes: frozenset[str] = frozenset()
     #: a module name -> the files importing it or a name from it
     importers: dict[str, list[_File]] = field(default_factory=dict)
     #: every module spelling of a file -> the file
@@ -2214,6 +2244,19 @@ class _Values:
         in the class's ``__init__`` from what it is given (a trainer keeping its config);
         ``config.trainer`` where the builder of ``config`` sets ``trainer`` to a call (a
         config of configs, ``C.trainer = Trainer.get_default_config()``)."""
+        if (
+            value.kind == "Call"
+            and value.func.kind == "Attribute"
+            and value.func.name in _MODULE_RETURNING
+            and value.func.target.kind in ("Name", "Attribute", "Call")
+            and depth < MAX_DEPTH
+        ):
+            # ``model = model.to(memory_format=torch.channels_last)``: a module's move or
+            # mode switch returns the module itself, built where its receiver was
+            # (the receiver read where the call is: its assignment before that line)
+            inner = self._expr_origins(f, fn, value.func.target, value.line, depth + 1)
+            if inner:
+                return inner
         if value.kind == "Call":
             return [(f, fn, value)]
         if value.kind == "Name":
@@ -3740,6 +3783,9 @@ class _Values:
         if owner < 0 or not f.module:
             return _Val(text, False)
         cls = f"{f.module}.{f.defs[owner].qual}"
+        launched = self._launched_sets(cls, expr, depth)
+        if launched is not None:
+            return launched
         for ancestor in self._lineage(cls):
             sets = [a for a in self.repo.attrs.get(ancestor, ()) if a.attr == expr.name]
             if not sets:
@@ -3796,6 +3842,42 @@ class _Values:
             if found is not None and found[0].path in linked:
                 return True
         return False
+
+    def _launched_sets(self, cls: str, expr: Expr, depth: int) -> _Val | None:
+        """``self.x`` read in a base class of the configurations the documented commands
+        load, where each of them sets ``x`` itself (or through a class between it and
+        the base) in its ``__init__``: their values, the ones the run reads (ByteTrack's
+        base experiment's ``get_lr_scheduler`` reading ``self.max_epoch``, 80 in each
+        launched experiment, 300 in the base). None when a launched configuration leaves
+        ``x`` to the base, or none extends ``cls``."""
+        resolved = self.hierarchy.resolve(cls) or cls
+        found: list[tuple[_Val, str]] = []
+        for sub in sorted(self.repo.launched_classes):
+            chain = self._lineage(sub)
+            if resolved not in chain or chain[0] == resolved:
+                continue
+            below = chain[: chain.index(resolved)]
+            sets: list[_AttrSet] = []
+            for ancestor in below:
+                sets = [
+                    a
+                    for a in self.repo.attrs.get(ancestor, ())
+                    if a.attr == expr.name and a.method in ("__init__", "")
+                ]
+                if sets:
+                    break
+            if not sets:
+                return None
+            found += [
+                (
+                    self.resolve(a.file, a.function, a.value, depth + 1).then(
+                        f"{expr.text} set in {a.owner} at {a.file.loc(a.line)}"
+                    ),
+                    a.file.loc(a.line),
+                )
+                for a in sets
+            ]
+        return _merge(found)
 
     def _lineage(self, cls: str) -> list[str]:
         """``cls`` and its repo ancestors, nearest first."""
@@ -4256,6 +4338,7 @@ class _Recipe:
             for i in self.out
             if not (i.category == "loss" and self._inside(i.where, unused))
             and not self._inside(i.where, uncalled)
+            and not self._module_code_unrun(i.where)
             and not self._inside(i.where, unbuilt)
             and not (i.category == "init" and self._inside(i.where, dead_built))
             and not self._inside(i.where, overridden)
@@ -4739,6 +4822,17 @@ class _Recipe:
             keys[n] = (key, replace(item, note=note))
         self.out = [item for _, item in keys]
 
+    def _traced_to_option(self, file: _File, fn: int, test: Expr) -> bool:
+        """Whether the test ``test`` reads an attribute the value follower traces to a
+        command-line option's default (``model.n_classes`` of a model built with
+        ``n_classes=args.classes``): it picks by that option as a test on ``args`` does."""
+        return any(
+            n.kind == "Attribute"
+            and (v := self.values.resolve(file, fn, n, 0)).literal
+            and any("argparse" in step for step in v.trail)
+            for n in test.walk()
+        )
+
     def _option_test(self, test: Expr) -> bool:
         """Whether the ``if`` test ``test`` picks by a command-line option (it reads a parsed
         option's attribute) rather than by the step (a modulo of a counter)."""
@@ -5010,7 +5104,9 @@ class _Recipe:
                     continue
                 seen.add((e.line, e.col))
                 test, body, orelse = e.parts
-                if not self._option_test(test) or _LAUNCH_TEST.search(test.text):
+                if not (
+                    self._option_test(test) or self._traced_to_option(file, call.function, test)
+                ) or _LAUNCH_TEST.search(test.text):
                     continue  # how the run is launched, or no option: not weighed here
                 verdict = self._holds(file, call.function, test, 0)
                 if not isinstance(verdict, bool):
@@ -6041,6 +6137,44 @@ class _Recipe:
             ):
                 out.setdefault(file.path, []).append((d.line, d.end_line))
         return out
+
+    def _module_code_unrun(self, where: Where) -> bool:
+        """A row in the module-level code of a module whose functions and classes all go
+        unrun (nothing the run reaches calls them: a tracker's ``INFTY_COST = 1e+5``, an
+        ``np.random.seed(0)`` at import, in the modules only an evaluation tool imports):
+        the module's code is theirs, not the training's. The module is imported by another
+        file (a script's own module-level code runs when it is run); a constant read by code
+        that does run stays."""
+        file = self.files.get(where.path)
+        if file is None or where.cell:
+            return False
+        tops = [d for d in file.defs if d.owner < 0]
+        spans = self.uncalled.get(where.path, ())
+        if (
+            not tops
+            or any(d.line <= where.line <= d.end_line for d in tops)
+            or not all(any(a <= d.line and d.end_line <= b for a, b in spans) for d in tops)
+            or not any(
+                g.path != file.path for m in file.modules for g in self.repo.importers.get(m, ())
+            )
+        ):
+            return False
+        stored = {
+            a.target.name
+            for a, _ in file.assigns
+            if a.target.kind == "Name" and a.line == where.line
+        }
+        attributes, names = self._reads()
+        for name in stored:
+            for read in (*names.get(name, ()), *attributes.get(name, ())):
+                line = read.node.line
+                if read.file is file and line == where.line:
+                    continue  # the assignment itself
+                if not self._inside(Where(read.file.path, line), self.uncalled) and not (
+                    self.apart(read.file.path)
+                ):
+                    return False
+        return True
 
     @staticmethod
     def _inside(where: Where, spans: dict[str, list[tuple[int, int]]]) -> bool:
@@ -10283,6 +10417,10 @@ class _Recipe:
                 # SuperGlue's --max_length, "maximum number of pairs to evaluate": how many
                 # inputs are read, not a length each one is cut or padded to
                 category = None
+            if category is None and any(_RESIZE_HELP.search(_help(o)) for o in options):
+                # Pytorch-UNet's --scale 0.5, "Downscaling factor of the images": every image
+                # (and mask) resized by it before it enters the network
+                category = "preprocessing"
             if category is None and any(_AUG_HELP.search(_help(o)) for o in options):
                 # CenterNet's --scale / --shift: "apply scale augmentation" says what it is
                 category = "augmentation"

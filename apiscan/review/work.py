@@ -7929,6 +7929,8 @@ def _pickled_modules(
 
 #: A weights file a launch command passes (``--load_model ../models/coco_2x.pth``).
 _WEIGHTS_FILE = re.compile(r"\.(?:pth|pt|ckpt|pkl|pth\.tar|bin|safetensors)$", re.IGNORECASE)
+#: A command-line option word (``--load_model``, ``-c``), not a negative number.
+_OPTION_WORD = re.compile(r"--?[A-Za-z][\w.-]*")
 #: A script that trains (``train.py``, ``tools/train_net.py``).
 _TRAINING_SCRIPT = re.compile(r"train\w*\.py$")
 #: An option that names the weights a run starts from (``--weights``, ``--resume``).
@@ -8103,7 +8105,8 @@ def _launched_weights(root: Path | None, checkpoints: list[WorkItem]) -> list[Wo
         if reference is None:
             reference = words
         for option, value in itertools.pairwise(words):
-            if option.startswith("--") and _WEIGHTS_FILE.search(value):
+            # a long option or a short one (ByteTrack-style ``-c pretrained/yolox_x.pth``)
+            if _OPTION_WORD.fullmatch(option) and _WEIGHTS_FILE.search(value):
                 passed.setdefault((option, value), []).append(Where(path, line))
     if not passed:
         return checkpoints
