@@ -29,7 +29,7 @@ from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
-from apiscan.review.commands import documented_calls
+from apiscan.review.commands import documented_calls, documented_imports
 from apiscan.review.config_files import OptionFiles, YamlConfigs, config_names, framework_keeps
 from apiscan.review.configs import DRAWN_SIZE, MULTI_SCALE
 from apiscan.review.inference import (
@@ -39,7 +39,7 @@ from apiscan.review.inference import (
     default_settings,
     inference_steps,
 )
-from apiscan.review.leftout import left_out
+from apiscan.review.leftout import imported_names, left_out
 from apiscan.review.masked import METRICS, REDUCTION, masked_selections
 from apiscan.review.model import (
     WORK_KINDS,
@@ -203,6 +203,11 @@ def review(options: ScanOptions) -> Review:
     # downloads are no work item (the recipe drops their rows the same way)
     # the functions nothing runs: no recipe rows, no effort for their gaps
     uncalled = uncalled_functions(analyses, result)
+    # what the documentation's Python examples import from the package and call (a
+    # library's ``from lib import Model, Trainer`` ... ``Trainer(model, ...)``, its only
+    # training run) is how its users run it: reached, though no file of its own calls it
+    shown = documented_definitions(analyses, documented_imports(root))
+    uncalled = {k: v for k, v in uncalled.items() if k not in shown}
     dead: dict[str, list[tuple[int, int]]] = {}
     for (path, _), span in sorted(uncalled.items()):
         dead.setdefault(path, []).append(span)
@@ -341,13 +346,13 @@ def review(options: ScanOptions) -> Review:
     # default, not dropped)
     branches = switched_off_spans(analyses, options, named, names.argparse.unset())
     off_spans = {**dead_spans, **branches}
-    reach = _without_spans(apart_only(analyses, reached_by, off_spans), branches)
+    reach = _without_spans(apart_only(analyses, reached_by, off_spans, shown=shown), branches)
     if training and _trained_only_apart(result, ancillary, reach.exporting):
         # a library's own trainer that only its examples, notebooks and demos run (a GPT
         # and its ``Trainer``, driven by a notebook and a side project's script): they are
         # how the library is used, as where nothing trains
         reached_by = _product_users(ancillary.apart, LIBRARY_USERS)
-        reach = _without_spans(apart_only(analyses, reached_by, off_spans), branches)
+        reach = _without_spans(apart_only(analyses, reached_by, off_spans, shown=shown), branches)
     found = (name for _, name in (*reach.exporting, *reach.unreached))
     configured_names = config_names(readings.config_words, found)
     # where nothing trains, the top models are the library's product (CLIP's model, which
@@ -362,7 +367,7 @@ def review(options: ScanOptions) -> Review:
         configured_names |= public_names(analyses, ancillary.apart) | documented
     if configured_names:  # those a config file names may be built: reached, as their users
         reach = _without_spans(
-            apart_only(analyses, reached_by, off_spans, configured_names), branches
+            apart_only(analyses, reached_by, off_spans, configured_names, shown), branches
         )
     unbuilt |= reach.unreached
     # what only the branches the defaults skip reach (a loss an untaken ``elif`` of the
@@ -370,7 +375,7 @@ def review(options: ScanOptions) -> Review:
     # run's values do not pick rather than code nothing reaches
     switched = frozenset()
     if branches and reach.unreached:
-        plain = apart_only(analyses, reached_by, dead_spans, configured_names)
+        plain = apart_only(analyses, reached_by, dead_spans, configured_names, shown)
         switched = reach.unreached - plain.unreached
     # the methods of reached classes that only that code calls (an inverse transform only
     # an unreached vocoder helper runs): their dynamic shapes and gaps are not priced
@@ -1237,6 +1242,34 @@ def _trained_only_apart(
         if trains(f.api) and not is_test_path(f.path) and not ancillary.why(f.path)
     }
     return bool(steps) and all(within(exporting, path, fn) for path, fn in steps)
+
+
+def documented_definitions(
+    analyses: Sequence[FileAnalysis], imported: Collection[tuple[str, str]]
+) -> frozenset[tuple[str, str]]:
+    """(path, name) of the module-level definitions that ``imported`` ((module, name) pairs a
+    documentation example imports) stand for: defined in that module, or re-exported by it
+    (a package's ``__init__`` importing ``Model`` from its submodule), followed through the
+    scan's import records a few hops; a same-named definition elsewhere is not one."""
+    by_module: dict[str, FileAnalysis] = {}
+    for fa in analyses:
+        if fa.syntax is not None and fa.syntax.values is not None and not fa.errors:
+            for m in fa.modules:
+                by_module.setdefault(m, fa)
+    out: set[tuple[str, str]] = set()
+    for module, name in imported:
+        for _ in range(4):
+            fa = by_module.get(module)
+            if fa is None or fa.syntax is None or fa.syntax.values is None:
+                break
+            if any(d.owner < 0 and d.qual == name for d in fa.syntax.values.defs):
+                out.add((fa.path, name))
+                break
+            target = imported_names(fa, fa.syntax.values).get(name, "")
+            module, _, name = target.rpartition(".")
+            if not module:
+                break
+    return frozenset(out)
 
 
 def public_names(analyses: Sequence[FileAnalysis], apart: Callable[[str], str]) -> frozenset[str]:

@@ -35,7 +35,7 @@ import textwrap
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from apiscan.review.roles import LAUNCH_MODULES
 from apiscan.review.sources import is_test_path
@@ -960,9 +960,47 @@ def documented_calls(root: Path | None) -> frozenset[str]:
     session, output) names nothing."""
     import ast
 
-    if root is None:
-        return frozenset()
     names: set[str] = set()
+    for tree in _example_trees(root):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                func = node.func
+                if isinstance(func, ast.Name):
+                    names.add(func.id)
+                elif isinstance(func, ast.Attribute):
+                    names.add(func.attr)
+    return frozenset(names)
+
+
+def documented_imports(root: Path | None) -> frozenset[tuple[str, str]]:
+    """(module, name) of each name the documentation's Python examples import from a module
+    by name and then call (``from lib import Model, Trainer`` ... ``Trainer(diffusion,
+    ...)``): the classes and functions a library's users build, told by the module they come
+    from (a same-named copy in another module of the library is not one of them)."""
+    import ast
+
+    out: set[tuple[str, str]] = set()
+    for tree in _example_trees(root):
+        called = {
+            node.func.id
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    if (alias.asname or alias.name) in called:
+                        out.add((node.module, alias.name))
+    return frozenset(out)
+
+
+def _example_trees(root: Path | None) -> Iterator[Any]:
+    """The syntax tree of each fenced ``python`` block of the root README and the root and
+    docs pages that parses as Python (doctest prompts removed)."""
+    import ast
+
+    if root is None:
+        return
     for path, text in _texts(root, docs=True, pages=True):
         if not path.lower().endswith(".md") and "." in PurePosixPath(path).name:
             continue  # shell scripts, reStructuredText: no fenced blocks
@@ -971,14 +1009,6 @@ def documented_calls(root: Path | None) -> frozenset[str]:
                 continue
             code = textwrap.dedent("\n".join(_unprompted(line) for line in block.splitlines()))
             try:
-                tree = ast.parse(code)
+                yield ast.parse(code)
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 continue
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Call):
-                    func = node.func
-                    if isinstance(func, ast.Name):
-                        names.add(func.id)
-                    elif isinstance(func, ast.Attribute):
-                        names.add(func.attr)
-    return frozenset(names)

@@ -79,7 +79,7 @@ def call_sites_by_def(
     return out
 
 
-def _imports(fa: FileAnalysis, values: FileValues) -> dict[str, str]:
+def imported_names(fa: FileAnalysis, values: FileValues) -> dict[str, str]:
     """A file's imported names -> the dotted names they stand for, relative imports
     resolved against its package."""
     out = dict(fa.syntax.imports) if fa.syntax is not None else {}
@@ -761,7 +761,7 @@ def left_out(
             if d.owner < 0 and "." not in d.qual:
                 tops.setdefault((fa.path, d.name), n)
                 names.add(d.name)
-    imports = {fa.path: _imports(fa, values_of[fa.path]) for fa in analyses}
+    imports = {fa.path: imported_names(fa, values_of[fa.path]) for fa in analyses}
     # path -> its public module-level functions, what a read of its ``__dict__`` by a
     # computed key takes (builders by architecture name; the classes they build are
     # reached through them)

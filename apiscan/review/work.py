@@ -4679,6 +4679,7 @@ def apart_only(
     apart: Callable[[str], str],
     dead: Mapping[tuple[str, str], tuple[int, int]] | None = None,
     kept: Collection[str] = frozenset(),
+    shown: Collection[tuple[str, str]] = frozenset(),
 ) -> Reach:
     """The module-level classes and functions of ported library modules that only code counted
     apart uses (``exporting``: (path, name) -> the files counted apart that use it): yolov7's
@@ -4698,7 +4699,9 @@ def apart_only(
     builder's blocks only the depths nothing builds use. Reachability is told here once, by
     definition, and read by every section that prices code. ``kept`` are names something
     else may build (a config file writes them: a model YAML's layer): reached, whatever
-    uses them."""
+    uses them; ``shown`` are (path, name) definitions the documentation's examples build
+    (a library's ``Model`` its README imports from the package): reached, though another
+    definition of the package uses them only as a base or a default."""
     dead = dict(dead or {})
     trained = _trains_here(analyses)
     framework = _framework_classes(analyses) if trained else frozenset()
@@ -4892,7 +4895,11 @@ def apart_only(
     def largest(excluded: Collection[str]) -> set[tuple[str, str]]:
         """The largest set of used definitions, none named in ``excluded``, whose every use
         is in a file counted apart, inside a dead definition or inside one of the set."""
-        found = {key for key, used in outer.items() if used and key[1] not in excluded}
+        found = {
+            key
+            for key, used in outer.items()
+            if used and key[1] not in excluded and key not in shown
+        }
         while True:
             still = {key for key in found if all(unrun(*use, found) for use in outer[key])}
             if still == found:

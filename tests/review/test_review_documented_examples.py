@@ -1,0 +1,39 @@
+"""A library trained only by its README's Python example (issue 20 points 4 and 5), on
+fixtures/docexamples: ``lib/__init__.py`` re-exports ``Model`` and ``Trainer`` from
+``lib/core.py``; the README imports both from the package and runs the trainer; a subclass
+of ``Model`` nothing builds and a same-named ``Model`` in another module sit beside it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from scan_helpers import review_fixture
+
+from apiscan.review.commands import documented_imports
+
+
+@pytest.fixture(scope="module")
+def review():
+    return review_fixture("fixtures/docexamples")
+
+
+def _not_reached(review) -> str:
+    return next((s for s in review.effort.explanation if s.startswith("Not reached")), "")
+
+
+def test_what_the_readme_example_builds_is_reached_and_priced(review) -> None:
+    told = _not_reached(review)
+    # VALID: the model the example imports from the package, and the block it builds
+    assert "lib/core.py:Model" not in told
+    assert "lib/core.py:Block" not in told
+    # INVALID: a same-named class of another module, a subclass nothing builds
+    assert "lib/other.py:Model" in told
+    assert "lib/extra.py:BigModel" in told
+
+
+def test_the_examples_imports_that_they_call() -> None:
+    from scan_helpers import REPO_ROOT
+
+    found = documented_imports(Path(REPO_ROOT) / "fixtures/docexamples")
+    assert found == {("lib", "Model"), ("lib", "Trainer")}
