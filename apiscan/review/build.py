@@ -39,7 +39,7 @@ from apiscan.review.inference import (
     default_settings,
     inference_steps,
 )
-from apiscan.review.leftout import imported_names, left_out
+from apiscan.review.leftout import documented_definitions, left_out
 from apiscan.review.masked import METRICS, REDUCTION, masked_selections
 from apiscan.review.model import (
     WORK_KINDS,
@@ -1242,34 +1242,6 @@ def _trained_only_apart(
         if trains(f.api) and not is_test_path(f.path) and not ancillary.why(f.path)
     }
     return bool(steps) and all(within(exporting, path, fn) for path, fn in steps)
-
-
-def documented_definitions(
-    analyses: Sequence[FileAnalysis], imported: Collection[tuple[str, str]]
-) -> frozenset[tuple[str, str]]:
-    """(path, name) of the module-level definitions that ``imported`` ((module, name) pairs a
-    documentation example imports) stand for: defined in that module, or re-exported by it
-    (a package's ``__init__`` importing ``Model`` from its submodule), followed through the
-    scan's import records a few hops; a same-named definition elsewhere is not one."""
-    by_module: dict[str, FileAnalysis] = {}
-    for fa in analyses:
-        if fa.syntax is not None and fa.syntax.values is not None and not fa.errors:
-            for m in fa.modules:
-                by_module.setdefault(m, fa)
-    out: set[tuple[str, str]] = set()
-    for module, name in imported:
-        for _ in range(4):
-            fa = by_module.get(module)
-            if fa is None or fa.syntax is None or fa.syntax.values is None:
-                break
-            if any(d.owner < 0 and d.qual == name for d in fa.syntax.values.defs):
-                out.add((fa.path, name))
-                break
-            target = imported_names(fa, fa.syntax.values).get(name, "")
-            module, _, name = target.rpartition(".")
-            if not module:
-                break
-    return frozenset(out)
 
 
 def public_names(analyses: Sequence[FileAnalysis], apart: Callable[[str], str]) -> frozenset[str]:

@@ -924,23 +924,30 @@ _PYTHON_TAGS = frozenset({"python", "py", "python3", "pycon", ""})
 
 def fenced_blocks(text: str) -> Iterator[tuple[str, str]]:
     """(info string, text) of each fenced code block of a Markdown page (```` ``` ```` or
-    ``~~~``; a block left open runs to the end of the page). One pass over the lines: a
-    page of many unclosed fences costs no more than its length."""
-    fence, tag, lines = "", "", []
-    for line in text.splitlines():
+    ``~~~``; a block left open runs to the end of the page)."""
+    for _, tag, block in fenced_blocks_at(text):
+        yield tag, block
+
+
+def fenced_blocks_at(text: str) -> Iterator[tuple[int, str, str]]:
+    """(line of the block's first line, info string, text) of each fenced code block of a
+    Markdown page. One pass over the lines: a page of many unclosed fences costs no more
+    than its length."""
+    fence, tag, lines, first = "", "", [], 0
+    for number, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
         if not fence:
             if stripped.startswith(("```", "~~~")):
                 fence = stripped[:3]
                 tag = stripped[3:].strip().split(" ")[0].lower() if stripped[3:].strip() else ""
-                lines = []
+                lines, first = [], number + 1
         elif stripped.startswith(fence) and not stripped.strip(fence[0]):
-            yield tag, "\n".join(lines)
+            yield first, tag, "\n".join(lines)
             fence = ""
         else:
             lines.append(line)
     if fence:
-        yield tag, "\n".join(lines)
+        yield first, tag, "\n".join(lines)
 
 
 def _unprompted(line: str) -> str:
@@ -961,7 +968,7 @@ def documented_calls(root: Path | None) -> frozenset[str]:
     import ast
 
     names: set[str] = set()
-    for tree in _example_trees(root):
+    for _, _, _, tree in _example_trees(root):
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 func = node.func
@@ -980,7 +987,7 @@ def documented_imports(root: Path | None) -> frozenset[tuple[str, str]]:
     import ast
 
     out: set[tuple[str, str]] = set()
-    for tree in _example_trees(root):
+    for _, _, _, tree in _example_trees(root):
         called = {
             node.func.id
             for node in ast.walk(tree)
@@ -994,9 +1001,39 @@ def documented_imports(root: Path | None) -> frozenset[tuple[str, str]]:
     return frozenset(out)
 
 
-def _example_trees(root: Path | None) -> Iterator[Any]:
-    """The syntax tree of each fenced ``python`` block of the root README and the root and
-    docs pages that parses as Python (doctest prompts removed)."""
+def documented_keywords(
+    root: Path | None,
+) -> dict[tuple[str, str], list[tuple[str, str]]]:
+    """(called name, keyword) -> (the literal passed, where: ``README.md:72``) of each
+    keyword argument the documentation's Python examples pass as a literal
+    (``Trainer(diffusion, train_lr = 8e-5, amp = True)``): the values a library's users
+    run it with, where no file of its own calls it."""
+    import ast
+
+    out: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for path, first, code, tree in _example_trees(root):
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+            for kw in node.keywords:
+                if not name or kw.arg is None:
+                    continue
+                try:
+                    ast.literal_eval(kw.value)
+                except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+                    continue
+                where = f"{path}:{first + kw.value.lineno - 1}"
+                text = ast.get_source_segment(code, kw.value) or ast.unparse(kw.value)
+                out.setdefault((name, kw.arg), []).append((text, where))
+    return out
+
+
+def _example_trees(root: Path | None) -> Iterator[tuple[str, int, str, Any]]:
+    """(page, line of the block's first line, its code, syntax tree) of each fenced ``python`` block
+    of the root README and the root and docs pages that parses as Python (doctest prompts
+    removed)."""
     import ast
 
     if root is None:
@@ -1004,11 +1041,11 @@ def _example_trees(root: Path | None) -> Iterator[Any]:
     for path, text in _texts(root, docs=True, pages=True):
         if not path.lower().endswith(".md") and "." in PurePosixPath(path).name:
             continue  # shell scripts, reStructuredText: no fenced blocks
-        for tag, block in fenced_blocks(text):
+        for first, tag, block in fenced_blocks_at(text):
             if tag not in _PYTHON_TAGS:
                 continue
             code = textwrap.dedent("\n".join(_unprompted(line) for line in block.splitlines()))
             try:
-                yield ast.parse(code)
+                yield path, first, code, ast.parse(code)
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 continue

@@ -23,7 +23,7 @@ entry at ``get_act(nn.ReLU)``), so a layer only left-out models name by string i
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 from apiscan.extract import import_package
@@ -1073,3 +1073,31 @@ def left_out(
                 add(place)
                 changed = True
     return {path: sorted(found) for path, found in sorted(spans.items())}
+
+
+def documented_definitions(
+    analyses: Sequence[FileAnalysis], imported: Collection[tuple[str, str]]
+) -> frozenset[tuple[str, str]]:
+    """(path, name) of the module-level definitions that ``imported`` ((module, name) pairs a
+    documentation example imports) stand for: defined in that module, or re-exported by it
+    (a package's ``__init__`` importing ``Model`` from its submodule), followed through the
+    scan's import records a few hops; a same-named definition elsewhere is not one."""
+    by_module: dict[str, FileAnalysis] = {}
+    for fa in analyses:
+        if fa.syntax is not None and fa.syntax.values is not None and not fa.errors:
+            for m in fa.modules:
+                by_module.setdefault(m, fa)
+    out: set[tuple[str, str]] = set()
+    for module, name in imported:
+        for _ in range(4):
+            fa = by_module.get(module)
+            if fa is None or fa.syntax is None or fa.syntax.values is None:
+                break
+            if any(d.owner < 0 and d.qual == name for d in fa.syntax.values.defs):
+                out.add((fa.path, name))
+                break
+            target = imported_names(fa, fa.syntax.values).get(name, "")
+            module, _, name = target.rpartition(".")
+            if not module:
+                break
+    return frozenset(out)

@@ -37,3 +37,20 @@ def test_the_examples_imports_that_they_call() -> None:
 
     found = documented_imports(Path(REPO_ROOT) / "fixtures/docexamples")
     assert found == {("lib", "Model"), ("lib", "Trainer")}
+
+
+def _row(review, category: str) -> dict[str, str]:
+    return next(dict(r.values) for r in review.recipe if r.category == category)
+
+
+def test_the_recipe_reads_the_values_the_example_passes(review) -> None:
+    # VALID: the learning rate the example passes, with where it is written
+    lr = _row(review, "optimizer")["lr"]
+    assert lr.startswith("3e-4 (passed by the documentation's example at README.md:")
+    assert "1e-4" in lr  # the default it replaces, told
+    # and the wrapper's precision takes the branch the example's flag picks
+    amp = next(dict(r.values) for r in review.recipe if "mixed_precision" in r.name)
+    assert amp["mixed_precision"].startswith('"fp16"')
+    # INVALID: a keyword the examples pass with different values (32 in one, 8 in the
+    # other) is no one run's: the default stays
+    assert _row(review, "dataloader")["batch_size"].startswith("16 (default of parameter")
