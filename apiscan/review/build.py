@@ -60,7 +60,7 @@ from apiscan.review.roles import (
     train_switch,
     trains,
 )
-from apiscan.review.sources import fits_with, is_test_path, place, with_facts
+from apiscan.review.sources import fits_with, is_test_path, place, self_tests, with_facts
 from apiscan.review.work import (
     ANCILLARY_FILES,
     TEACHER_WHAT,
@@ -345,14 +345,26 @@ def review(options: ScanOptions) -> Review:
     # (the branches themselves stay where they are: a work item in one is noted as off by
     # default, not dropped)
     branches = switched_off_spans(analyses, options, named, names.argparse.unset())
+    # where the documentation's examples build the library's own classes (its README's
+    # ``Model(...)``, ``Trainer(model, ...)``), a module's ``__main__`` self-test trying out
+    # another copy (a variant file's ``Model``) is no run of it: what only self-tests reach
+    # is an alternative, not priced
+    tried = _package_trials(analyses, shown) if shown else {}
+    branches = {**branches, **tried}
     off_spans = {**dead_spans, **branches}
-    reach = _without_spans(apart_only(analyses, reached_by, off_spans, shown=shown), branches)
+    reach = _without_spans(
+        apart_only(analyses, reached_by, off_spans, shown=shown, tried={p for p, _ in tried}),
+        branches,
+    )
     if training and _trained_only_apart(result, ancillary, reach.exporting):
         # a library's own trainer that only its examples, notebooks and demos run (a GPT
         # and its ``Trainer``, driven by a notebook and a side project's script): they are
         # how the library is used, as where nothing trains
         reached_by = _product_users(ancillary.apart, LIBRARY_USERS)
-        reach = _without_spans(apart_only(analyses, reached_by, off_spans, shown=shown), branches)
+        reach = _without_spans(
+            apart_only(analyses, reached_by, off_spans, shown=shown, tried={p for p, _ in tried}),
+            branches,
+        )
     found = (name for _, name in (*reach.exporting, *reach.unreached))
     configured_names = config_names(readings.config_words, found)
     # where nothing trains, the top models are the library's product (CLIP's model, which
@@ -367,7 +379,10 @@ def review(options: ScanOptions) -> Review:
         configured_names |= public_names(analyses, ancillary.apart) | documented
     if configured_names:  # those a config file names may be built: reached, as their users
         reach = _without_spans(
-            apart_only(analyses, reached_by, off_spans, configured_names, shown), branches
+            apart_only(
+                analyses, reached_by, off_spans, configured_names, shown, {p for p, _ in tried}
+            ),
+            branches,
         )
     unbuilt |= reach.unreached
     # what only the branches the defaults skip reach (a loss an untaken ``elif`` of the
@@ -375,7 +390,9 @@ def review(options: ScanOptions) -> Review:
     # run's values do not pick rather than code nothing reaches
     switched = frozenset()
     if branches and reach.unreached:
-        plain = apart_only(analyses, reached_by, dead_spans, configured_names, shown)
+        plain = apart_only(
+            analyses, reached_by, dead_spans, configured_names, shown, {p for p, _ in tried}
+        )
         switched = reach.unreached - plain.unreached
     # the methods of reached classes that only that code calls (an inverse transform only
     # an unreached vocoder helper runs): their dynamic shapes and gaps are not priced
@@ -1242,6 +1259,25 @@ def _trained_only_apart(
         if trains(f.api) and not is_test_path(f.path) and not ancillary.why(f.path)
     }
     return bool(steps) and all(within(exporting, path, fn) for path, fn in steps)
+
+
+def _package_trials(
+    analyses: Sequence[FileAnalysis], shown: Collection[tuple[str, str]]
+) -> dict[tuple[str, str], tuple[int, int]]:
+    """(path, ``__main__``) -> lines of the ``__main__`` block of each module of the packages
+    holding what the documentation's examples build (``shown``), whether other files import
+    it or not: a variant module of the library trying its own copy of the model out
+    (``GaussianDiffusion(Unet(...))`` at the end of a guidance variant's file), no entry
+    point of the run the documentation shows."""
+    packages = {PurePosixPath(path).parent for path, _ in shown}
+    out = {(path, "__main__"): span for path, span in self_tests(analyses).items()}
+    for fa in analyses:
+        syntax = fa.syntax
+        if syntax is None or syntax.main_block == (0, 0):
+            continue
+        if PurePosixPath(fa.path).parent in packages and (fa.path, "__main__") not in out:
+            out[(fa.path, "__main__")] = syntax.main_block
+    return out
 
 
 def public_names(analyses: Sequence[FileAnalysis], apart: Callable[[str], str]) -> frozenset[str]:

@@ -4680,6 +4680,7 @@ def apart_only(
     dead: Mapping[tuple[str, str], tuple[int, int]] | None = None,
     kept: Collection[str] = frozenset(),
     shown: Collection[tuple[str, str]] = frozenset(),
+    tried: Collection[str] = frozenset(),
 ) -> Reach:
     """The module-level classes and functions of ported library modules that only code counted
     apart uses (``exporting``: (path, name) -> the files counted apart that use it): yolov7's
@@ -4701,7 +4702,9 @@ def apart_only(
     else may build (a config file writes them: a model YAML's layer): reached, whatever
     uses them; ``shown`` are (path, name) definitions the documentation's examples build
     (a library's ``Model`` its README imports from the package): reached, though another
-    definition of the package uses them only as a base or a default."""
+    definition of the package uses them only as a base or a default; ``tried`` are library
+    modules whose ``__main__`` block only tries them out, though nothing imports them (a
+    variant module beside the one the documentation builds): library modules, not scripts."""
     dead = dict(dead or {})
     trained = _trains_here(analyses)
     framework = _framework_classes(analyses) if trained else frozenset()
@@ -4711,7 +4714,7 @@ def apart_only(
     plain = plain_classes(analyses)
     # a library module trying itself out under ``__main__`` (a text encoder's module
     # building one to count its parameters) is a library all the same, not a script
-    trials = self_tests(analyses)
+    trials = {*self_tests(analyses), *tried}
     defs: dict[tuple[str, str], tuple[int, int]] = {}
     classes: set[tuple[str, str]] = set()
     for path, fa in files.items():
@@ -4723,7 +4726,7 @@ def apart_only(
             continue
         # a module nothing imports by name: its network and dataset classes where something
         # trains, as :func:`uncalled_functions` reads them
-        library = any(m in imported for m in fa.modules)
+        library = any(m in imported for m in fa.modules) or path in tried
         if not library and not trained:
             continue
         # and the classes a registry's decorator fills it with: built by name

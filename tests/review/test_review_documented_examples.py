@@ -54,3 +54,12 @@ def test_the_recipe_reads_the_values_the_example_passes(review) -> None:
     # INVALID: a keyword the examples pass with different values (32 in one, 8 in the
     # other) is no one run's: the default stays
     assert _row(review, "dataloader")["batch_size"].startswith("16 (default of parameter")
+
+
+def test_a_variant_module_trying_its_own_copy_out_is_an_alternative(review) -> None:
+    # VALID: the variant's copy, built only under its ``__main__``, is an alternative
+    told = next((s for s in review.effort.explanation if s.startswith("Alternatives")), "")
+    assert "lib/variant.py:Model" in told
+    assert "lib.variant.Model" in review.alternatives
+    # INVALID: the model the example builds is no alternative
+    assert "lib.core.Model" not in review.alternatives
