@@ -1001,6 +1001,61 @@ def documented_imports(root: Path | None) -> frozenset[tuple[str, str]]:
     return frozenset(out)
 
 
+class DocumentedBuild(NamedTuple):
+    """A call the documentation's examples make of a name they import from a module
+    (``GaussianDiffusion(model, image_size = 128)``), where it is written, and the names
+    imported alike whose results its arguments hold (``model = Unet(...)`` passed first:
+    ``(0, "pkg", "Unet")``; a keyword by its name)."""
+
+    module: str
+    name: str
+    where: str
+    passed: tuple[tuple[int | str, str, str], ...]
+
+
+def documented_builds(root: Path | None) -> list[DocumentedBuild]:
+    """The calls of the documentation's examples to names they import from a module by
+    name, in reading order, with the imported names whose results they are handed: how a
+    library's users put its model together."""
+    import ast
+
+    out: list[DocumentedBuild] = []
+    for path, first, _, tree in _example_trees(root):
+        imported: dict[str, tuple[str, str]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    imported[alias.asname or alias.name] = (node.module, alias.name)
+        # a name bound to the result of an imported name's call (``model = Unet(...)``)
+        held: dict[str, tuple[str, str]] = {}
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Name)
+                and node.value.func.id in imported
+            ):
+                held[node.targets[0].id] = imported[node.value.func.id]
+        for node in ast.walk(tree):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in imported
+            ):
+                continue
+            slots = [*enumerate(node.args), *((k.arg, k.value) for k in node.keywords if k.arg)]
+            passed = tuple(
+                (slot, *held[value.id])
+                for slot, value in slots
+                if isinstance(value, ast.Name) and value.id in held
+            )
+            module, name = imported[node.func.id]
+            out.append(DocumentedBuild(module, name, f"{path}:{first + node.lineno - 1}", passed))
+    return out
+
+
 def documented_keywords(
     root: Path | None,
 ) -> dict[tuple[str, str], list[tuple[str, str]]]:

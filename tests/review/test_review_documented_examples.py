@@ -63,3 +63,20 @@ def test_a_variant_module_trying_its_own_copy_out_is_an_alternative(review) -> N
     assert "lib.variant.Model" in review.alternatives
     # INVALID: the model the example builds is no alternative
     assert "lib.core.Model" not in review.alternatives
+
+
+def test_the_kernels_an_attention_context_picks_from_are_deleted(review) -> None:
+    # VALID: the backends are the choices of a kernel switch MindSpore has no need of
+    members = [g for g in review.gaps if g.api.startswith("torch.nn.attention.SDPBackend")]
+    assert members and all(g.disposition == "delete" for g in members)
+    # INVALID: none is a gap priced as work with nothing known
+    assert not [g for g in members if g.disposition == "gap"]
+
+
+def test_the_top_model_is_the_one_the_example_hands_its_trainer(review) -> None:
+    # VALID: the package's model the README builds and trains, told so
+    assert [t.cls for t in review.top_models] == ["lib.core.Model"]
+    selected = dict(review.top_models[0].parts)["selected by"]
+    assert selected.startswith("the model the documentation's example builds (README.md:")
+    # INVALID: the variant module's self-tried copy is no top model
+    assert "lib.variant.Model" not in {t.cls for t in review.top_models}
