@@ -60,7 +60,7 @@ from apiscan.review.roles import (
     train_switch,
     trains,
 )
-from apiscan.review.sources import fits_with, is_test_path, place, self_tests, with_facts
+from apiscan.review.sources import fits_with, is_test_path, place, with_facts
 from apiscan.review.work import (
     ANCILLARY_FILES,
     TEACHER_WHAT,
@@ -74,9 +74,11 @@ from apiscan.review.work import (
     defaulted_branches,
     defaulted_flags,
     defaulted_places,
+    documented_uncalled,
     fixed_size_inputs,
     framework_item,
     name_values,
+    package_trials,
     padded_batches,
     reached_work,
     rectangular_batches,
@@ -88,7 +90,6 @@ from apiscan.review.work import (
     trained_reach,
     tree_classes,
     unbuilt_extensions,
-    uncalled_functions,
     uncalled_methods,
     unpicked_imports,
     unreached,
@@ -202,12 +203,11 @@ def review(options: ScanOptions) -> Review:
     # the code only the entries a default key leaves out of a table reach: their weights
     # downloads are no work item (the recipe drops their rows the same way)
     # the functions nothing runs: no recipe rows, no effort for their gaps
-    uncalled = uncalled_functions(analyses, result)
     # what the documentation's Python examples import from the package and call (a
     # library's ``from lib import Model, Trainer`` ... ``Trainer(model, ...)``, its only
     # training run) is how its users run it: reached, though no file of its own calls it
     shown = documented_definitions(analyses, documented_imports(root))
-    uncalled = {k: v for k, v in uncalled.items() if k not in shown}
+    uncalled = documented_uncalled(analyses, result, root)
     dead: dict[str, list[tuple[int, int]]] = {}
     for (path, _), span in sorted(uncalled.items()):
         dead.setdefault(path, []).append(span)
@@ -349,7 +349,7 @@ def review(options: ScanOptions) -> Review:
     # ``Model(...)``, ``Trainer(model, ...)``), a module's ``__main__`` self-test trying out
     # another copy (a variant file's ``Model``) is no run of it: what only self-tests reach
     # is an alternative, not priced
-    tried = _package_trials(analyses, shown) if shown else {}
+    tried = package_trials(analyses, shown) if shown else {}
     branches = {**branches, **tried}
     off_spans = {**dead_spans, **branches}
     reach = _without_spans(
@@ -1259,25 +1259,6 @@ def _trained_only_apart(
         if trains(f.api) and not is_test_path(f.path) and not ancillary.why(f.path)
     }
     return bool(steps) and all(within(exporting, path, fn) for path, fn in steps)
-
-
-def _package_trials(
-    analyses: Sequence[FileAnalysis], shown: Collection[tuple[str, str]]
-) -> dict[tuple[str, str], tuple[int, int]]:
-    """(path, ``__main__``) -> lines of the ``__main__`` block of each module of the packages
-    holding what the documentation's examples build (``shown``), whether other files import
-    it or not: a variant module of the library trying its own copy of the model out
-    (``GaussianDiffusion(Unet(...))`` at the end of a guidance variant's file), no entry
-    point of the run the documentation shows."""
-    packages = {PurePosixPath(path).parent for path, _ in shown}
-    out = {(path, "__main__"): span for path, span in self_tests(analyses).items()}
-    for fa in analyses:
-        syntax = fa.syntax
-        if syntax is None or syntax.main_block == (0, 0):
-            continue
-        if PurePosixPath(fa.path).parent in packages and (fa.path, "__main__") not in out:
-            out[(fa.path, "__main__")] = syntax.main_block
-    return out
 
 
 def public_names(analyses: Sequence[FileAnalysis], apart: Callable[[str], str]) -> frozenset[str]:

@@ -80,3 +80,16 @@ def test_the_top_model_is_the_one_the_example_hands_its_trainer(review) -> None:
     assert selected.startswith("the model the documentation's example builds (README.md:")
     # INVALID: the variant module's self-tried copy is no top model
     assert "lib.variant.Model" not in {t.cls for t in review.top_models}
+
+
+def test_the_trainer_the_example_runs_has_its_library_machinery_priced(review) -> None:
+    # VALID: accelerate's wrapper, built by the trainer the README runs, is a work item
+    items = [i for i in review.work if i.kind == "training-library"]
+    assert [w.path for i in items for w in i.where] == ["lib/core.py"]
+
+
+def test_a_variant_modules_trainer_nothing_runs_gives_no_recipe(review) -> None:
+    # INVALID: the variant's SGD trainer, which no example and no file runs
+    assert not [r for r in review.recipe if r.where.path == "lib/variant.py"]
+    # VALID: the documented trainer's optimizer
+    assert [r.name for r in review.recipe if r.category == "optimizer"] == ["torch.optim.Adam"]
