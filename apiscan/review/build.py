@@ -29,7 +29,7 @@ from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
-from apiscan.review.commands import documented_calls
+from apiscan.review.commands import documented_calls, documented_imports
 from apiscan.review.config_files import OptionFiles, YamlConfigs, config_names, framework_keeps
 from apiscan.review.configs import DRAWN_SIZE, MULTI_SCALE
 from apiscan.review.inference import (
@@ -39,7 +39,7 @@ from apiscan.review.inference import (
     default_settings,
     inference_steps,
 )
-from apiscan.review.leftout import left_out
+from apiscan.review.leftout import documented_definitions, left_out
 from apiscan.review.masked import METRICS, REDUCTION, masked_selections
 from apiscan.review.model import (
     WORK_KINDS,
@@ -74,9 +74,11 @@ from apiscan.review.work import (
     defaulted_branches,
     defaulted_flags,
     defaulted_places,
+    documented_uncalled,
     fixed_size_inputs,
     framework_item,
     name_values,
+    package_trials,
     padded_batches,
     reached_work,
     rectangular_batches,
@@ -88,7 +90,6 @@ from apiscan.review.work import (
     trained_reach,
     tree_classes,
     unbuilt_extensions,
-    uncalled_functions,
     uncalled_methods,
     unpicked_imports,
     unreached,
@@ -202,7 +203,11 @@ def review(options: ScanOptions) -> Review:
     # the code only the entries a default key leaves out of a table reach: their weights
     # downloads are no work item (the recipe drops their rows the same way)
     # the functions nothing runs: no recipe rows, no effort for their gaps
-    uncalled = uncalled_functions(analyses, result)
+    # what the documentation's Python examples import from the package and call (a
+    # library's ``from lib import Model, Trainer`` ... ``Trainer(model, ...)``, its only
+    # training run) is how its users run it: reached, though no file of its own calls it
+    shown = documented_definitions(analyses, documented_imports(root))
+    uncalled = documented_uncalled(analyses, result, root)
     dead: dict[str, list[tuple[int, int]]] = {}
     for (path, _), span in sorted(uncalled.items()):
         dead.setdefault(path, []).append(span)
@@ -340,14 +345,26 @@ def review(options: ScanOptions) -> Review:
     # (the branches themselves stay where they are: a work item in one is noted as off by
     # default, not dropped)
     branches = switched_off_spans(analyses, options, named, names.argparse.unset())
+    # where the documentation's examples build the library's own classes (its README's
+    # ``Model(...)``, ``Trainer(model, ...)``), a module's ``__main__`` self-test trying out
+    # another copy (a variant file's ``Model``) is no run of it: what only self-tests reach
+    # is an alternative, not priced
+    tried = package_trials(analyses, shown) if shown else {}
+    branches = {**branches, **tried}
     off_spans = {**dead_spans, **branches}
-    reach = _without_spans(apart_only(analyses, reached_by, off_spans), branches)
+    reach = _without_spans(
+        apart_only(analyses, reached_by, off_spans, shown=shown, tried={p for p, _ in tried}),
+        branches,
+    )
     if training and _trained_only_apart(result, ancillary, reach.exporting):
         # a library's own trainer that only its examples, notebooks and demos run (a GPT
         # and its ``Trainer``, driven by a notebook and a side project's script): they are
         # how the library is used, as where nothing trains
         reached_by = _product_users(ancillary.apart, LIBRARY_USERS)
-        reach = _without_spans(apart_only(analyses, reached_by, off_spans), branches)
+        reach = _without_spans(
+            apart_only(analyses, reached_by, off_spans, shown=shown, tried={p for p, _ in tried}),
+            branches,
+        )
     found = (name for _, name in (*reach.exporting, *reach.unreached))
     configured_names = config_names(readings.config_words, found)
     # where nothing trains, the top models are the library's product (CLIP's model, which
@@ -362,7 +379,10 @@ def review(options: ScanOptions) -> Review:
         configured_names |= public_names(analyses, ancillary.apart) | documented
     if configured_names:  # those a config file names may be built: reached, as their users
         reach = _without_spans(
-            apart_only(analyses, reached_by, off_spans, configured_names), branches
+            apart_only(
+                analyses, reached_by, off_spans, configured_names, shown, {p for p, _ in tried}
+            ),
+            branches,
         )
     unbuilt |= reach.unreached
     # what only the branches the defaults skip reach (a loss an untaken ``elif`` of the
@@ -370,7 +390,9 @@ def review(options: ScanOptions) -> Review:
     # run's values do not pick rather than code nothing reaches
     switched = frozenset()
     if branches and reach.unreached:
-        plain = apart_only(analyses, reached_by, dead_spans, configured_names)
+        plain = apart_only(
+            analyses, reached_by, dead_spans, configured_names, shown, {p for p, _ in tried}
+        )
         switched = reach.unreached - plain.unreached
     # the methods of reached classes that only that code calls (an inverse transform only
     # an unreached vocoder helper runs): their dynamic shapes and gaps are not priced

@@ -35,7 +35,7 @@ import textwrap
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from apiscan.review.roles import LAUNCH_MODULES
 from apiscan.review.sources import is_test_path
@@ -924,23 +924,30 @@ _PYTHON_TAGS = frozenset({"python", "py", "python3", "pycon", ""})
 
 def fenced_blocks(text: str) -> Iterator[tuple[str, str]]:
     """(info string, text) of each fenced code block of a Markdown page (```` ``` ```` or
-    ``~~~``; a block left open runs to the end of the page). One pass over the lines: a
-    page of many unclosed fences costs no more than its length."""
-    fence, tag, lines = "", "", []
-    for line in text.splitlines():
+    ``~~~``; a block left open runs to the end of the page)."""
+    for _, tag, block in fenced_blocks_at(text):
+        yield tag, block
+
+
+def fenced_blocks_at(text: str) -> Iterator[tuple[int, str, str]]:
+    """(line of the block's first line, info string, text) of each fenced code block of a
+    Markdown page. One pass over the lines: a page of many unclosed fences costs no more
+    than its length."""
+    fence, tag, lines, first = "", "", [], 0
+    for number, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
         if not fence:
             if stripped.startswith(("```", "~~~")):
                 fence = stripped[:3]
                 tag = stripped[3:].strip().split(" ")[0].lower() if stripped[3:].strip() else ""
-                lines = []
+                lines, first = [], number + 1
         elif stripped.startswith(fence) and not stripped.strip(fence[0]):
-            yield tag, "\n".join(lines)
+            yield first, tag, "\n".join(lines)
             fence = ""
         else:
             lines.append(line)
     if fence:
-        yield tag, "\n".join(lines)
+        yield first, tag, "\n".join(lines)
 
 
 def _unprompted(line: str) -> str:
@@ -960,25 +967,140 @@ def documented_calls(root: Path | None) -> frozenset[str]:
     session, output) names nothing."""
     import ast
 
-    if root is None:
-        return frozenset()
     names: set[str] = set()
+    for _, _, _, tree in _example_trees(root):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                func = node.func
+                if isinstance(func, ast.Name):
+                    names.add(func.id)
+                elif isinstance(func, ast.Attribute):
+                    names.add(func.attr)
+    return frozenset(names)
+
+
+def documented_imports(root: Path | None) -> frozenset[tuple[str, str]]:
+    """(module, name) of each name the documentation's Python examples import from a module
+    by name and then call (``from lib import Model, Trainer`` ... ``Trainer(diffusion,
+    ...)``): the classes and functions a library's users build, told by the module they come
+    from (a same-named copy in another module of the library is not one of them)."""
+    import ast
+
+    out: set[tuple[str, str]] = set()
+    for _, _, _, tree in _example_trees(root):
+        called = {
+            node.func.id
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    if (alias.asname or alias.name) in called:
+                        out.add((node.module, alias.name))
+    return frozenset(out)
+
+
+class DocumentedBuild(NamedTuple):
+    """A call the documentation's examples make of a name they import from a module
+    (``GaussianDiffusion(model, image_size = 128)``), where it is written, and the names
+    imported alike whose results its arguments hold (``model = Unet(...)`` passed first:
+    ``(0, "pkg", "Unet")``; a keyword by its name)."""
+
+    module: str
+    name: str
+    where: str
+    passed: tuple[tuple[int | str, str, str], ...]
+
+
+def documented_builds(root: Path | None) -> list[DocumentedBuild]:
+    """The calls of the documentation's examples to names they import from a module by
+    name, in reading order, with the imported names whose results they are handed: how a
+    library's users put its model together."""
+    import ast
+
+    out: list[DocumentedBuild] = []
+    for path, first, _, tree in _example_trees(root):
+        imported: dict[str, tuple[str, str]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    imported[alias.asname or alias.name] = (node.module, alias.name)
+        # a name bound to the result of an imported name's call (``model = Unet(...)``)
+        held: dict[str, tuple[str, str]] = {}
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Name)
+                and node.value.func.id in imported
+            ):
+                held[node.targets[0].id] = imported[node.value.func.id]
+        for node in ast.walk(tree):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in imported
+            ):
+                continue
+            slots = [*enumerate(node.args), *((k.arg, k.value) for k in node.keywords if k.arg)]
+            passed = tuple(
+                (slot, *held[value.id])
+                for slot, value in slots
+                if isinstance(value, ast.Name) and value.id in held
+            )
+            module, name = imported[node.func.id]
+            out.append(DocumentedBuild(module, name, f"{path}:{first + node.lineno - 1}", passed))
+    return out
+
+
+def documented_keywords(
+    root: Path | None,
+) -> dict[tuple[str, str], list[tuple[str, str]]]:
+    """(called name, keyword) -> (the literal passed, where: ``README.md:72``) of each
+    keyword argument the documentation's Python examples pass as a literal
+    (``Trainer(diffusion, train_lr = 8e-5, amp = True)``): the values a library's users
+    run it with, where no file of its own calls it."""
+    import ast
+
+    out: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for path, first, code, tree in _example_trees(root):
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+            for kw in node.keywords:
+                if not name or kw.arg is None:
+                    continue
+                try:
+                    ast.literal_eval(kw.value)
+                except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+                    continue
+                where = f"{path}:{first + kw.value.lineno - 1}"
+                text = ast.get_source_segment(code, kw.value) or ast.unparse(kw.value)
+                out.setdefault((name, kw.arg), []).append((text, where))
+    return out
+
+
+def _example_trees(root: Path | None) -> Iterator[tuple[str, int, str, Any]]:
+    """(page, line of the block's first line, its code, syntax tree) of each fenced ``python`` block
+    of the root README and the root and docs pages that parses as Python (doctest prompts
+    removed)."""
+    import ast
+
+    if root is None:
+        return
     for path, text in _texts(root, docs=True, pages=True):
         if not path.lower().endswith(".md") and "." in PurePosixPath(path).name:
             continue  # shell scripts, reStructuredText: no fenced blocks
-        for tag, block in fenced_blocks(text):
+        for first, tag, block in fenced_blocks_at(text):
             if tag not in _PYTHON_TAGS:
                 continue
             code = textwrap.dedent("\n".join(_unprompted(line) for line in block.splitlines()))
             try:
-                tree = ast.parse(code)
+                yield path, first, code, ast.parse(code)
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 continue
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Call):
-                    func = node.func
-                    if isinstance(func, ast.Name):
-                        names.add(func.id)
-                    elif isinstance(func, ast.Attribute):
-                        names.add(func.attr)
-    return frozenset(names)

@@ -23,7 +23,7 @@ entry at ``get_act(nn.ReLU)``), so a layer only left-out models name by string i
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 from apiscan.extract import import_package
@@ -79,7 +79,7 @@ def call_sites_by_def(
     return out
 
 
-def _imports(fa: FileAnalysis, values: FileValues) -> dict[str, str]:
+def imported_names(fa: FileAnalysis, values: FileValues) -> dict[str, str]:
     """A file's imported names -> the dotted names they stand for, relative imports
     resolved against its package."""
     out = dict(fa.syntax.imports) if fa.syntax is not None else {}
@@ -761,7 +761,7 @@ def left_out(
             if d.owner < 0 and "." not in d.qual:
                 tops.setdefault((fa.path, d.name), n)
                 names.add(d.name)
-    imports = {fa.path: _imports(fa, values_of[fa.path]) for fa in analyses}
+    imports = {fa.path: imported_names(fa, values_of[fa.path]) for fa in analyses}
     # path -> its public module-level functions, what a read of its ``__dict__`` by a
     # computed key takes (builders by architecture name; the classes they build are
     # reached through them)
@@ -1073,3 +1073,31 @@ def left_out(
                 add(place)
                 changed = True
     return {path: sorted(found) for path, found in sorted(spans.items())}
+
+
+def documented_definitions(
+    analyses: Sequence[FileAnalysis], imported: Collection[tuple[str, str]]
+) -> frozenset[tuple[str, str]]:
+    """(path, name) of the module-level definitions that ``imported`` ((module, name) pairs a
+    documentation example imports) stand for: defined in that module, or re-exported by it
+    (a package's ``__init__`` importing ``Model`` from its submodule), followed through the
+    scan's import records a few hops; a same-named definition elsewhere is not one."""
+    by_module: dict[str, FileAnalysis] = {}
+    for fa in analyses:
+        if fa.syntax is not None and fa.syntax.values is not None and not fa.errors:
+            for m in fa.modules:
+                by_module.setdefault(m, fa)
+    out: set[tuple[str, str]] = set()
+    for module, name in imported:
+        for _ in range(4):
+            fa = by_module.get(module)
+            if fa is None or fa.syntax is None or fa.syntax.values is None:
+                break
+            if any(d.owner < 0 and d.qual == name for d in fa.syntax.values.defs):
+                out.add((fa.path, name))
+                break
+            target = imported_names(fa, fa.syntax.values).get(name, "")
+            module, _, name = target.rpartition(".")
+            if not module:
+                break
+    return frozenset(out)

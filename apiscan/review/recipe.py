@@ -1261,6 +1261,9 @@ class _Repo:
     readings: Readings | None = None
     #: the repository's string-to-bool ``type=`` functions (set by the recipe)
     booleans: BoolTypes | None = None
+    #: (path, class or function) the documentation's examples build -> keyword -> (the
+    #: literal they pass, where): a library's trainer run only from its README's example
+    documented: dict[tuple[str, str], dict[str, tuple[str, str]]] = field(default_factory=dict)
 
     def launched(self, option: _ArgOption) -> _Launched | None:
         """What the shell scripts that run the option's script pass it (RAFT's
@@ -2824,10 +2827,26 @@ class _Values:
                 merged = _merge(found)
                 if merged is not None:
                     return merged
+        if not sites and (shown := self.documented(f, d, name)) is not None:
+            # nothing of the repository calls it: the documentation's example is the run
+            text, where = shown
+            told = f"passed by the documentation's example at {where}"
+            if default is not None:
+                told += f"; {defaulted}: {default.text}"
+            return _Val(text, True, (told,))
         if default is not None:
             return self.resolve(f, fn, default, depth + 1).then(defaulted)
         where = f"{len(sites)} call sites" if sites else "no call site found"
         return _Val(name, False, (f"parameter of {d.qual}() at {f.loc(d.line)}, {where}",))
+
+    def documented(self, f: _File, d: DefValues, name: str) -> tuple[str, str] | None:
+        """(literal, where) the documentation's examples pass as ``name`` to the class whose
+        ``__init__`` ``d`` is (or the module-level function ``d``), when they build that very
+        definition (imported from the package) and all pass the same literal."""
+        qual = d.qual.removesuffix(".__init__")
+        if "." in qual:
+            return None
+        return self.repo.documented.get((f.path, qual), {}).get(name)
 
     def _uncalled_method(self, f: _File, call: CallValues, passed: Expr | None) -> bool:
         """Whether ``call`` sits in a method (no dunder) that no call site of the
@@ -4026,6 +4045,27 @@ def _is_none(node: Expr | None) -> bool:
 _PARAMETER_DEFAULT = re.compile(r"default of parameter (\w+) of ([\w.]+)\.__init__\(\)")
 
 
+def _documented_values(
+    analyses: Sequence[FileAnalysis], root: Path | None
+) -> dict[tuple[str, str], dict[str, tuple[str, str]]]:
+    """(path, name) of each definition the documentation's examples import from the package
+    and call -> keyword -> (the one literal they pass, where it is written); a keyword the
+    examples pass with different literals is left out (none is *the* run's)."""
+    from apiscan.review.commands import documented_imports, documented_keywords
+    from apiscan.review.leftout import documented_definitions
+
+    imported = documented_imports(root)
+    if not imported:
+        return {}
+    passed = documented_keywords(root)
+    out: dict[tuple[str, str], dict[str, tuple[str, str]]] = {}
+    for path, name in documented_definitions(analyses, imported):
+        for (called, keyword), values in passed.items():
+            if called == name and len({text for text, _ in values}) == 1:
+                out.setdefault((path, name), {})[keyword] = values[0]
+    return out
+
+
 def _is_zero(text: str) -> bool:
     """Whether a literal's text is the number 0 (``0``, ``0.``, ``0.0``)."""
     try:
@@ -4062,6 +4102,7 @@ class _Recipe:
         self.repo = _Repo(root=root)
         #: the string-to-bool ``type=`` functions: the review's argparse table's
         self.repo.booleans = booleans
+        self.repo.documented = _documented_values(analyses, root)
         for path in sorted(self.files):
             if not is_test_path(path):
                 self.repo.add_file(self.files[path])
@@ -5947,7 +5988,13 @@ class _Recipe:
                 values.append(self._holds(file, fn, default, depth + 1))  # type: ignore[arg-type]
             else:
                 values.append(self._holds(caller, call.function, passed, depth + 1))
-        if not values and default is not None and self._never_passed(file, fn, name):
+        if not values and (shown := self.values.documented(file, d, name)) is not None:
+            # nothing calls it; the documentation's example passes a literal: that is the run
+            try:
+                values.append(ast.literal_eval(shown[0]))
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                values.append(_UNKNOWN)
+        elif not values and default is not None and self._never_passed(file, fn, name):
             # no call names it, no config spreads it in (pytorch-segmentation's
             # ``CityScapes(..., val_split=None)``, built by a config's class name from its
             # ``args``, which have no ``val_split``): the default is what it holds

@@ -947,6 +947,8 @@ _CONFIG_READ = re.compile(r"\.(?=\w*[A-Z])[A-Z0-9_]{2,}\b")
 _TYPE_TESTS = frozenset({"isinstance", "issubclass", "type"})
 #: Roles that are never the top model (a criterion is built beside it, not around it).
 _NOT_TOP = frozenset({"loss"})
+#: How a top model the documentation's examples build is told (its "selected by" part).
+DOCUMENTED_BUILD = "the model the documentation's example builds"
 
 
 class _Builders:
@@ -3141,6 +3143,13 @@ class _Builders:
                 # the others are what other configs would pick: listed after it, not
                 # built in this run (their initialisation rows are not the recipe's)
                 self._unconfigured.update(m.cls for m in found if m.cls != run_time.cls)
+        if not found and run_time is None and not tests:
+            # no script builds a model: the one the documentation's examples build from the
+            # package and train, when they do
+            export = self._package_export(tests, documented_only=True)
+            if export is not None:
+                injected.discard(export.cls)
+                return (export,)
         if not found and run_time is None and tests:
             # only self-tests build a model: a library's; its package's main export is the
             # model a user builds, the self-tests' models after it
@@ -3148,6 +3157,10 @@ class _Builders:
             found = tests if export is None else [export, *tests]
             if export is not None:
                 injected.discard(export.cls)
+                if export.parts and export.parts[0][1].startswith(DOCUMENTED_BUILD):
+                    # the documentation says which model is built: the self-tests' copies
+                    # in variant modules are theirs, not the run's
+                    return (export,)
                 return tuple([export, *(m for m in tests if m.cls != export.cls)][:TOP_MODELS])
         inside = _named_parts(found)  # a registry's pick inside another pick is a part
         # Models nothing else wraps first; a model a wrapper takes (DETR in a segmentation
@@ -3914,7 +3927,9 @@ class _Builders:
         defined = self.classes[model.cls].where.path if model.cls in self.classes else ""
         return imported or (in_package and defined == model.where.path)
 
-    def _package_export(self, tests: Sequence[TopModel]) -> TopModel | None:
+    def _package_export(
+        self, tests: Sequence[TopModel], documented_only: bool = False
+    ) -> TopModel | None:
         """The root module class the repository's top package exports first (``from
         denoising_diffusion_pytorch import GaussianDiffusion``: its ``__init__.py`` imports
         it first), with its parts; a part its constructor takes as a parameter is named as
@@ -3933,6 +3948,9 @@ class _Builders:
                 and node.cls not in parents
                 and node.role not in _NOT_TOP
             }
+            shown = self._documented_top(file, exported)
+            if shown is not None or documented_only:
+                return shown
             # the class the self-tests try out (by name), then the one the package's
             # namesake module defines (denoising_diffusion_pytorch/denoising_diffusion_
             # pytorch.py), then the first defined
@@ -3960,6 +3978,56 @@ class _Builders:
                 )
                 return TopModel(node.cls, node.where, "", (("selected by", why), *parts.items()))
         return None
+
+    def _documented_top(
+        self, package: ModelFile, exported: Mapping[str, ModuleNode]
+    ) -> TopModel | None:
+        """The module class of the package that its documentation's Python examples build
+        and hand to a trainer they build too (``Trainer(diffusion, ...)`` after
+        ``diffusion = GaussianDiffusion(model, ...)``), else the first they build that they
+        hand to no other module class; its parts as the examples hand them
+        (``model`` <- ``Unet``). None where the examples build none of its classes."""
+        from apiscan.review.commands import documented_builds
+
+        builds = [b for b in documented_builds(self.root) if b.module == package.module]
+        by_name = {node.cls.rpartition(".")[2]: node for node in exported.values()}
+        models = [b for b in builds if b.name in by_name]
+        if not models:
+            return None
+        trained = {name for b in builds if b.name not in by_name for _, _, name in b.passed}
+        inner = {name for b in models for _, _, name in b.passed}
+        pick = next((b for b in models if b.name in trained), None) or next(
+            (b for b in models if b.name not in inner), None
+        )
+        if pick is None:
+            return None
+        node = by_name[pick.name]
+        params = self._init_params(node.cls)
+        parts = dict(self.parts_of(node.cls))
+        for slot, _, name in pick.passed:
+            if isinstance(slot, int):
+                if slot >= len(params):
+                    continue
+                slot = params[slot]
+            part = by_name.get(name)
+            shown = f"{name} ({part.where})" if part is not None else name
+            parts[slot] = f"{shown}, as the documentation's example at {pick.where} passes it"
+        why = (
+            f"{DOCUMENTED_BUILD} ({pick.where}: {pick.name}(...)); "
+            "no script of the repository builds one"
+        )
+        return TopModel(node.cls, node.where, "", (("selected by", why), *parts.items()))
+
+    def _init_params(self, cls: str) -> list[str]:
+        """The positional parameters of a class's ``__init__`` after ``self``, as the scan
+        recorded them ([] when not known)."""
+        file = self._class_file(cls)
+        values = file.fa.syntax.values if file is not None and file.fa.syntax else None
+        if values is None:
+            return []
+        qual = f"{cls.rpartition('.')[2]}.__init__"
+        d = next((d for d in values.defs if d.qual == qual), None)
+        return [name for name, _ in d.params][1:] if d is not None else []
 
     def _passed(
         self, file: ModelFile, call: Expr, fid: int, parts: list[tuple[str, str]]

@@ -2233,7 +2233,7 @@ def work_items(
     dead_spans: dict[str, list[tuple[int, int]]] = {}
     modules = {fa.path: fa.modules for fa in analyses}
     swapped = {target for fa in analyses for target in _unused_imports(fa)}
-    uncalled_defs = uncalled_functions(analyses, result)
+    uncalled_defs = documented_uncalled(analyses, result, root)
     for (path, name), span in uncalled_defs.items():
         if any(f"{m}.{name}" in swapped for m in modules.get(path, ())):
             dead_spans.setdefault(path, []).append(span)
@@ -2328,7 +2328,7 @@ def work_items(
     items.extend(_one_per_backbone(backbones, names))
     items.extend(zoo_layers(analyses, ancillary))
     items.extend(model_parallel_layers(analyses, ancillary))
-    uncalled = uncalled_functions(analyses)
+    uncalled = documented_uncalled(analyses, None, root)
     items.extend(training_machinery(analyses, ancillary, defaults, uncalled))
     dead |= _uncalled_variants(analyses)
     # nor does a class swapped for another (its forward hooks, its parameters): the work
@@ -4343,8 +4343,43 @@ def _not_listing(values: FileValues, written: list[Expr]) -> list[Expr]:
     return [x for x in written if id(x) not in listing] if listing else written
 
 
+def package_trials(
+    analyses: Sequence[FileAnalysis], shown: Collection[tuple[str, str]]
+) -> dict[tuple[str, str], tuple[int, int]]:
+    """(path, ``__main__``) -> lines of the ``__main__`` block of each module of the packages
+    holding what the documentation's examples build (``shown``), whether other files import
+    it or not: a variant module of the library trying its own copy of the model out
+    (``GaussianDiffusion(Unet(...))`` at the end of a guidance variant's file), no entry
+    point of the run the documentation shows."""
+    packages = {PurePosixPath(path).parent for path, _ in shown}
+    out = {(path, "__main__"): span for path, span in self_tests(analyses).items()}
+    for fa in analyses:
+        syntax = fa.syntax
+        if syntax is None or syntax.main_block == (0, 0):
+            continue
+        if PurePosixPath(fa.path).parent in packages and (fa.path, "__main__") not in out:
+            out[(fa.path, "__main__")] = syntax.main_block
+    return out
+
+
+def documented_uncalled(
+    analyses: Sequence[FileAnalysis], result: ScanResult | None, root: Path | None
+) -> dict[tuple[str, str], tuple[int, int]]:
+    """:func:`uncalled_functions` less what the documentation's Python examples import
+    from the package and call (a library's ``Model`` and ``Trainer`` its README builds):
+    the one answer the review and its work items read."""
+    from apiscan.review.commands import documented_imports
+    from apiscan.review.leftout import documented_definitions
+
+    shown = documented_definitions(analyses, documented_imports(root))
+    uncalled = uncalled_functions(analyses, result, shown)
+    return {k: v for k, v in uncalled.items() if k not in shown}
+
+
 def uncalled_functions(
-    analyses: Sequence[FileAnalysis], result: ScanResult | None = None
+    analyses: Sequence[FileAnalysis],
+    result: ScanResult | None = None,
+    shown: Collection[tuple[str, str]] = frozenset(),
 ) -> dict[tuple[str, str], tuple[int, int]]:
     """(path, name) -> (first, last line) of the module-level functions of the repository's
     library modules that nothing runs: dead code (yolov9's ``prune`` in
@@ -4371,8 +4406,13 @@ def uncalled_functions(
     class (``MidasCore.build``: ``MidasCore(...)``), with nothing outside naming the class,
     runs only if something else reaches the class."""
     local = _local_packages(analyses)
-    # the ``__main__`` blocks of library modules: self-tests, not entry points
+    # the ``__main__`` blocks of library modules: self-tests, not entry points (and, where
+    # the documentation builds the package's definitions, those of its variant modules)
     tried = self_tests(analyses)
+    variants = (
+        {p: span for (p, _), span in package_trials(analyses, shown).items()} if shown else {}
+    )
+    tried.update(variants)
     # where something trains, a package's re-export is no use (what the training builds
     # is); where nothing does, the package's names are its product
     trained = _trains_here(analyses)
@@ -4496,6 +4536,11 @@ def uncalled_functions(
         for f in (result.api_findings if result is not None else ())
         if trains(f.api)
     }
+    # ... unless the documentation's examples run one of them (``shown``: a library's
+    # ``Trainer`` its README builds): another trainer nothing calls (a variant module's
+    # copy) is then no launcher's, dead like any other definition nothing calls
+    if steps & set(shown):
+        steps &= set(shown)
     imported = imported_modules(fa for fa in analyses if not is_test_path(fa.path))
     # a dotted prefix -> the callers of the names inside it (``m.C`` for ``m.C.build``)
     called_inside: dict[str, set[tuple[str, str]]] = {}
@@ -4572,7 +4617,7 @@ def uncalled_functions(
         # dataset classes are built only by name, so one no string, registry or call names
         # is dead (its functions may be entry points run by name, its plain classes an
         # inference API's ``Reader`` users build: kept)
-        library = any(m in imported for m in fa.modules)
+        library = any(m in imported for m in fa.modules) or fa.path in variants
         if not library and not trained:
             continue
         # (a class a registry's decorator fills a table with is built by name)
@@ -4679,6 +4724,8 @@ def apart_only(
     apart: Callable[[str], str],
     dead: Mapping[tuple[str, str], tuple[int, int]] | None = None,
     kept: Collection[str] = frozenset(),
+    shown: Collection[tuple[str, str]] = frozenset(),
+    tried: Collection[str] = frozenset(),
 ) -> Reach:
     """The module-level classes and functions of ported library modules that only code counted
     apart uses (``exporting``: (path, name) -> the files counted apart that use it): yolov7's
@@ -4698,7 +4745,11 @@ def apart_only(
     builder's blocks only the depths nothing builds use. Reachability is told here once, by
     definition, and read by every section that prices code. ``kept`` are names something
     else may build (a config file writes them: a model YAML's layer): reached, whatever
-    uses them."""
+    uses them; ``shown`` are (path, name) definitions the documentation's examples build
+    (a library's ``Model`` its README imports from the package): reached, though another
+    definition of the package uses them only as a base or a default; ``tried`` are library
+    modules whose ``__main__`` block only tries them out, though nothing imports them (a
+    variant module beside the one the documentation builds): library modules, not scripts."""
     dead = dict(dead or {})
     trained = _trains_here(analyses)
     framework = _framework_classes(analyses) if trained else frozenset()
@@ -4708,7 +4759,7 @@ def apart_only(
     plain = plain_classes(analyses)
     # a library module trying itself out under ``__main__`` (a text encoder's module
     # building one to count its parameters) is a library all the same, not a script
-    trials = self_tests(analyses)
+    trials = {*self_tests(analyses), *tried}
     defs: dict[tuple[str, str], tuple[int, int]] = {}
     classes: set[tuple[str, str]] = set()
     for path, fa in files.items():
@@ -4720,7 +4771,7 @@ def apart_only(
             continue
         # a module nothing imports by name: its network and dataset classes where something
         # trains, as :func:`uncalled_functions` reads them
-        library = any(m in imported for m in fa.modules)
+        library = any(m in imported for m in fa.modules) or path in tried
         if not library and not trained:
             continue
         # and the classes a registry's decorator fills it with: built by name
@@ -4892,7 +4943,11 @@ def apart_only(
     def largest(excluded: Collection[str]) -> set[tuple[str, str]]:
         """The largest set of used definitions, none named in ``excluded``, whose every use
         is in a file counted apart, inside a dead definition or inside one of the set."""
-        found = {key for key, used in outer.items() if used and key[1] not in excluded}
+        found = {
+            key
+            for key, used in outer.items()
+            if used and key[1] not in excluded and key not in shown
+        }
         while True:
             still = {key for key in found if all(unrun(*use, found) for use in outer[key])}
             if still == found:

@@ -415,6 +415,9 @@ _DEVICE_GAUGE = re.compile(
 _BACKEND_SWITCH = re.compile(
     r"^torch\.backends\.\w+\.(?:\w+\.)?(?:enable_\w+|sdp_kernel|allow_\w+|preferred_\w+"
     r"|set_flags|\w+_sdp_enabled)$"
+    # the kernels an attention context may pick from (``sdpa_kernel([SDPBackend.MATH])``,
+    # ``SDPBackend.FLASH_ATTENTION``): the choices of a deleted switch
+    r"|^torch\.nn\.attention\.SDPBackend(?:\.\w+)?$"
 )
 #: The parameters by which a model-zoo constructor is told its weights or its architecture
 #: (``resnet50(weights=...)``, ``get_model(name, **config)``).
