@@ -2377,6 +2377,13 @@ def work_items(
     checkpoints.extend(_pickled_modules(findings, analyses, ancillary))
     checkpoints = _launched_weights(root, checkpoints)
     checkpoints = _with_inherited_loads(checkpoints, _inherited_loads(analyses, ancillary))
+    if not any(_NORM_WITH_STATISTICS.search(f.api) for f in result.api_findings):
+        # a network with no BatchNorm (a transformer of RMSNorm and Linear layers): its
+        # checkpoint's conversion renames parameters, no moving statistics to map
+        checkpoints = [
+            replace(i, why=i.why.replace(_BN_TERMS, "")) if i.kind == "checkpoint" else i
+            for i in checkpoints
+        ]
     whole = list(_loaded_modules(findings, analyses, ancillary))
     if whole:  # the loads of whole networks are theirs, not a state dict's to convert
         claimed = set(whole[0].where)
@@ -8047,6 +8054,13 @@ def _inherited_loads(
             if base is not None:
                 out.append((place(fa, call.line), f"{base}.{method}"))
     return out
+
+
+#: the norm layers whose checkpoint entries a conversion maps to other names (torch's weight,
+#: bias, running mean and variance: MindSpore's gamma, beta and moving statistics)
+_NORM_WITH_STATISTICS = re.compile(r"batch_?norm|instance_?norm", re.IGNORECASE)
+#: what a checkpoint's conversion says it maps for those layers
+_BN_TERMS = ", BatchNorm gamma/beta/moving statistics"
 
 
 def _with_inherited_loads(
