@@ -289,6 +289,35 @@ ARCHITECTURE_ONLY = "(architecture only: "
 _LOADS_WEIGHTS = ("pretrained", "weights=", "by URL")
 
 
+#: The labels of categories whose training-run wording misleads in an inference-only review
+#: (a process group set up to split one model over devices: no training is distributed).
+INFERENCE_LABELS: dict[str, str] = {"distributed": "Distributed (multi-device inference)"}
+
+
+def recipe_label(category: str, inference_only: bool = False) -> str:
+    """The heading of a recipe category, the inference wording where the review is of an
+    inference-only repository."""
+    if inference_only and category in INFERENCE_LABELS:
+        return INFERENCE_LABELS[category]
+    return RECIPE_CATEGORIES.get(category, category)
+
+
+#: the work items about shapes that change at run time, which the scan's dynamic-shape rules
+#: do not report (a decoding cache growing per step, a data-dependent box count)
+SHAPE_WORK_KINDS = ("growing-cache", "suppression")
+
+
+def shape_work_note(review: Review) -> str:
+    """Where the dynamic-shape section sends a reader when the shapes that change at run time
+    are work items, not rule findings (an LLM's KV cache growing per decoding step: "No
+    dynamic-shape findings" alone would contradict the porting work); "" when none is."""
+    labels = [work_label(i) for i in review.work if i.kind in SHAPE_WORK_KINDS]
+    if not labels:
+        return ""
+    listed = ", ".join(dict.fromkeys(labels))
+    return f"Shapes that change at run time are listed under Porting work: {listed}."
+
+
 def work_label(item: WorkItem) -> str:
     """The heading of a work item: its kind's, except that a model-zoo backbone built without
     weights is a "Backbone architecture" (a port of the architecture, no weight conversion):
