@@ -67,6 +67,7 @@ from apiscan.review.work import (
     Ancillary,
     Reach,
     alternative_places,
+    apart_called,
     apart_only,
     bucketing_iterators,
     configured_weights,
@@ -790,6 +791,7 @@ def review(options: ScanOptions) -> Review:
                 runs,
             ),
             alternatives=picked_out | switched,
+            called_apart=apart_called(analyses, ancillary.why),
         ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")

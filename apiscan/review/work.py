@@ -4681,6 +4681,36 @@ class Reach(NamedTuple):
         return not any(p == path and a <= line <= z for (p, _), (a, z) in self.spans.items())
 
 
+def apart_called(
+    analyses: Sequence[FileAnalysis], apart: Callable[[str], str]
+) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    """(``path:name`` of a def in a file counted apart, why that file is, the places in ported
+    files calling it) for each class or function of a file counted apart that ported code
+    calls (a training loop writing its model with an export script's ``model_export`` at
+    every checkpoint): the port drops those calls or ports what they call with the model;
+    listing the file apart alone would hide them. Tests neither call nor are called."""
+    defined: dict[str, tuple[str, str]] = {}
+    for fa in analyses:
+        if not apart(fa.path) or is_test_path(fa.path):
+            continue
+        for module in fa.modules:
+            for d in (*fa.functions, *fa.classes):
+                if "." not in d.qualname:
+                    defined.setdefault(f"{module}.{d.qualname}", (fa.path, d.qualname))
+    found: dict[tuple[str, str], list[str]] = {}
+    for fa in analyses:
+        if apart(fa.path) or is_test_path(fa.path) or fa.errors:
+            continue
+        for c in fa.calls:
+            callee = defined.get(c.callee)
+            if callee is not None and c.role == "call":
+                found.setdefault(callee, []).append(f"{fa.path}:{c.line}")
+    return tuple(
+        (f"{path}:{name}", apart(path), tuple(dict.fromkeys(sorted(places))))
+        for (path, name), places in sorted(found.items())
+    )
+
+
 def apart_only(
     analyses: Sequence[FileAnalysis],
     apart: Callable[[str], str],
