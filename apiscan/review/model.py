@@ -237,6 +237,9 @@ WORK_KINDS: dict[str, str] = {
     # a layer's Parameter assigned to another layer (an embedding tied to the output
     # projection): the same Parameter given to both Cells in MindSpore
     "tied-weights": "Weights shared between layers",
+    # a loss a forward stores on the module (``self.last_loss``) and the training step reads
+    # back from the model: returned by the construct for value_and_grad
+    "loss-attribute": "Loss handed back through a module attribute",
     # BatchNorm layers put in eval mode after model.train(): set_train cascades in MindSpore
     "bn-frozen": "BatchNorm frozen in training",
     # forward hooks collecting intermediate outputs: returned explicitly in graph mode

@@ -2407,6 +2407,7 @@ def work_items(
     items.extend(_torch_in_data(findings, analyses, torch_api))
     items.extend(_bn_momentum_writes(findings, analyses, uncalled))
     items.extend(_tied_weights(analyses, ancillary, uncalled))
+    items.extend(_loss_attributes(analyses, ancillary, uncalled))
     items.extend(_frozen_batch_norm(findings, analyses, uncalled, defaults))
     items.extend(_frozen_statistics(findings, analyses, uncalled))
     items.extend(_forward_hooks(chosen, tests))
@@ -6449,6 +6450,73 @@ def _tied_weights(
             "share after the port (one update moves both)"
         ),
         uses=len(places),
+    )
+
+
+#: An attribute a forward keeps its loss in (llama2.c's ``self.last_loss``, ``self.aux_loss``).
+_LOSS_ATTR = re.compile(r"(^|_)loss(es)?($|_)", re.IGNORECASE)
+
+
+def _loss_attributes(
+    analyses: Sequence[FileAnalysis], ancillary: Ancillary, dead: Collection[tuple[str, str]]
+) -> Iterable[WorkItem]:
+    """A loss a network's ``forward`` keeps on the module (``self.last_loss =
+    F.cross_entropy(...)``, the logits returned) that the training code reads back from the
+    model after calling it (``logits = model(X, Y)``, then ``loss = raw_model.last_loss`` and
+    ``loss.backward()``): mindspore.value_and_grad differentiates what the function it wraps
+    returns, so the construct returns the loss (or the forward function returns it) and the
+    attribute goes. One item with the assignments and the reads; none where nothing outside
+    the module reads the attribute back."""
+    stored: dict[str, list[Where]] = {}
+    ported = [
+        (fa, facts.values)
+        for fa, facts in with_facts(analyses)
+        if facts.values is not None and not ancillary.why(fa.path) and not is_test_path(fa.path)
+    ]
+    for fa, values in ported:
+        for d in values.defs:
+            if d.is_class or d.name != "forward" or d.owner < 0:
+                continue
+            if (fa.path, d.qual.partition(".")[0]) in dead:
+                continue  # a network class nothing builds
+            for a in d.assigns:
+                target = a.target
+                if (
+                    target.kind == "Attribute"
+                    and target.target.kind == "Name"
+                    and target.target.name == "self"
+                    and _LOSS_ATTR.search(target.name)
+                    and a.value.kind in ("Call", "BinOp")
+                ):
+                    stored.setdefault(target.name, []).append(place(fa, a.line))
+    if not stored:
+        return
+    reads: list[Where] = []
+    for fa, values in ported:
+        for a in (*values.assigns, *(x for d in values.defs for x in d.assigns)):
+            value = a.value
+            if (
+                value.kind == "Attribute"
+                and value.name in stored
+                and value.target.text not in ("self", "cls")
+            ):
+                reads.append(place(fa, a.line))
+    if not reads:
+        return
+    names = ", ".join(f"self.{n}" for n in sorted(stored))
+    where = [w for places in stored.values() for w in places] + reads
+    yield WorkItem(
+        kind="loss-attribute",
+        what=f"loss kept on the module in forward ({names}), read back by the training step",
+        where=tuple(dict.fromkeys(sorted(where, key=lambda w: (w.path, w.line)))),
+        why=(
+            "the forward stores its loss on the module and the training code reads it from "
+            "the model after the call: mindspore.value_and_grad differentiates what the "
+            "function it wraps returns, and a graph-mode construct does not hand tensors back "
+            "through attributes, so the construct (or the forward function the train step "
+            "differentiates) returns the loss, and the reads take it from there"
+        ),
+        uses=len(reads),
     )
 
 
