@@ -205,7 +205,7 @@ RATES: dict[str, tuple[float, float]] = {
     "tied-weights": (0.25, 0.5),
     # a loss kept on the module in forward, returned by the construct instead and the
     # training step's reads of the attribute changed to take it
-    "loss-attribute": (0.1, 0.25),
+    "loss-attribute": (0.1, 0.2),
     # BatchNorm frozen in training: the layers built with use_batch_statistics=False (or set
     # to eval after the training wrapper) and the statistics checked over a few steps
     "bn-frozen": (0.25, 0.5),

@@ -2377,7 +2377,7 @@ def work_items(
     checkpoints.extend(_pickled_modules(findings, analyses, ancillary))
     checkpoints = _launched_weights(root, checkpoints)
     checkpoints = _with_inherited_loads(checkpoints, _inherited_loads(analyses, ancillary))
-    if not any(_NORM_WITH_STATISTICS.search(f.api) for f in result.api_findings):
+    if not _has_batch_statistics(result, analyses, [*items, *checkpoints]):
         # a network with no BatchNorm (a transformer of RMSNorm and Linear layers): its
         # checkpoint's conversion renames parameters, no moving statistics to map
         checkpoints = [
@@ -8157,6 +8157,29 @@ def _inherited_loads(
 #: the norm layers whose checkpoint entries a conversion maps to other names (torch's weight,
 #: bias, running mean and variance: MindSpore's gamma, beta and moving statistics)
 _NORM_WITH_STATISTICS = re.compile(r"batch_?norm|instance_?norm", re.IGNORECASE)
+#: a model zoo's network (torchvision's ResNet, a timm model): BatchNorm inside, unseen
+_ZOO_MODELS = re.compile(r"^(torchvision\.models|timm|pretrainedmodels|efficientnet_pytorch)\b")
+
+
+def _has_batch_statistics(
+    result: ScanResult, analyses: Sequence[FileAnalysis], items: Sequence[WorkItem]
+) -> bool:
+    """Whether the network may hold BatchNorm-like statistics a checkpoint conversion maps:
+    a torch norm layer with running statistics, a model zoo's network (its BatchNorm
+    inside the library), a pretrained or zoo backbone item, or a repository class named for
+    BatchNorm (a frozen ``FixedBatchNorm`` with its own running-mean buffers)."""
+    if any(i.kind in ("pretrained-backbone", "zoo-layer") for i in items):
+        return True
+    for f in result.api_findings:
+        if _NORM_WITH_STATISTICS.search(f.api) or _ZOO_MODELS.search(f.api):
+            return True
+    return any(
+        re.search(r"batch_?norm|(^|_|[a-z])BN(\d*d)?($|_)|running_mean", c.qualname, re.I)
+        for fa in analyses
+        for c in fa.classes
+    )
+
+
 #: what a checkpoint's conversion says it maps for those layers
 _BN_TERMS = ", BatchNorm gamma/beta/moving statistics"
 
