@@ -910,6 +910,11 @@ class ValueReader:
             if isinstance(node, ast.Call):
                 end = node.end_lineno or node.lineno
                 holder = parent.get(id(node))
+                # ``lr = get_lr(it) if decay_lr else learning_rate``: a call that is a
+                # branch of a conditional expression is stored where the expression is
+                below: ast.AST = node
+                while type(holder) is ast.IfExp and holder.test is not below:
+                    below, holder = holder, parent.get(id(holder))
                 stored = single_target(holder) if holder is not None else None
                 fn, scope, _near, _looped = around[id(node)]
                 ifs = self.ifs_around(node)

@@ -67,6 +67,7 @@ from apiscan.review.work import (
     Ancillary,
     Reach,
     alternative_places,
+    apart_called,
     apart_only,
     bucketing_iterators,
     configured_weights,
@@ -817,6 +818,7 @@ def review(options: ScanOptions) -> Review:
                 runs,
             ),
             alternatives=picked_out | switched,
+            called_apart=apart_called(analyses, ancillary.why),
         ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")
@@ -1187,16 +1189,27 @@ def _rows_item(
 def growing_caches(recipe: Sequence[RecipeItem]) -> tuple[WorkItem, ...]:
     """The inference path's caches that grow per decoding step (a KV cache sliced up to a
     Python position), as one work item: in graph mode each new length compiles again, so
-    the port rewrites them as static-shape caches, one design for all of them."""
-    return _rows_item(
-        recipe,
-        GROWING_CACHE,
-        "growing-cache",
+    the port rewrites them as static-shape caches, one design for all of them. Where a
+    step writes a run of positions (``cache[:, pos : pos + seqlen] = xk``), the first step
+    writes the whole prompt, whose length changes per request: bucketed too."""
+    why = (
         "the cache the network reads grows by a step each call, sliced by a Python "
         "position: in MindSpore's graph mode every new length compiles the network "
         "again; allocate it at the maximum length, write each step at its position "
-        "(a scatter) and read it whole under an attention mask",
+        "(a scatter) and read it whole under an attention mask"
     )
+    rows = [item for item in recipe if item.name.startswith(GROWING_CACHE)]
+    if any(_RUN_WRITTEN.search(v) for item in rows for _, v in item.values):
+        why += (
+            "; a step writes a run of positions (the prompt's tokens at the first step, "
+            "their number per request): pad the prompt to a few bucket lengths so its "
+            "step compiles once per bucket"
+        )
+    return _rows_item(recipe, GROWING_CACHE, "growing-cache", why)
+
+
+#: a slice of a run of positions from a Python position (``start_pos : start_pos + seqlen``)
+_RUN_WRITTEN = re.compile(r"\b(\w+)\s*:\s*\1\s*\+\s*\w+")
 
 
 def decode_syncs(recipe: Sequence[RecipeItem]) -> tuple[WorkItem, ...]:

@@ -203,6 +203,9 @@ RATES: dict[str, tuple[float, float]] = {
     # Parameters tied between layers, given as one Parameter to both Cells, the checkpoint's
     # two names mapped to it, and the sharing checked after a step
     "tied-weights": (0.25, 0.5),
+    # a loss kept on the module in forward, returned by the construct instead and the
+    # training step's reads of the attribute changed to take it
+    "loss-attribute": (0.1, 0.2),
     # BatchNorm frozen in training: the layers built with use_batch_statistics=False (or set
     # to eval after the training wrapper) and the statistics checked over a few steps
     "bn-frozen": (0.25, 0.5),
@@ -538,6 +541,7 @@ def estimate(
     callers: Mapping[Key, frozenset[Key]] | None = None,
     fixed: tuple[str, ...] = (),
     alternatives: frozenset[tuple[str, str]] = frozenset(),
+    called_apart: Sequence[tuple[str, str, tuple[str, ...]]] = (),
 ) -> Effort:
     """The counts by disposition (network graph first), the custom ops, the dynamic-shape
     rewrites, the work items and a person-day range with its formula, from the files that are
@@ -899,6 +903,21 @@ def estimate(
             "`review-ancillary` in [tool.apiscan] sets the patterns), "
             f"{len(apart):,} API call sites, {len({f.api for f in apart}):,} APIs"
             + (": " + _listing(sorted({w for _, w in files})) + "." if files else ".")
+        )
+    if called_apart:
+        # ``model_export(...)`` in the training loop, defined in an export script counted
+        # apart: the port drops the call or ports that code too
+        sentences.append(
+            "Called by ported code from files counted apart: "
+            + _listing(
+                [
+                    f"{name} ({why}) at {', '.join(places[:3])}"
+                    + (f" and {len(places) - 3} more" if len(places) > 3 else "")
+                    for name, why, places in called_apart
+                ]
+            )
+            + "; the port drops these calls or carries what they call over with the model "
+            "(as it is where that code uses no torch)."
         )
     if unreached:
         sentences.append(

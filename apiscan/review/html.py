@@ -31,6 +31,8 @@ from apiscan.review.model import (
     RecipeItem,
     Review,
     Where,
+    recipe_label,
+    shape_work_note,
     work_label,
 )
 from apiscan.review.structure import tree_roots
@@ -461,7 +463,7 @@ def _recipe(review: Review) -> str:
         groups.setdefault(item.category, []).append(item)
     rows = []
     for category, members in groups.items():
-        label = RECIPE_CATEGORIES.get(category, category)
+        label = recipe_label(category, review.inference_only)
         for index, item in enumerate(members):
             head = (
                 f'<th scope="rowgroup" rowspan="{len(members)}">{_e(label)}</th>'
@@ -692,7 +694,7 @@ def _dynamic_shape(review: Review) -> str:
         "rewrite to a fixed size with a mask; the network scope is what needs the rewrite.</p>",
         _table(["where", "rule", "scope", "why"], rows)
         if rows
-        else _empty("No dynamic-shape finding."),
+        else _empty(" ".join(["No dynamic-shape finding.", shape_work_note(review)]).strip()),
         "<h3>Sparse tensors</h3>",
     ]
     sparse = sorted(review.sparse, key=lambda w: (w.path, w.cell, w.line))

@@ -23,6 +23,8 @@ from apiscan.review.model import (
     Review,
     TopModel,
     Where,
+    recipe_label,
+    shape_work_note,
     work_label,
 )
 from apiscan.review.structure import ROLES, tree_roots
@@ -119,7 +121,7 @@ def _recipe(recipe: Sequence[RecipeItem], inference_only: bool = False) -> str:
     )
     rows = [
         [
-            cell(RECIPE_CATEGORIES.get(item.category, item.category)),
+            cell(recipe_label(item.category, inference_only)),
             _code(item.name),
             "<br>".join(f"{_code(k)} = {_code(v)}" for k, v in item.values),
             _where(item.where),
@@ -284,7 +286,8 @@ def _work(review: Review) -> str:
 def _dynamic_shape(review: Review) -> str:
     title = "## Dynamic shape"
     if not review.dynamic_shape:
-        return f"{title}\n\nNo dynamic-shape findings."
+        note = shape_work_note(review)
+        return f"{title}\n\nNo dynamic-shape findings." + (f" {note}" if note else "")
     # Findings at one line that differ only in their column read as one row, with a count.
     counted = Counter(review.dynamic_shape)
     rows = []

@@ -237,6 +237,9 @@ WORK_KINDS: dict[str, str] = {
     # a layer's Parameter assigned to another layer (an embedding tied to the output
     # projection): the same Parameter given to both Cells in MindSpore
     "tied-weights": "Weights shared between layers",
+    # a loss a forward stores on the module (``self.last_loss``) and the training step reads
+    # back from the model: returned by the construct for value_and_grad
+    "loss-attribute": "Loss handed back through a module attribute",
     # BatchNorm layers put in eval mode after model.train(): set_train cascades in MindSpore
     "bn-frozen": "BatchNorm frozen in training",
     # forward hooks collecting intermediate outputs: returned explicitly in graph mode
@@ -287,6 +290,35 @@ ARCHITECTURE_ONLY = "(architecture only: "
 #: What a backbone item's ``what`` shows when it loads weights (``pretrained=True``,
 #: ``weights=...``, ``pretrained weights``, ``downloaded by URL``).
 _LOADS_WEIGHTS = ("pretrained", "weights=", "by URL")
+
+
+#: The labels of categories whose training-run wording misleads in an inference-only review
+#: (a process group set up to split one model over devices: no training is distributed).
+INFERENCE_LABELS: dict[str, str] = {"distributed": "Distributed (multi-device inference)"}
+
+
+def recipe_label(category: str, inference_only: bool = False) -> str:
+    """The heading of a recipe category, the inference wording where the review is of an
+    inference-only repository."""
+    if inference_only and category in INFERENCE_LABELS:
+        return INFERENCE_LABELS[category]
+    return RECIPE_CATEGORIES.get(category, category)
+
+
+#: the work items about shapes that change at run time, which the scan's dynamic-shape rules
+#: do not report (a decoding cache growing per step, a data-dependent box count)
+SHAPE_WORK_KINDS = ("growing-cache", "suppression")
+
+
+def shape_work_note(review: Review) -> str:
+    """Where the dynamic-shape section sends a reader when the shapes that change at run time
+    are work items, not rule findings (an LLM's KV cache growing per decoding step: "No
+    dynamic-shape findings" alone would contradict the porting work); "" when none is."""
+    labels = [work_label(i) for i in review.work if i.kind in SHAPE_WORK_KINDS]
+    if not labels:
+        return ""
+    listed = ", ".join(dict.fromkeys(labels))
+    return f"Shapes that change at run time are listed under Porting work: {listed}."
 
 
 def work_label(item: WorkItem) -> str:

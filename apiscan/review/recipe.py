@@ -2454,6 +2454,10 @@ class _Values:
             keyed = self._keyed(f, fn, container, index.value, depth)
             if keyed is not None:
                 return keyed  # cfg['loc_weight'] of a dict written in the repository, not picked
+        if container.kind == "Dict" and index.kind != "Constant":
+            picked = self._picked_entry(f, fn, container, index, depth)
+            if picked is not None:
+                return picked
         if not (index.kind == "Name" and fn >= 0 and index.name in f.defs[fn].loop_names):
             return _Val(text, False)  # cfg["lr"], boxes[fg]: a lookup, not a schedule step
         base = self.resolve(f, fn, container, depth + 1)
@@ -2461,6 +2465,31 @@ class _Values:
             return _Val(text, False)  # self.W_a[ii]: a tensor built from no setting
         step = f"{container.text} indexed by {index.text}"
         return _Val(f"{base.text}[{index.text}]", False, (step, *base.trail))
+
+    def _picked_entry(
+        self, f: _File, fn: int, container: Expr, index: Expr, depth: int
+    ) -> _Val | None:
+        """The entry of a dict literal that a key followed to a string picks (llama2.c's
+        ``{"float32": torch.float32, "bfloat16": torch.bfloat16, ...}[dtype]``, ``dtype =
+        "bfloat16"``: ``torch.bfloat16``); None when the key reaches no string the dict has,
+        or the entry is neither a literal nor a dotted name."""
+        key = self.resolve(f, fn, index, depth + 1)
+        if not key.literal:
+            return None
+        try:
+            picked = ast.literal_eval(key.text)
+        except (ValueError, SyntaxError):
+            return None
+        if not isinstance(picked, str):
+            return None
+        entry = dict(_dict_items(container)).get(picked)
+        if entry is None:
+            return None
+        step = f"the entry {picked!r} of the dict, {index.text} = {key.show()}"
+        if entry.literal or f.dotted(entry):
+            return _Val(entry.text, True, (step,))
+        found = self.resolve(f, fn, entry, depth + 1)
+        return found.then(step) if found.literal else None
 
     def _loaded_setting(self, f: _File, fn: int, expr: Expr) -> _Val | None:
         """What the chosen config file gives the key ``expr`` reads by string subscripts from
@@ -4410,6 +4439,7 @@ class _Recipe:
         self.out = [i for i in self.out if not (i.category == "seed" and self._in_layer(i.where))]
         self.out = _generator_seeds(self._exclusive_twins(self.out), self._in_data_class)
         self.out = [self._unused_scaler(i) for i in self.out]
+        self.out = _uncited_constants(self.out)
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
         order = {c: n for n, c in enumerate(CATEGORIES)}
         return tuple(
@@ -7389,7 +7419,10 @@ class _Recipe:
                     continue  # a transform built inside the transforms' own package
                 values = self._arguments(caller, call, positional)
                 if row == "wd_schedule" or (row == "scheduler" and note.startswith("stored as ")):
-                    # llm.c's ``lr = get_lr(step)``: the value it hands back, computed by hand
+                    # llm.c's ``lr = get_lr(step)``: the value it hands back, computed by hand;
+                    # the step it is handed (``get_lr(iter_num)``, ``iter_num += 1``) is no
+                    # setting: its starting value says nothing of the schedule
+                    values = [v for v in values if v[0] not in _counter_params(caller, call, node)]
                     values += body
                 if row == "scheduler" and note.startswith("sets the LR"):
                     written = self._hand_schedule(caller, call)
@@ -8159,10 +8192,21 @@ class _Recipe:
         """The settings ``expr`` reads in def ``fn`` (``self.lr_mul``, ``self.d_model``)
         with their values followed to literals, added to ``settings`` by their text. A
         counter the file steps in place (``self.n_steps += 1``) is the step, no setting: its
-        starting value says nothing of the schedule."""
-        counters = {u.node.text for d in file.defs for u in d.updates if u.op in ("Add", "Sub")}
+        starting value says nothing of the schedule. A module global the def reads
+        (llama2.c's ``warmup_iters``, ``min_lr``: neither a parameter nor assigned in the def)
+        is a setting too."""
+        counters = _stepped_counters(file)
+        d = file.defs[fn]
+        local = {p for p, _ in d.params} | {
+            a.target.name for a in d.assigns if a.target.kind == "Name"
+        }
         for leaf in _leaves(expr):
-            if leaf.kind != "Attribute" or file.dotted(leaf) or leaf.text in settings:
+            if leaf.text in settings or file.dotted(leaf):
+                continue
+            if leaf.kind == "Name":
+                if leaf.name in local or leaf.name in d.loop_names:
+                    continue
+            elif leaf.kind != "Attribute":
                 continue
             if leaf.text in counters:
                 continue
@@ -12523,6 +12567,53 @@ def _reduces(expr: Expr, place: tuple[int, int, int, int]) -> bool:
     ):
         return _reduces(expr.func.target, place)
     return False
+
+
+#: ``learning_rate set at train.py:61``: a value a row shows with the setting it came from
+_CITED_SETTING = re.compile(r"\b([A-Za-z_]\w*) set at ([^\s;:()]+:\d+)")
+
+
+def _uncited_constants(items: list[RecipeItem]) -> list[RecipeItem]:
+    """``items`` without the rows of a module constant (``learning_rate = 5e-4``: a row of
+    its name and one ``value``) that another row already shows where the run uses it
+    (the optimizer's ``lr`` = ``5e-4 (... learning_rate set at train.py:61)``): one row per
+    fact, the one saying what the value does. Only a row of the same kind cites it away
+    (the LR's schedule shows its warm-up's length; the training length stays its own row
+    where only the schedule reads it)."""
+
+    def family(category: str) -> str:
+        return "lr" if category in ("optimizer", "scheduler", "warmup") else category
+
+    cited: set[tuple[str, str, str]] = set()
+    for i in items:
+        for _, shown in i.values:
+            cited |= {(family(i.category), *hit) for hit in _CITED_SETTING.findall(shown)}
+    return [
+        i
+        for i in items
+        if not (
+            len(i.values) == 1
+            and i.values[0][0] == "value"
+            and i.name.isidentifier()
+            and (family(i.category), i.name, f"{i.where.path}:{i.where.line}") in cited
+        )
+    ]
+
+
+def _counter_params(file: _File, call: CallValues, node: DefValues) -> set[str]:
+    """The parameters of def ``node`` that ``call`` (in ``file``) hands a step counter."""
+    counters = _stepped_counters(file)
+    names = [p for p in node.positional if p not in ("self", "cls")]
+    out = {name for name, arg in zip(names, call.expr.args, strict=False) if arg.text in counters}
+    out |= {k.name for k in call.expr.keywords if k.target.text in counters}
+    return out
+
+
+def _stepped_counters(file: _File) -> set[str]:
+    """What a file steps in place by addition (``self.n_steps += 1``, a module's ``iter_num
+    += 1``): step counters, whose starting values are no settings."""
+    updates = [u for d in file.defs for u in d.updates] + list(file.values.updates)
+    return {u.node.text for u in updates if u.op in ("Add", "Sub")}
 
 
 def _leaves(expr: Expr) -> list[Expr]:

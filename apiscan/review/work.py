@@ -2377,6 +2377,13 @@ def work_items(
     checkpoints.extend(_pickled_modules(findings, analyses, ancillary))
     checkpoints = _launched_weights(root, checkpoints)
     checkpoints = _with_inherited_loads(checkpoints, _inherited_loads(analyses, ancillary))
+    if not _has_batch_statistics(result, analyses, [*items, *checkpoints]):
+        # a network with no BatchNorm (a transformer of RMSNorm and Linear layers): its
+        # checkpoint's conversion renames parameters, no moving statistics to map
+        checkpoints = [
+            replace(i, why=i.why.replace(_BN_TERMS, "")) if i.kind == "checkpoint" else i
+            for i in checkpoints
+        ]
     whole = list(_loaded_modules(findings, analyses, ancillary))
     if whole:  # the loads of whole networks are theirs, not a state dict's to convert
         claimed = set(whole[0].where)
@@ -2400,6 +2407,7 @@ def work_items(
     items.extend(_torch_in_data(findings, analyses, torch_api))
     items.extend(_bn_momentum_writes(findings, analyses, uncalled))
     items.extend(_tied_weights(analyses, ancillary, uncalled))
+    items.extend(_loss_attributes(analyses, ancillary, uncalled))
     items.extend(_frozen_batch_norm(findings, analyses, uncalled, defaults))
     items.extend(_frozen_statistics(findings, analyses, uncalled))
     items.extend(_forward_hooks(chosen, tests))
@@ -4719,6 +4727,36 @@ class Reach(NamedTuple):
         return not any(p == path and a <= line <= z for (p, _), (a, z) in self.spans.items())
 
 
+def apart_called(
+    analyses: Sequence[FileAnalysis], apart: Callable[[str], str]
+) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    """(``path:name`` of a def in a file counted apart, why that file is, the places in ported
+    files calling it) for each class or function of a file counted apart that ported code
+    calls (a training loop writing its model with an export script's ``model_export`` at
+    every checkpoint): the port drops those calls or ports what they call with the model;
+    listing the file apart alone would hide them. Tests neither call nor are called."""
+    defined: dict[str, tuple[str, str]] = {}
+    for fa in analyses:
+        if not apart(fa.path) or is_test_path(fa.path):
+            continue
+        for module in fa.modules:
+            for d in (*fa.functions, *fa.classes):
+                if "." not in d.qualname:
+                    defined.setdefault(f"{module}.{d.qualname}", (fa.path, d.qualname))
+    found: dict[tuple[str, str], list[str]] = {}
+    for fa in analyses:
+        if apart(fa.path) or is_test_path(fa.path) or fa.errors:
+            continue
+        for c in fa.calls:
+            callee = defined.get(c.callee)
+            if callee is not None and c.role == "call":
+                found.setdefault(callee, []).append(f"{fa.path}:{c.line}")
+    return tuple(
+        (f"{path}:{name}", apart(path), tuple(dict.fromkeys(sorted(places))))
+        for (path, name), places in sorted(found.items())
+    )
+
+
 def apart_only(
     analyses: Sequence[FileAnalysis],
     apart: Callable[[str], str],
@@ -6470,6 +6508,73 @@ def _tied_weights(
     )
 
 
+#: An attribute a forward keeps its loss in (llama2.c's ``self.last_loss``, ``self.aux_loss``).
+_LOSS_ATTR = re.compile(r"(^|_)loss(es)?($|_)", re.IGNORECASE)
+
+
+def _loss_attributes(
+    analyses: Sequence[FileAnalysis], ancillary: Ancillary, dead: Collection[tuple[str, str]]
+) -> Iterable[WorkItem]:
+    """A loss a network's ``forward`` keeps on the module (``self.last_loss =
+    F.cross_entropy(...)``, the logits returned) that the training code reads back from the
+    model after calling it (``logits = model(X, Y)``, then ``loss = raw_model.last_loss`` and
+    ``loss.backward()``): mindspore.value_and_grad differentiates what the function it wraps
+    returns, so the construct returns the loss (or the forward function returns it) and the
+    attribute goes. One item with the assignments and the reads; none where nothing outside
+    the module reads the attribute back."""
+    stored: dict[str, list[Where]] = {}
+    ported = [
+        (fa, facts.values)
+        for fa, facts in with_facts(analyses)
+        if facts.values is not None and not ancillary.why(fa.path) and not is_test_path(fa.path)
+    ]
+    for fa, values in ported:
+        for d in values.defs:
+            if d.is_class or d.name != "forward" or d.owner < 0:
+                continue
+            if (fa.path, d.qual.partition(".")[0]) in dead:
+                continue  # a network class nothing builds
+            for a in d.assigns:
+                target = a.target
+                if (
+                    target.kind == "Attribute"
+                    and target.target.kind == "Name"
+                    and target.target.name == "self"
+                    and _LOSS_ATTR.search(target.name)
+                    and a.value.kind in ("Call", "BinOp")
+                ):
+                    stored.setdefault(target.name, []).append(place(fa, a.line))
+    if not stored:
+        return
+    reads: list[Where] = []
+    for fa, values in ported:
+        for a in (*values.assigns, *(x for d in values.defs for x in d.assigns)):
+            value = a.value
+            if (
+                value.kind == "Attribute"
+                and value.name in stored
+                and value.target.text not in ("self", "cls")
+            ):
+                reads.append(place(fa, a.line))
+    if not reads:
+        return
+    names = ", ".join(f"self.{n}" for n in sorted(stored))
+    where = [w for places in stored.values() for w in places] + reads
+    yield WorkItem(
+        kind="loss-attribute",
+        what=f"loss kept on the module in forward ({names}), read back by the training step",
+        where=tuple(dict.fromkeys(sorted(where, key=lambda w: (w.path, w.line)))),
+        why=(
+            "the forward stores its loss on the module and the training code reads it from "
+            "the model after the call: mindspore.value_and_grad differentiates what the "
+            "function it wraps returns, and a graph-mode construct does not hand tensors back "
+            "through attributes, so the construct (or the forward function the train step "
+            "differentiates) returns the loss, and the reads take it from there"
+        ),
+        uses=len(reads),
+    )
+
+
 #: A layer's switch to evaluation mode, and back to training mode.
 _EVAL_MODE = "torch.nn.Module.eval"
 _TRAIN_MODE = "torch.nn.Module.train"
@@ -8104,6 +8209,36 @@ def _inherited_loads(
             if base is not None:
                 out.append((place(fa, call.line), f"{base}.{method}"))
     return out
+
+
+#: the norm layers whose checkpoint entries a conversion maps to other names (torch's weight,
+#: bias, running mean and variance: MindSpore's gamma, beta and moving statistics)
+_NORM_WITH_STATISTICS = re.compile(r"batch_?norm|instance_?norm", re.IGNORECASE)
+#: a model zoo's network (torchvision's ResNet, a timm model): BatchNorm inside, unseen
+_ZOO_MODELS = re.compile(r"^(torchvision\.models|timm|pretrainedmodels|efficientnet_pytorch)\b")
+
+
+def _has_batch_statistics(
+    result: ScanResult, analyses: Sequence[FileAnalysis], items: Sequence[WorkItem]
+) -> bool:
+    """Whether the network may hold BatchNorm-like statistics a checkpoint conversion maps:
+    a torch norm layer with running statistics, a model zoo's network (its BatchNorm
+    inside the library), a pretrained or zoo backbone item, or a repository class named for
+    BatchNorm (a frozen ``FixedBatchNorm`` with its own running-mean buffers)."""
+    if any(i.kind in ("pretrained-backbone", "zoo-layer") for i in items):
+        return True
+    for f in result.api_findings:
+        if _NORM_WITH_STATISTICS.search(f.api) or _ZOO_MODELS.search(f.api):
+            return True
+    return any(
+        re.search(r"batch_?norm|(^|_|[a-z])BN(\d*d)?($|_)|running_mean", c.qualname, re.I)
+        for fa in analyses
+        for c in fa.classes
+    )
+
+
+#: what a checkpoint's conversion says it maps for those layers
+_BN_TERMS = ", BatchNorm gamma/beta/moving statistics"
 
 
 def _with_inherited_loads(
