@@ -357,7 +357,7 @@ def review(options: ScanOptions) -> Review:
         apart_only(analyses, reached_by, off_spans, shown=shown, tried={p for p, _ in tried}),
         branches,
     )
-    if training and _trained_only_apart(result, ancillary, reach.exporting):
+    if training and _trained_only_apart(result, ancillary, reach.exporting, shown):
         # a library's own trainer that only its examples, notebooks and demos run (a GPT
         # and its ``Trainer``, driven by a notebook and a side project's script): they are
         # how the library is used, as where nothing trains
@@ -1355,16 +1355,21 @@ def _trained_only_apart(
     result: ScanResult,
     ancillary: Ancillary,
     exporting: Mapping[tuple[str, str], object],
+    shown: Collection[tuple[str, str]] = (),
 ) -> bool:
     """Whether every training step of the ported files (an optimizer built, a backward
-    pass) lies in a class or function only files counted apart use: the repository's
+    pass) lies in a class or function only files counted apart use, or in one the
+    documentation's examples build (``shown``: a README's ``model.configure_optimizers``
+    beside its ``Trainer(...).run()``), and one at least in the former: the repository's
     training is a library's, run by its examples rather than by a script of its own."""
     steps = {
         (f.path, f.function)
         for f in result.api_findings
         if trains(f.api) and not is_test_path(f.path) and not ancillary.why(f.path)
     }
-    return bool(steps) and all(within(exporting, path, fn) for path, fn in steps)
+    apart = {(path, fn) for path, fn in steps if within(exporting, path, fn)}
+    documented = {(path, fn) for path, fn in steps if (path, fn.partition(".")[0]) in shown}
+    return bool(apart) and steps <= apart | documented
 
 
 def public_names(analyses: Sequence[FileAnalysis], apart: Callable[[str], str]) -> frozenset[str]:

@@ -4358,8 +4358,10 @@ def package_trials(
     holding what the documentation's examples build (``shown``), whether other files import
     it or not: a variant module of the library trying its own copy of the model out
     (``GaussianDiffusion(Unet(...))`` at the end of a guidance variant's file), no entry
-    point of the run the documentation shows."""
-    packages = {PurePosixPath(path).parent for path, _ in shown}
+    point of the run the documentation shows. The repository's root is no package: the
+    scripts there (a training script beside the model the README imports) are entry
+    points."""
+    packages = {PurePosixPath(path).parent for path, _ in shown} - {PurePosixPath(".")}
     out = {(path, "__main__"): span for path, span in self_tests(analyses).items()}
     for fa in analyses:
         syntax = fa.syntax

@@ -115,3 +115,88 @@ def test_the_recipe_reads_the_package_trainer(review: Review) -> None:
     assert [i.name for i in optimizers] == ["torch.optim.AdamW"]
     assert optimizers[0].where.path == "tinylib/trainer.py"
     assert any(i.category == "loss" and i.where.path == "tinylib/model.py" for i in review.recipe)
+
+
+def test_a_readme_example_running_the_trainer_keeps_it_priced(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The README shows ``Trainer(Net(), data).run()``: the model its example builds is
+    reached, and the trainer's step, run only by that example and the side project, is
+    the product's training all the same."""
+    files = dict(FILES)
+    # the optimizer built by the model the example builds (``configure_optimizers``)
+    files["tinylib/trainer.py"] = files["tinylib/trainer.py"].replace(
+        "torch.optim.AdamW(self.model.parameters(), lr=self.lr)",
+        "self.model.configure_optimizers(self.lr)",
+    )
+    files["tinylib/model.py"] = files["tinylib/model.py"].replace(
+        "            def forward(self, idx, targets=None):",
+        "            def configure_optimizers(self, lr):\n"
+        "                return torch.optim.AdamW(self.parameters(), lr=lr)\n\n"
+        "            def forward(self, idx, targets=None):",
+    )
+    files["README.md"] = """
+        # tinylib
+
+        ```python
+        from tinylib.model import Net
+        from tinylib.trainer import Trainer
+
+        model = Net()
+        trainer = Trainer(model, dataset, lr=5e-4)
+        trainer.run()
+        ```
+    """
+    review = build_review(str(write_repo(tmp_path, files)), jobs=1)
+    optimizers = [i for i in review.recipe if i.category == "optimizer"]
+    assert [i.where.path for i in optimizers] == ["tinylib/model.py"]
+    assert any(i.category == "grad_clip" for i in review.recipe)
+
+
+def test_a_root_training_script_beside_a_documented_model_stays_an_entry(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The README imports the model from a folder and a helper from a root module; the
+    training script at the root, run under ``__main__``, is the training (the root is no
+    package whose ``__main__`` blocks are self-tests)."""
+    files = {
+        "net/__init__.py": "",
+        "net/model.py": FILES["tinylib/model.py"],
+        "infer.py": """
+            import torch
+
+
+            def predict(model, x):
+                with torch.no_grad():
+                    return model(x)[0].argmax(-1)
+        """,
+        "train.py": """
+            import torch
+
+            from net.model import Net
+
+
+            def main():
+                model = Net()
+                optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+                for _ in range(2):
+                    x = torch.randint(0, 32, (4, 8))
+                    _, loss = model(x, x)
+                    optimizer.zero_grad()
+                    loss.backward()
+                    optimizer.step()
+
+
+            if __name__ == "__main__":
+                main()
+        """,
+        "README.md": """
+            # net
+
+            ```python
+            from net.model import Net
+            from infer import predict
+
+            print(predict(Net(), x))
+            ```
+        """,
+    }
+    review = build_review(str(write_repo(tmp_path, files)), jobs=1)
+    optimizers = [i for i in review.recipe if i.category == "optimizer"]
+    assert [(i.name, i.where.path) for i in optimizers] == [("torch.optim.Adam", "train.py")]
