@@ -146,14 +146,27 @@ def script_configs(
     ``main.py --cfg`` run with the tiny, small and base configs and two fine-tunings). An
     evaluation run (``--eval``) names no trained config; other scripts' commands never
     count (a sibling pre-training script's configs are its own)."""
+    commands = (
+        (path, line, words)
+        for path, line, words in _commands(root, docs=True)
+        if any(_names_script(w, script) for w in words)
+        and not _NOT_TRAINING.search(" ".join(words))
+        and not _EVALUATION_RUN.search(" ".join(words))
+    )
+    return _named_configs(commands, flags, configs)
+
+
+def _named_configs(
+    commands: Iterable[tuple[str, int, list[str]]],
+    flags: Collection[str],
+    configs: Collection[str],
+) -> list[tuple[str, str, int]]:
+    """(config, where its first command is, how many commands name it) of each of
+    ``configs`` the ``commands`` pass one of ``flags`` (``--cfg x`` or ``--cfg=x``), the
+    most named first (ties: the first met)."""
     counts: Counter[str] = Counter()
     first: dict[str, str] = {}
-    for path, line, words in _commands(root, docs=True):
-        if not any(_names_script(w, script) for w in words):
-            continue
-        joined = " ".join(words)
-        if _NOT_TRAINING.search(joined) or _EVALUATION_RUN.search(joined):
-            continue
+    for path, line, words in commands:
         for word, value in itertools.zip_longest(words, words[1:], fillvalue=""):
             name = value if word in flags else ""
             if word.partition("=")[0] in flags and "=" in word:
@@ -188,25 +201,14 @@ def commanded_configs(
     weigh what the documented commands train, all together. ``timing``: the commands of a
     page named for benchmarks or profiling count too. ``flags``: more options naming the
     config (see :func:`commanded_config`)."""
-    config_flags = _CONFIG_FLAGS | set(flags)
-    counts: Counter[str] = Counter()
-    first: dict[str, str] = {}
-    for path, line, words in _commands(root, docs):
-        if not timing and _TIMING_PAGE.search(PurePosixPath(path).name):
-            continue
-        if not _trains(words) or _NOT_TRAINING.search(" ".join(words)):
-            continue
-        for flag, value in itertools.zip_longest(words, words[1:], fillvalue=""):
-            name = value if flag in config_flags else ""
-            if flag.partition("=")[0] in config_flags and "=" in flag:
-                name = flag.partition("=")[2]
-            name = _config_path(name, configs) if name else ""
-            if name in configs:
-                counts[name] += 1
-                first.setdefault(name, f"{path}:{line}")
-    order = list(first)
-    ranked = sorted(first, key=lambda c: (-counts[c], order.index(c)))
-    return [(c, first[c], counts[c]) for c in ranked]
+    commands = (
+        (path, line, words)
+        for path, line, words in _commands(root, docs)
+        if (timing or not _TIMING_PAGE.search(PurePosixPath(path).name))
+        and _trains(words)
+        and not _NOT_TRAINING.search(" ".join(words))
+    )
+    return _named_configs(commands, _CONFIG_FLAGS | set(flags), configs)
 
 
 def _config_path(written: str, configs: Collection[str]) -> str:
