@@ -669,6 +669,8 @@ def _commands(
             # to train.``); one passing options is a command (a table cell's)
             bare_here = bare and not (page and _CODE_SPAN.search(line_text))
             for words in _unwrapped(split_commands(line_text, page)):
+                if not words or words[0].startswith("-"):
+                    continue  # no command starts with an option: a table's rule (| --- |)
                 command = " ".join(words)
                 options = "--" in command or re.search(r"\s-(c|opt)\s", command)
                 moves = bare and not page and words[0] == "cd"  # a script's ``cd src``

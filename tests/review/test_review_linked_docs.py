@@ -28,6 +28,10 @@ FILES = {
     "README.md": """
         # A model
 
+        | model | size |
+        | ----- | ---: |
+        | small | 14M |
+
         Please refer to the [training documentation](documentation/training.md) to train.
         Inference: <a href="documentation/inference.md#pytorch">Doc</a>, and
         [elsewhere](../outside.md).
