@@ -93,7 +93,7 @@ def imported_names(fa: FileAnalysis, values: FileValues) -> dict[str, str]:
 
 def _names(expr: Expr) -> Iterator[Expr]:
     """The ``Name`` nodes of ``expr``, the callee's included."""
-    return (e for e in _walk(expr) if e.kind == "Name")
+    return (e for e in expr.walk() if e.kind == "Name")
 
 
 def _written(values: FileValues) -> list[Expr]:
@@ -281,14 +281,6 @@ def globals_picks(values: FileValues, calls: CallIndex | None = None) -> list[Gl
     return out
 
 
-def _walk(expr: Expr) -> Iterator[Expr]:
-    todo = [expr]
-    while todo:
-        e = todo.pop()
-        yield e
-        todo.extend(e.parts)
-
-
 #: The place of a reference that reaches nothing: a dict read where a default key picks
 #: another entry.
 _ELSEWHERE = ("", 0)
@@ -312,7 +304,7 @@ def _picked_keys(expr: Expr, defaults: Mapping[str, set[object]]) -> dict[int, s
     """id of each ``Name`` subscripted by an option whose one default is a string (``opt.
     dla_node`` with ``--dla_node`` defaulting to ``dcn``) -> that default."""
     out: dict[int, str] = {}
-    for e in _walk(expr):
+    for e in expr.walk():
         if e.kind != "Subscript" or len(e.parts) < 2 or e.parts[0].kind != "Name":
             continue
         index = e.parts[1]
@@ -330,7 +322,7 @@ def _keyed_reads(expr: Expr) -> tuple[dict[int, Expr], set[int]]:
     ``TABLE.keys()``)."""
     keyed: dict[int, Expr] = {}
     none: set[int] = set()
-    for e in _walk(expr):
+    for e in expr.walk():
         if e.kind == "Subscript" and len(e.parts) > 1 and e.parts[0].kind == "Name":
             keyed[id(e.parts[0])] = e.parts[1]
         elif (
@@ -914,7 +906,7 @@ def left_out(
                 elif found in alias_uses and not _assigning(aliases, fa.path, name):
                     alias_uses[found].add((fa.path, name.line))
             # a def read as an attribute of its imported module (``du.AllGather.apply``)
-            for e in _walk(expr):
+            for e in expr.walk():
                 if entry or e.kind != "Attribute" or not e.parts or e.parts[0].kind != "Name":
                     continue
                 source = module_paths.get(imports[fa.path].get(e.parts[0].name, ""))
