@@ -1018,14 +1018,7 @@ class _File:
 
     def local_value(self, fn: int, name: str, before: int) -> Expr | None:
         """The last ``name = value`` of def ``fn``'s own body before line ``before``."""
-        bound = [
-            a
-            for a in self.defs[fn].assigns
-            if not a.annotated
-            and a.line < before
-            and a.target.kind == "Name"
-            and a.target.name == name
-        ]
+        bound = _name_assignments(self.defs[fn], name, before)
         return max(bound, key=lambda a: a.line).value if bound else None
 
     def calls_around(self, expr: Expr) -> list[CallValues]:
@@ -9562,14 +9555,7 @@ class _Recipe:
         """The last ``name = value`` of def ``fn`` before line ``before`` among those the
         defaults run (MiDaS's ``normalization = NormalizeImage(...)`` in the branch of the
         default model type, not the last branch's), else the last one."""
-        bound = [
-            a
-            for a in file.defs[fn].assigns
-            if not a.annotated
-            and a.line < before
-            and a.target.kind == "Name"
-            and a.target.name == name
-        ]
+        bound = _name_assignments(file.defs[fn], name, before)
         running = [a for a in bound if self._assignment_runs(file, fn, a.line)] or bound
         return max(running, key=lambda a: a.line).value if running else None
 
@@ -13029,3 +13015,13 @@ def _scripts(root: Path) -> Iterator[Path]:
         rel = path.relative_to(root).parts
         if path.is_file() and not any(p.startswith(".") or p in skip for p in rel[:-1]):
             yield path
+
+
+def _name_assignments(d: DefValues, name: str, before: int) -> list[AssignValues]:
+    """The plain ``name = value`` assignments of def ``d``'s own body before line
+    ``before`` (annotated ones left out), in source order."""
+    return [
+        a
+        for a in d.assigns
+        if not a.annotated and a.line < before and a.target.kind == "Name" and a.target.name == name
+    ]
