@@ -254,8 +254,12 @@ def review(options: ScanOptions) -> Review:
     skipped = skipped_spans(analyses, options, named) if training else {}
     ported = [fa for fa in analyses if not is_test_path(fa.path)]
 
-    def left_now() -> dict[str, list[tuple[int, int]]]:
-        """What the current picks leave out (read again as the picks below shrink)."""
+    def left_now(
+        branches: bool = True, apart: Callable[[str], object] | None = None
+    ) -> dict[str, list[tuple[int, int]]]:
+        """What the current picks leave out (read again as the picks below shrink), with the
+        branches the run's values skip unless ``branches`` is false, and the files ``apart``
+        counts apart (default: the review's)."""
         return left_out(
             ported,
             hierarchy,
@@ -263,8 +267,8 @@ def review(options: ScanOptions) -> Review:
             picked,
             dead=dead,
             defaults=readings.argparse.values(),
-            skipped=skipped,
-            apart=ancillary.apart,
+            skipped=skipped if branches else None,
+            apart=apart or ancillary.apart,
         )
 
     left = left_now()
@@ -353,19 +357,24 @@ def review(options: ScanOptions) -> Review:
     tried = package_trials(analyses, shown) if shown else {}
     branches = {**branches, **tried}
     off_spans = {**dead_spans, **branches}
-    reach = _without_spans(
-        apart_only(analyses, reached_by, off_spans, shown=shown, tried={p for p, _ in tried}),
-        branches,
-    )
+    tried_paths = {p for p, _ in tried}
+
+    def reaching(
+        by: Callable[[str], str],
+        spans: Mapping[tuple[str, str], tuple[int, int]],
+        kept: Collection[str] = frozenset(),
+    ) -> Reach:
+        """:func:`apart_only` with what the documentation's examples build and the
+        self-tests of their packages."""
+        return apart_only(analyses, by, spans, kept, shown, tried_paths)
+
+    reach = _without_spans(reaching(reached_by, off_spans), branches)
     if training and _trained_only_apart(result, ancillary, reach.exporting, shown):
         # a library's own trainer that only its examples, notebooks and demos run (a GPT
         # and its ``Trainer``, driven by a notebook and a side project's script): they are
         # how the library is used, as where nothing trains
         reached_by = _product_users(ancillary.apart, LIBRARY_USERS)
-        reach = _without_spans(
-            apart_only(analyses, reached_by, off_spans, shown=shown, tried={p for p, _ in tried}),
-            branches,
-        )
+        reach = _without_spans(reaching(reached_by, off_spans), branches)
     found = (name for _, name in (*reach.exporting, *reach.unreached))
     configured_names = config_names(readings.config_words, found)
     # where nothing trains, the top models are the library's product (CLIP's model, which
@@ -379,21 +388,14 @@ def review(options: ScanOptions) -> Review:
         # library's users call, though only its notebooks call it here
         configured_names |= public_names(analyses, ancillary.apart) | documented
     if configured_names:  # those a config file names may be built: reached, as their users
-        reach = _without_spans(
-            apart_only(
-                analyses, reached_by, off_spans, configured_names, shown, {p for p, _ in tried}
-            ),
-            branches,
-        )
+        reach = _without_spans(reaching(reached_by, off_spans, configured_names), branches)
     unbuilt |= reach.unreached
     # what only the branches the defaults skip reach (a loss an untaken ``elif`` of the
     # config's type calls) is another run's: not priced, and told as an alternative the
     # run's values do not pick rather than code nothing reaches
     switched = frozenset()
     if branches and reach.unreached:
-        plain = apart_only(
-            analyses, reached_by, dead_spans, configured_names, shown, {p for p, _ in tried}
-        )
+        plain = reaching(reached_by, dead_spans, configured_names)
         switched = reach.unreached - plain.unreached
     # the methods of reached classes that only that code calls (an inverse transform only
     # an unreached vocoder helper runs): their dynamic shapes and gaps are not priced
@@ -422,20 +424,7 @@ def review(options: ScanOptions) -> Review:
     # default) is still the format to convert: its places are told by the picks alone
     resumed = alternative
     if skipped:
-        resumed = alternative_places(
-            tops,
-            analyses,
-            modules,
-            left_out(
-                ported,
-                hierarchy,
-                not_picked,
-                picked,
-                dead=dead,
-                defaults=readings.argparse.values(),
-                apart=ancillary.apart,
-            ),
-        )
+        resumed = alternative_places(tops, analyses, modules, left_now(branches=False))
     # a compiled op that only the alternatives and evaluation code call (a rotated-box IoU
     # op of the unpicked rotated detectors and of a rotated-box evaluator): no op of the
     # network the run trains, counted apart with the alternatives
@@ -445,16 +434,7 @@ def review(options: ScanOptions) -> Review:
             tops,
             analyses,
             modules,
-            left_out(
-                ported,
-                hierarchy,
-                not_picked,
-                picked,
-                dead=dead,
-                defaults=readings.argparse.values(),
-                skipped=skipped,
-                apart=lambda path: ancillary.apart(path) or evaluation_file(path),
-            ),
+            left_now(apart=lambda path: ancillary.apart(path) or evaluation_file(path)),
         )
     items = work_items(
         result,

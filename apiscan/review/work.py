@@ -7442,6 +7442,20 @@ _ZOO_LAYERS = (
 )
 
 
+def _zoo_model(base: str, local: set[str]) -> bool:
+    """Whether the dotted ``base`` is a model class of a zoo package (:data:`_ZOO_CLASSES`,
+    not one of its layer modules nor a ``*Weights`` enum) outside the repository's own
+    top-level packages ``local``."""
+    tail = base.rpartition(".")[2]
+    return (
+        base.startswith(_ZOO_CLASSES)
+        and base.partition(".")[0] not in local
+        and not base.startswith(_ZOO_LAYERS)
+        and tail[:1].isupper()
+        and not tail.endswith("Weights")
+    )
+
+
 def _zoo_constructions(fa: FileAnalysis, local: set[str]) -> Iterable[WorkItem]:
     """The model classes of a zoo package that a file both extends and builds as they are
     (DeiT's ``models.py``: ``DistilledVisionTransformer(VisionTransformer)`` beside the
@@ -7459,11 +7473,7 @@ def _zoo_constructions(fa: FileAnalysis, local: set[str]) -> Iterable[WorkItem]:
         base.rpartition(".")[2]: base
         for cls in fa.classes
         for base in cls.bases
-        if base.rpartition(".")[2] not in own
-        if base.startswith(_ZOO_CLASSES)
-        and base.partition(".")[0] not in local
-        and not base.startswith(_ZOO_LAYERS)
-        and base.rpartition(".")[2][:1].isupper()
+        if base.rpartition(".")[2] not in own and _zoo_model(base, local)
     }
     for call in values.calls:
         base = bases.get(call.expr.callee())
@@ -7489,14 +7499,7 @@ def _zoo_subclasses(fa: FileAnalysis, local: set[str]) -> Iterable[WorkItem]:
     extending each other (timm itself reviewed: ``local`` holds its top-level packages)."""
     for cls in fa.classes:
         for base in cls.bases:
-            tail = base.rpartition(".")[2]
-            if (
-                base.startswith(_ZOO_CLASSES)
-                and base.partition(".")[0] not in local
-                and not base.startswith(_ZOO_LAYERS)
-                and tail[:1].isupper()
-                and not tail.endswith("Weights")
-            ):
+            if _zoo_model(base, local):
                 package = base.partition(".")[0]
                 yield WorkItem(
                     kind="pretrained-backbone",
