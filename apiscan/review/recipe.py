@@ -10554,9 +10554,7 @@ class _Recipe:
                 continue
             if category == "epochs" and self._model_argument_only(dest):
                 continue  # RAFT's --iters: refinement steps the model's call runs, no length
-            if (
-                category != "optimizer" or self._builds_optimizer()
-            ) and self._option_unread(dest):
+            if (category != "optimizer" or self._builds_optimizer()) and self._option_unread(dest):
                 # a --weight_decay no optimizer is given, slot-attention's --seed no seeding
                 # reads: declared, never read, so it sets nothing the run uses
                 continue
@@ -11440,9 +11438,7 @@ class _Recipe:
             self.add("scheduler", f"{name} computed by hand in {d.qual}",
                      file.where(stmt.line), values, note)  # fmt: skip
 
-    def _settings_read(
-        self, file: _File, fn: int, exprs: Sequence[Expr]
-    ) -> list[tuple[str, str]]:
+    def _settings_read(self, file: _File, fn: int, exprs: Sequence[Expr]) -> list[tuple[str, str]]:
         """The settings the statements of a hand-written schedule read (``opt.decay_rate``,
         ``cfg.OPTIM.WARMUP_EPOCHS``: whole attribute chains that are no imported function),
         each with what it resolves to, sorted; those that resolve to nothing but
