@@ -401,6 +401,11 @@ def review(options: ScanOptions) -> Review:
     # an unreached vocoder helper runs): their dynamic shapes and gaps are not priced
     unbuilt |= frozenset(uncalled_methods(analyses, unbuilt, reached_by))
     exporting = reach.exporting
+    if training:
+        # a model built only by functions nothing runs (a model zoo's ``DPN26()`` builders
+        # and ``test()`` try-outs beside the one network the training script builds) is no
+        # top model, and such a function builds no copy of one
+        tops = _live_tops(tops, unbuilt)
     # the module classes a pick by the run's config leaves out (a registry's other models,
     # an option file's networks this run does not build): alternatives, not work
     picked_out = frozenset(
@@ -1078,6 +1083,35 @@ def _without_left_copies(
 
     kept = {t.cls for t in tops if not _in_span(left, t.where.path, t.where.line)}
     return [t for t in tops if not (_in_span(left, t.where.path, t.where.line) and t.cls in kept)]
+
+
+def _live_tops(tops: Sequence[TopModel], dead: Collection[tuple[str, str]]) -> list[TopModel]:
+    """``tops`` less the models every builder of which is a function nothing runs (``dead``:
+    (path, module-level name)), and less those functions among the builders a model's tree
+    lists (``also built by``). A builder named in another file is told by its name alone:
+    dead where a function of that name is dead and no live one is the top's own builder. A
+    model built in module code or a method stays."""
+    dead_names = {name for _, name in dead}
+    out = []
+    for top in tops:
+        if not top.builder or (top.where.path, top.builder) not in dead:
+            primary_dead = False
+        else:
+            primary_dead = True
+        parts = []
+        alive_also = False
+        for name, part in top.parts:
+            if name != structure.ALSO_BUILT_BY:
+                parts.append((name, part))
+                continue
+            kept = [b for b in part.split(", ") if b not in dead_names]
+            alive_also = bool(kept)
+            if kept:
+                parts.append((name, ", ".join(kept)))
+        if primary_dead and not alive_also:
+            continue
+        out.append(replace(top, parts=tuple(parts)))
+    return out
 
 
 def _as_alternative(top: TopModel) -> TopModel:
@@ -2090,10 +2124,11 @@ def _unbuilt_classes_out(
     apart use (``dead``, (path, module-level name): HAT's ``PatchMerging`` nothing
     constructs, ByteTrack's ``YOLOFPN`` only re-exported by a package's ``__init__``), and
     one of ``unreached`` (what only code not reached uses) whose every builder in the tree
-    is gone (the ``Darknet`` only ``YOLOFPN`` builds). A class only unreached functions
-    build stays a row: a module's functions picked from its ``__dict__`` by a name not known
-    may build it. A top model and the parts it builds stay, as do the classes of files
-    counted apart (listed apart with their files)."""
+    is gone (the ``Darknet`` only ``YOLOFPN`` builds), or that only unreached functions
+    build (a model zoo's ``DPN`` built by ``DPN26()``, which nothing calls; a module's
+    functions picked from its ``__dict__`` by a name not known are never unreached). A top
+    model and the parts it builds stay, as do the classes of files counted apart (listed
+    apart with their files)."""
     # a top model and its parts stay, whatever the reachability says of them (a model
     # whose training only a script counted apart launches)
     by_cls = {m.cls: m for m in modules}
@@ -2120,12 +2155,7 @@ def _unbuilt_classes_out(
     while grew:
         grew = False
         for m in candidates:
-            if (
-                m.cls not in gone
-                and key(m) in unreached
-                and builders.get(m.cls)
-                and builders[m.cls] <= gone
-            ):
+            if m.cls not in gone and key(m) in unreached and builders.get(m.cls, set()) <= gone:
                 gone.add(m.cls)
                 grew = True
     if not gone:

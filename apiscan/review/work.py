@@ -4491,17 +4491,26 @@ def uncalled_functions(
         # a star import in a module (yolov7's ``models/yolo.py``: ``from models.common
         # import *``) re-exports every name of the other module without using one: a name
         # it uses is written in it (``outside`` sees that), one it does not is not named
+        # ... and where something trains, so does a package's ``__init__`` (pytorch-cifar's
+        # ``models/__init__.py``: ``from .dpn import *`` for each of its 18 network files,
+        # the training script building one of them): the names the training uses are
+        # written where it uses them, the others are the package's unpicked networks
         starred = (
             set()
-            if fa.path.endswith("__init__.py")
+            if fa.path.endswith("__init__.py") and not trained
             else {ref.removesuffix(".*") for ref in fa.local_refs if ref.endswith(".*")}
         )
         explicit = {bound for bound, _ in fa.syntax.imports} if fa.syntax is not None else set()
+        if fa.syntax is not None and fa.syntax.values is not None:
+            explicit |= {b for b, _, _, name in fa.syntax.values.relative_imports if name != "*"}
+        # a name bound by a star import: the module starred, or (through a package's star
+        # re-exports: ``from models import *`` binding ``models.dpn.DPN26``) any name no
+        # explicit import binds in a file that star-imports
         exported = {
             target
             for bound, target in fa.exports
             if target.rpartition(".")[0] not in fa.modules
-            and not (target.rpartition(".")[0] in starred and bound not in explicit)
+            and not (starred and bound not in explicit)
         }
         named.update(target.rpartition(".")[2] for target in exported)
         # a package's ``__init__`` re-exports on purpose (its plain classes, and every name
@@ -8586,10 +8595,14 @@ def _checkpoints(
             ),
             uses=len(downloads),
         )
+    saved = _saved_paths(findings)
     found = [
         f
         for f in calls
-        if not _pretrained_download(f, methods) and f not in loaded and f not in downloads
+        if not _pretrained_download(f, methods)
+        and f not in loaded
+        and f not in downloads
+        and not (f.api == "torch.load" and _first_argument(f) in saved)
     ]
     if not found:
         return
@@ -8613,6 +8626,28 @@ def _checkpoints(
         why=why,
         uses=len(found),
     )
+
+
+def _first_argument(f: ApiFinding) -> str | None:
+    """The text of the first positional argument ``f``'s call passes (None: none)."""
+    return f.args.positional[0] if f.args is not None and f.args.positional else None
+
+
+def _saved_paths(findings: Sequence[ApiFinding]) -> frozenset[str]:
+    """The file names written as string literals that the repository's ``torch.save`` calls
+    write to (pytorch-cifar's ``torch.save(state, './checkpoint/ckpt.pth')``): a
+    ``torch.load`` of the same literal reads back the training's own checkpoint to resume
+    it, which the port writes and reads in its own format (the checkpoints idiom), no
+    released checkpoint to convert. A path held in an option (``torch.load(args.resume)``)
+    may name a released file: not one of these."""
+    out = set()
+    for f in findings:
+        if f.api != "torch.save" or f.usage != "call" or f.args is None:
+            continue
+        target = f.args.positional[1] if len(f.args.positional) > 1 else f.args.keyword("f")
+        if target and target[:1] in ("'", '"'):
+            out.add(target)
+    return frozenset(out)
 
 
 def _passed(f: ApiFinding, param: str, positional: bool = False) -> str | None:
