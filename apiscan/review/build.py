@@ -31,7 +31,7 @@ from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
 from apiscan.review.commands import documented_calls, documented_imports
 from apiscan.review.config_files import OptionFiles, YamlConfigs, config_names, framework_keeps
-from apiscan.review.configs import DRAWN_SIZE, MULTI_SCALE
+from apiscan.review.configs import DRAWN_SIZE, MULTI_SCALE, config_types
 from apiscan.review.inference import (
     DECODE_SYNC,
     GROWING_CACHE,
@@ -200,6 +200,14 @@ def review(options: ScanOptions) -> Review:
             if dotted and not _derived_by(hierarchy, dotted, picks)
         )
         chosen += picks
+    # the classes a dict config picks from a registry by ``type=`` (OpenMMLab's
+    # ``backbone=dict(type='mit_b1')``, the config the run loads): built by name; the
+    # registry's other entries are another config's, alternatives as a registry's are
+    config_picks = _config_type_picks(analyses, root, tables, hierarchy)
+    if config_picks is not None:
+        built, others = config_picks
+        not_picked.update(others)
+        chosen += [d for d in built if d not in chosen]
     tops = _built_by_picked(tops, analyses, hierarchy, not_picked)
     # the code only the entries a default key leaves out of a table reach: their weights
     # downloads are no work item (the recipe drops their rows the same way)
@@ -1083,6 +1091,36 @@ def _without_left_copies(
 
     kept = {t.cls for t in tops if not _in_span(left, t.where.path, t.where.line)}
     return [t for t in tops if not (_in_span(left, t.where.path, t.where.line) and t.cls in kept)]
+
+
+def _config_type_picks(
+    analyses: Sequence[FileAnalysis],
+    root: Path,
+    tables: Mapping[str, set[str]],
+    hierarchy: Hierarchy,
+) -> tuple[list[str], set[str]] | None:
+    """(the registered defs the run's dict config names by ``type=``, the other entries of
+    the registries it picks from), None where no dict config is known to be the run's. A
+    registry entry is named by its def's name (OpenMMLab's ``register_module()`` default);
+    an entry a picked one derives from (``mit_b1`` of ``MixVisionTransformer``) is built
+    with it; a registry the config picks nothing from is left as it is."""
+    types = config_types(analyses, root)
+    if types is None or not types.chosen:
+        return None
+    built: list[str] = []
+    left: set[str] = set()
+    for _, defs in sorted(tables.items()):
+        by_name = {d.rpartition(".")[2]: d for d in sorted(defs)}
+        picked = [d for name, d in by_name.items() if name in types.chosen]
+        if not picked:
+            continue
+        built += picked
+        left.update(
+            d
+            for name, d in by_name.items()
+            if name not in types.chosen and not _derived_by(hierarchy, d, picked)
+        )
+    return built, left - set(built)
 
 
 def _live_tops(tops: Sequence[TopModel], dead: Collection[tuple[str, str]]) -> list[TopModel]:

@@ -50,6 +50,7 @@ from apiscan.review.commands import (
     documented_scripts,
     documented_stages,
     launches,
+    training_commands_scripts,
 )
 from apiscan.review.config_files import OptionFiles, config_names, config_words
 from apiscan.review.evaluate import Namespaces, bind_call, choice_key, outcomes, values_of
@@ -337,7 +338,11 @@ class Ancillary:
             self.keep -= self._vendored.keys()
         local = _local_packages(analyses)
         #: the torch training frameworks the repository trains with: no adapters
-        self._trained_with = _training_frameworks(analyses, self.keep)
+        # (where no file holds the training step, a framework's runner trains: the scripts
+        # the documented training commands run are the training files)
+        self._trained_with = _training_frameworks(
+            analyses, self.keep or training_commands_scripts(root)
+        )
         for fa, facts in with_facts(analyses, tests=True):
             why = self._classify(fa.path, facts, local)
             if why:
@@ -11010,9 +11015,22 @@ _INPUT_CONVERTER = re.compile(r"(?:^|_)to_tensors?$|^cast_")
 _MEMOISERS = frozenset({"functools.lru_cache", "functools.cache"})
 
 
+#: Torch-based frameworks a repository may be built on rather than adapted to: OpenMMLab's
+#: (SegFormer's ``mmseg`` package is written with ``mmcv.cnn`` layers and trained by
+#: ``tools/train.py`` through mmcv's runner) and detectron2 (a project trained by its
+#: ``DefaultTrainer``). They are the repository's own framework only where every training
+#: file imports them: a side folder adapting the model to one (a ``d2/`` wrapper beside a
+#: ``main.py`` that trains without it) stays an adapter.
+BUILT_ON_FRAMEWORKS = frozenset(
+    {"mmcv", "mmengine", "mmdet", "mmseg", "mmpose", "mmcls", "mmpretrain", "mmocr",
+     "mmrotate", "mmdet3d", "detectron2"}
+)  # fmt: skip
+
+
 def _training_frameworks(analyses: Sequence[FileAnalysis], keep: Iterable[str]) -> set[str]:
-    """The torch training frameworks (:data:`TORCH_FRAMEWORKS`) that every training file
-    outside tests imports: the framework the repository trains its model with."""
+    """The torch training frameworks (:data:`TORCH_FRAMEWORKS`, and those a repository is
+    built on: :data:`BUILT_ON_FRAMEWORKS`) that every training file outside tests imports:
+    the framework the repository trains its model with."""
     imports = {
         fa.path: {n.partition(".")[0] for _, n in facts.imports}
         for fa, facts in with_facts(analyses)
@@ -11020,7 +11038,7 @@ def _training_frameworks(analyses: Sequence[FileAnalysis], keep: Iterable[str]) 
     training = [imports[p] for p in keep if p in imports and not is_test_path(p)]
     if not training:
         return set()
-    return set(TORCH_FRAMEWORKS.intersection(*training))
+    return set((TORCH_FRAMEWORKS | BUILT_ON_FRAMEWORKS).intersection(*training))
 
 
 def memoised(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]:
