@@ -9,8 +9,6 @@ machinery to replace."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from scan_helpers import write_repo
 
