@@ -751,8 +751,15 @@ def review(options: ScanOptions) -> Review:
     if training:
         # the classes nothing on the run's path builds (dead, only dead code's, or only
         # files counted apart use them): no network rows, as they are no work
+        # (what only a branch the defaults skip, or only an unpicked alternative, reaches
+        # stays a row: the tree lists it with the alternatives)
         modules = _unbuilt_classes_out(
-            modules, tops, frozenset(dead_spans) | frozenset(exporting), unbuilt, ancillary
+            modules,
+            tops,
+            frozenset(dead_spans) | frozenset(exporting),
+            unbuilt,
+            ancillary,
+            alternatives=switched | picked_out,
         )
     # a part handed to a class only in left-out code (an unpicked builder's backbone handed
     # to the same wrapper the picked builder uses) is no part of the class the run builds
@@ -2156,6 +2163,7 @@ def _unbuilt_classes_out(
     dead: Collection[tuple[str, str]],
     unreached: Collection[tuple[str, str]],
     ancillary: Ancillary,
+    alternatives: Collection[tuple[str, str]] = frozenset(),
 ) -> tuple[ModuleNode, ...]:
     """The module classes less those of ported files the run never builds, and less their
     place among other classes' children: a class nothing names at all or only files counted
@@ -2164,7 +2172,9 @@ def _unbuilt_classes_out(
     one of ``unreached`` (what only code not reached uses) whose every builder in the tree
     is gone (the ``Darknet`` only ``YOLOFPN`` builds), or that only unreached functions
     build (a model zoo's ``DPN`` built by ``DPN26()``, which nothing calls; a module's
-    functions picked from its ``__dict__`` by a name not known are never unreached). A top
+    functions picked from its ``__dict__`` by a name not known are never unreached), unless
+    such a class is one of the ``alternatives`` (what only a branch the defaults skip or an
+    unpicked entry reaches: listed with the alternatives). A top
     model and the parts it builds stay, as do the classes of files counted apart (listed
     apart with their files)."""
     # a top model and its parts stay, whatever the reachability says of them (a model
@@ -2193,7 +2203,13 @@ def _unbuilt_classes_out(
     while grew:
         grew = False
         for m in candidates:
-            if m.cls not in gone and key(m) in unreached and builders.get(m.cls, set()) <= gone:
+            built_by = builders.get(m.cls, set())
+            if (
+                m.cls not in gone
+                and key(m) in unreached
+                and built_by <= gone
+                and (built_by or key(m) not in alternatives)
+            ):
                 gone.add(m.cls)
                 grew = True
     if not gone:
