@@ -1303,6 +1303,12 @@ class Ancillary:
                 if path not in self.keep and path not in self.configs:
                     self._why.setdefault(path, why)
 
+    @property
+    def built_on(self) -> frozenset[str]:
+        """The frameworks the repository is built on (every training file imports them:
+        :func:`_training_frameworks`), whose files are no adapters."""
+        return frozenset(self._trained_with)
+
     def why(self, path: str) -> str:
         """Why ``path`` is counted apart; "" when it is ported. A file the review does not
         read (a visualiser's ``.cpp``) is told by its folders, or the configured patterns."""
@@ -11818,6 +11824,63 @@ def _refs_and_submodule_calls(fa: FileAnalysis, submodules: Submodules) -> list[
                 seen.add(name)
                 refs.append(name)
     return refs
+
+
+def framework_bases(
+    modules: Sequence[ModuleNode],
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    alternatives: Collection[str] = frozenset(),
+) -> list[WorkItem]:
+    """One item per framework the repository is built on (:attr:`Ancillary.built_on`:
+    detectron2, OpenMMLab) whose network classes the repository's own module classes extend
+    (unbiased-teacher's ``TwoStagePseudoLabGeneralizedRCNN(GeneralizedRCNN)``,
+    ``PseudoLabRPN(RPN)``, ``StandardROIHeadsPseudoLab(StandardROIHeads)``): the detector
+    those bases build from the config (backbone, proposal generator, heads, RoI pooling) is
+    the framework's code, not the repository's, so no API table prices it, and MindSpore has
+    no such framework. The classes of files counted apart and the ``alternatives`` (dotted)
+    are left out; so are a framework's plain module base classes (``BaseModule``)."""
+    frameworks = ancillary.built_on
+    if not frameworks:
+        return []
+    shown = {m.cls for m in modules} - set(alternatives)
+    found: dict[str, tuple[set[str], list[Where]]] = {}
+    for fa in analyses:
+        if ancillary.why(fa.path) or is_test_path(fa.path):
+            continue
+        for c in fa.classes:
+            if not any(f"{m}.{c.qualname}" in shown for m in fa.modules):
+                continue
+            for base in c.bases:
+                top = base.partition(".")[0]
+                if top not in frameworks or _PLAIN_BASE.search(base.rpartition(".")[2]):
+                    continue
+                entry = found.setdefault(top, (set(), []))
+                entry[0].add(base)
+                entry[1].append(Where(fa.path, c.line))
+    out = []
+    for framework, (bases, where) in sorted(found.items()):
+        out.append(
+            WorkItem(
+                kind="framework-network",
+                what=f"{framework} network classes extended: {', '.join(sorted(bases))}",
+                where=tuple(sorted(set(where), key=lambda w: (w.path, w.line))),
+                why=(
+                    f"the repository's network classes extend {framework}'s, whose code (and "
+                    "what they build from the config: backbone, heads, anchors, RoI pooling) "
+                    f"is not in the repository; MindSpore has no {framework}: the port writes "
+                    "those bases as MindSpore Cells, or starts from a MindSpore implementation "
+                    "of the same architecture, checked against PyTorch's outputs"
+                ),
+                uses=len(bases),
+            )
+        )
+    return out
+
+
+#: A framework's plain module base class (OpenMMLab's ``BaseModule``, ``Sequential``
+#: wrappers): an ``nn.Module`` with init helpers, nothing of a network to port.
+_PLAIN_BASE = re.compile(r"^(Base)?(Module|ModuleList|ModuleDict|Sequential)$")
 
 
 def submodule_code(
