@@ -65,7 +65,6 @@ from apiscan.review.work import (
     ANCILLARY_FILES,
     TEACHER_WHAT,
     Ancillary,
-    framework_bases,
     Reach,
     alternative_places,
     apart_called,
@@ -78,6 +77,7 @@ from apiscan.review.work import (
     defaulted_places,
     documented_uncalled,
     fixed_size_inputs,
+    framework_bases,
     framework_item,
     name_values,
     package_trials,
@@ -764,9 +764,7 @@ def review(options: ScanOptions) -> Review:
         )
     # the framework classes the repository's network classes extend (a detector's RPN and
     # RoI heads subclassed from detectron2's): the framework's code, to port with the model
-    items = _sorted_work(
-        items + tuple(framework_bases(modules, analyses, ancillary, not_picked))
-    )
+    items = _sorted_work(items + tuple(framework_bases(modules, analyses, ancillary, not_picked)))
     # a part handed to a class only in left-out code (an unpicked builder's backbone handed
     # to the same wrapper the picked builder uses) is no part of the class the run builds
     injected = _handed_where_run(injected, injected_at, left)
