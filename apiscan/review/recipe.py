@@ -10554,10 +10554,8 @@ class _Recipe:
                 continue
             if category == "epochs" and self._model_argument_only(dest):
                 continue  # RAFT's --iters: refinement steps the model's call runs, no length
-            if (category != "optimizer" or self._builds_optimizer()) and self._option_unread(dest):
-                # a --weight_decay no optimizer is given, slot-attention's --seed no seeding
-                # reads: declared, never read, so it sets nothing the run uses
-                continue
+            if category == "optimizer" and self._builds_optimizer() and self._option_unread(dest):
+                continue  # a --weight_decay no optimizer is given: declared, never read
             for o in options:
                 if not self._on_training_run(o.file):
                     continue  # the package's inference CLI: its --batch_size is no recipe
