@@ -178,7 +178,8 @@ def top_apis(frame: list[ApiRow], status: str, limit: int, locations: int = 3) -
     )
     total = len(stats)
     stats = stats[:limit]
-    chosen = [row for row in sites if row.api in {s[0] for s in stats}]
+    kept = {s[0] for s in stats}
+    chosen = [row for row in sites if row.api in kept]
 
     places: dict[str, dict[tuple[str, int, int], None]] = {}
     for row in chosen:

@@ -31,7 +31,7 @@ from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
 from apiscan.review.commands import documented_calls, documented_imports
 from apiscan.review.config_files import OptionFiles, YamlConfigs, config_names, framework_keeps
-from apiscan.review.configs import DRAWN_SIZE, MULTI_SCALE
+from apiscan.review.configs import DRAWN_SIZE, MULTI_SCALE, config_types
 from apiscan.review.inference import (
     DECODE_SYNC,
     GROWING_CACHE,
@@ -77,6 +77,7 @@ from apiscan.review.work import (
     defaulted_places,
     documented_uncalled,
     fixed_size_inputs,
+    framework_bases,
     framework_item,
     name_values,
     package_trials,
@@ -200,6 +201,14 @@ def review(options: ScanOptions) -> Review:
             if dotted and not _derived_by(hierarchy, dotted, picks)
         )
         chosen += picks
+    # the classes a dict config picks from a registry by ``type=`` (OpenMMLab's
+    # ``backbone=dict(type='mit_b1')``, the config the run loads): built by name; the
+    # registry's other entries are another config's, alternatives as a registry's are
+    config_picks = _config_type_picks(analyses, root, tables, hierarchy)
+    if config_picks is not None:
+        built, others = config_picks
+        not_picked.update(others)
+        chosen += [d for d in built if d not in chosen]
     tops = _built_by_picked(tops, analyses, hierarchy, not_picked)
     # the code only the entries a default key leaves out of a table reach: their weights
     # downloads are no work item (the recipe drops their rows the same way)
@@ -401,6 +410,11 @@ def review(options: ScanOptions) -> Review:
     # an unreached vocoder helper runs): their dynamic shapes and gaps are not priced
     unbuilt |= frozenset(uncalled_methods(analyses, unbuilt, reached_by))
     exporting = reach.exporting
+    if training:
+        # a model built only by functions nothing runs (a model zoo's ``DPN26()`` builders
+        # and ``test()`` try-outs beside the one network the training script builds) is no
+        # top model, and such a function builds no copy of one
+        tops = _live_tops(tops, unbuilt)
     # the module classes a pick by the run's config leaves out (a registry's other models,
     # an option file's networks this run does not build): alternatives, not work
     picked_out = frozenset(
@@ -738,9 +752,19 @@ def review(options: ScanOptions) -> Review:
     if training:
         # the classes nothing on the run's path builds (dead, only dead code's, or only
         # files counted apart use them): no network rows, as they are no work
+        # (what only a branch the defaults skip, or only an unpicked alternative, reaches
+        # stays a row: the tree lists it with the alternatives)
         modules = _unbuilt_classes_out(
-            modules, tops, frozenset(dead_spans) | frozenset(exporting), unbuilt, ancillary
+            modules,
+            tops,
+            frozenset(dead_spans) | frozenset(exporting),
+            unbuilt,
+            ancillary,
+            alternatives=switched | picked_out,
         )
+    # the framework classes the repository's network classes extend (a detector's RPN and
+    # RoI heads subclassed from detectron2's): the framework's code, to port with the model
+    items = _sorted_work(items + tuple(framework_bases(modules, analyses, ancillary, not_picked)))
     # a part handed to a class only in left-out code (an unpicked builder's backbone handed
     # to the same wrapper the picked builder uses) is no part of the class the run builds
     injected = _handed_where_run(injected, injected_at, left)
@@ -1078,6 +1102,65 @@ def _without_left_copies(
 
     kept = {t.cls for t in tops if not _in_span(left, t.where.path, t.where.line)}
     return [t for t in tops if not (_in_span(left, t.where.path, t.where.line) and t.cls in kept)]
+
+
+def _config_type_picks(
+    analyses: Sequence[FileAnalysis],
+    root: Path,
+    tables: Mapping[str, set[str]],
+    hierarchy: Hierarchy,
+) -> tuple[list[str], set[str]] | None:
+    """(the registered defs the run's dict config names by ``type=``, the other entries of
+    the registries it picks from), None where no dict config is known to be the run's. A
+    registry entry is named by its def's name (OpenMMLab's ``register_module()`` default);
+    an entry a picked one derives from (``mit_b1`` of ``MixVisionTransformer``) is built
+    with it; a registry the config picks nothing from is left as it is."""
+    types = config_types(analyses, root)
+    if types is None or not types.chosen:
+        return None
+    built: list[str] = []
+    left: set[str] = set()
+    for _, defs in sorted(tables.items()):
+        by_name = {d.rpartition(".")[2]: d for d in sorted(defs)}
+        picked = [d for name, d in by_name.items() if name in types.chosen]
+        if not picked:
+            continue
+        built += picked
+        left.update(
+            d
+            for name, d in by_name.items()
+            if name not in types.chosen and not _derived_by(hierarchy, d, picked)
+        )
+    return built, left - set(built)
+
+
+def _live_tops(tops: Sequence[TopModel], dead: Collection[tuple[str, str]]) -> list[TopModel]:
+    """``tops`` less the models every builder of which is a function nothing runs (``dead``:
+    (path, module-level name)), and less those functions among the builders a model's tree
+    lists (``also built by``). A builder named in another file is told by its name alone:
+    dead where a function of that name is dead and no live one is the top's own builder. A
+    model built in module code or a method stays."""
+    dead_names = {name for _, name in dead}
+    out = []
+    for top in tops:
+        if not top.builder or (top.where.path, top.builder) not in dead:
+            primary_dead = False
+        else:
+            primary_dead = True
+        parts = []
+        alive_also = False
+        for name, part in top.parts:
+            if name != structure.ALSO_BUILT_BY:
+                parts.append((name, part))
+                continue
+            kept = [b for b in part.split(", ") if b not in dead_names]
+            alive_also = bool(kept)
+            if kept:
+                parts.append((name, ", ".join(kept)))
+        if primary_dead and not alive_also:
+            continue
+        out.append(replace(top, parts=tuple(parts)))
+    return out
 
 
 def _as_alternative(top: TopModel) -> TopModel:
@@ -2084,16 +2167,20 @@ def _unbuilt_classes_out(
     dead: Collection[tuple[str, str]],
     unreached: Collection[tuple[str, str]],
     ancillary: Ancillary,
+    alternatives: Collection[tuple[str, str]] = frozenset(),
 ) -> tuple[ModuleNode, ...]:
     """The module classes less those of ported files the run never builds, and less their
     place among other classes' children: a class nothing names at all or only files counted
     apart use (``dead``, (path, module-level name): HAT's ``PatchMerging`` nothing
     constructs, ByteTrack's ``YOLOFPN`` only re-exported by a package's ``__init__``), and
     one of ``unreached`` (what only code not reached uses) whose every builder in the tree
-    is gone (the ``Darknet`` only ``YOLOFPN`` builds). A class only unreached functions
-    build stays a row: a module's functions picked from its ``__dict__`` by a name not known
-    may build it. A top model and the parts it builds stay, as do the classes of files
-    counted apart (listed apart with their files)."""
+    is gone (the ``Darknet`` only ``YOLOFPN`` builds), or that only unreached functions
+    build (a model zoo's ``DPN`` built by ``DPN26()``, which nothing calls; a module's
+    functions picked from its ``__dict__`` by a name not known are never unreached), unless
+    such a class is one of the ``alternatives`` (what only a branch the defaults skip or an
+    unpicked entry reaches: listed with the alternatives). A top
+    model and the parts it builds stay, as do the classes of files counted apart (listed
+    apart with their files)."""
     # a top model and its parts stay, whatever the reachability says of them (a model
     # whose training only a script counted apart launches)
     by_cls = {m.cls: m for m in modules}
@@ -2120,11 +2207,12 @@ def _unbuilt_classes_out(
     while grew:
         grew = False
         for m in candidates:
+            built_by = builders.get(m.cls, set())
             if (
                 m.cls not in gone
                 and key(m) in unreached
-                and builders.get(m.cls)
-                and builders[m.cls] <= gone
+                and built_by <= gone
+                and (built_by or key(m) not in alternatives)
             ):
                 gone.add(m.cls)
                 grew = True

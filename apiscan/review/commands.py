@@ -167,14 +167,26 @@ def _named_configs(
     counts: Counter[str] = Counter()
     first: dict[str, str] = {}
     for path, line, words in commands:
+        named: list[str] = []
         for word, value in itertools.zip_longest(words, words[1:], fillvalue=""):
             name = value if word in flags else ""
             if word.partition("=")[0] in flags and "=" in word:
                 name = word.partition("=")[2]
             name = _config_path(name, configs) if name else ""
             if name in configs:
-                counts[name] += 1
-                first.setdefault(name, f"{path}:{line}")
+                named.append(name)
+        if not named:
+            # a config passed as the script's positional argument (OpenMMLab's ``python
+            # tools/train.py configs/x.py``, ``./tools/dist_train.sh configs/x.py 8``): a
+            # word naming one of ``configs`` that is no option's value
+            named = [
+                name
+                for before, word in itertools.pairwise(words)
+                if not before.startswith("-") and (name := _config_path(word, configs)) in configs
+            ]
+        for name in named:
+            counts[name] += 1
+            first.setdefault(name, f"{path}:{line}")
     order = list(first)
     ranked = sorted(first, key=lambda c: (-counts[c], order.index(c)))
     return [(c, first[c], counts[c]) for c in ranked]
@@ -203,7 +215,9 @@ def commanded_configs(
     config (see :func:`commanded_config`)."""
     commands = (
         (path, line, words)
-        for path, line, words in _commands(root, docs)
+        # bare lines too: a config passed as the only argument (``python tools/train.py
+        # configs/x.py``) is named by a command with no option
+        for path, line, words in _commands(root, docs, bare=True)
         if (timing or not _TIMING_PAGE.search(PurePosixPath(path).name))
         and _trains(words)
         and not _NOT_TRAINING.search(" ".join(words))
@@ -245,7 +259,8 @@ def _trains(words: Sequence[str]) -> bool:
     (``./tools/run_net.py --mode train``, ``main.py train``) after it."""
     index = next((i for i, w in enumerate(words) if w.endswith(".py")), -1)
     if index < 0:
-        return False
+        # a launcher script named for training (OpenMMLab's ``./tools/dist_train.sh``)
+        return any(w.endswith(".sh") and "train" in Path(w).name for w in words)
     if "train" in Path(words[index]).name:
         return True
     after = words[index + 1 :]
@@ -295,6 +310,22 @@ def documented_entry(root: Path, scripts: Mapping[str, str]) -> str | None:
     if len(ranked) > 1 and counts[ranked[0]] == counts[ranked[1]]:
         return None
     return ranked[0]
+
+
+def training_commands_scripts(root: Path | None) -> frozenset[str]:
+    """The Python scripts (root-relative) the documented training commands run (``python
+    tools/train.py configs/x.py``): where the training runs inside a framework's runner, no
+    file of the repository holds an optimizer step, and these are its training files."""
+    if root is None:
+        return frozenset()
+    out = set()
+    for _, _, words, cwd in _placed(_commands(root, docs=True, bare=True)):
+        if cwd == "?" or not _trains(words) or _NOT_TRAINING.search(" ".join(words)):
+            continue
+        script = next((w for w in words if w.endswith(".py")), None)
+        if script is not None and not script.startswith(("/", "$", "~")):
+            out.add(os.path.normpath(os.path.join(cwd, script.removeprefix("./"))))
+    return frozenset(out)
 
 
 def documented_scripts(root: Path, scripts: Mapping[str, str]) -> frozenset[str]:
@@ -674,8 +705,18 @@ def _commands(
                 command = " ".join(words)
                 options = "--" in command or re.search(r"\s-(c|opt)\s", command)
                 moves = bare and not page and words[0] == "cd"  # a script's ``cd src``
-                if options or moves or (bare_here and words[0] in _LAUNCHERS):
+                if options or moves or (bare_here and _launch_word(words)):
                     yield path, start, words
+
+
+def _launch_word(words: Sequence[str]) -> bool:
+    """Whether a command line starts with a launcher (``python``, ``torchrun``) or runs a
+    shell script (OpenMMLab's ``./tools/dist_train.sh configs/x.py 8``, ``bash
+    train.sh``): a command though it passes no option."""
+    first = words[0]
+    if first in _LAUNCHERS or first.endswith(".sh"):
+        return True
+    return first in ("bash", "sh") and len(words) > 1 and words[1].endswith(".sh")
 
 
 #: A shell assignment on a line of its own (``MODEL_FLAGS="--image_size 64 --num_channels 128"``,

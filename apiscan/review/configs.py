@@ -159,8 +159,13 @@ class _Config:
     bases: list[str]
 
 
-def config_recipe(analyses: Sequence[FileAnalysis]) -> tuple[RecipeItem, ...]:
-    """The recipe rows of the repository's dict configs (none when it has none)."""
+def config_recipe(
+    analyses: Sequence[FileAnalysis], root: Path | None = None
+) -> tuple[RecipeItem, ...]:
+    """The recipe rows of the repository's dict configs (none when it has none). ``root``:
+    where the documented commands are read: where no code loads a config by name, the one
+    the training commands name most (SegFormer's README: ``python tools/train.py
+    local_configs/segformer/B1/segformer.b1.512x512.ade.160k.py``) is the run's."""
     files = {fa.path: fa for fa in with_values(analyses)}
     configs = sorted(p for p, fa in files.items() if _looks_like_config(p, _values(fa)))
     if not configs:
@@ -168,6 +173,12 @@ def config_recipe(analyses: Sequence[FileAnalysis]) -> tuple[RecipeItem, ...]:
     reader = _Reader(files)
     evaluated = {p: reader.config(p) for p in configs}
     named = _named(files, configs)
+    if not named and root is not None:
+        from apiscan.review.commands import commanded_config
+
+        documented = commanded_config(root, set(configs))
+        if documented is not None:
+            named = {documented[0]: f"the documented training command at {documented[1]}"}
     bases = {b for c in evaluated.values() for b in c.bases}
     # what a trainer is pointed at: a config no other one inherits, outside _base_ folders
     leaves = [p for p in configs if p not in bases and "_base_" not in PurePosixPath(p).parts]
@@ -186,6 +197,58 @@ def config_recipe(analyses: Sequence[FileAnalysis]) -> tuple[RecipeItem, ...]:
             out += _noted(rows[path], path, named, evaluated[path].missing, others)
         out += _multi_scale_elsewhere([rows[p] for p in shown], [rows[p] for p in mine])
     return tuple(out)
+
+
+@dataclass(frozen=True)
+class ConfigTypes:
+    """The ``type=`` names of the dict configs (OpenMMLab's ``backbone=dict(type='mit_b1')``,
+    looked up in a registry by the framework's builder): those of the configs the run
+    loads (by code, else by the documented training command) and those of every config."""
+
+    chosen: frozenset[str]
+    every: frozenset[str]
+
+
+def config_types(analyses: Sequence[FileAnalysis], root: Path | None = None) -> ConfigTypes | None:
+    """The ``type=`` names of the configs the run loads and of all configs, bases merged;
+    None when the repository has no dict config or none is known to be the run's (a pick
+    among hundreds by the shortest name says nothing of what the run builds)."""
+    files = {fa.path: fa for fa in with_values(analyses)}
+    configs = sorted(p for p, fa in files.items() if _looks_like_config(p, _values(fa)))
+    if not configs:
+        return None
+    named = set(_named(files, configs))
+    if not named and root is not None:
+        from apiscan.review.commands import commanded_config
+
+        documented = commanded_config(root, set(configs))
+        if documented is not None:
+            named = {documented[0]}
+    if not named:
+        return None
+    reader = _Reader(files)
+    chosen: set[str] = set()
+    for path in named:
+        for node in reader.config(path).names.values():
+            chosen.update(_types(node))
+    every: set[str] = set()
+    for path in configs:
+        for node in reader.config(path).names.values():
+            every.update(_types(node))
+    return ConfigTypes(frozenset(chosen), frozenset(every))
+
+
+def _types(node: _Node) -> Iterator[str]:
+    """Every ``type`` string a config value holds, nested ones included."""
+    if node.kind == "dict":
+        kind = node.items.get("type")
+        if kind is not None and kind.string():
+            yield kind.string()  # type: ignore[misc]
+        for value in node.items.values():
+            yield from _types(value)
+    elif node.kind == "list":
+        for elem in node.elems:
+            yield from _types(elem)
 
 
 def _multi_scale_elsewhere(
@@ -898,7 +961,7 @@ def with_config_rows(
     """The recipe's rows with the dict configs', the JSON configs' and ``files`` (the
     YAML and Darknet configs' rows) added, in the recipe's order (category, path, line,
     name)."""
-    found = config_recipe(analyses)
+    found = config_recipe(analyses, root)
     loaded = (*json_config_recipe(root, analyses), *files)
     order = {c: n for n, c in enumerate(RECIPE_CATEGORIES)}
     if loaded:

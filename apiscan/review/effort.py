@@ -176,6 +176,11 @@ RATES: dict[str, tuple[float, float]] = {
     # a third-party package's layers the network runs, ported as Cells and checked: one
     # job per package
     "third-party-layer": (1.0, 2.0),
+    # each network class of the framework the repository is built on that its classes
+    # extend (a detector's meta-architecture, proposal generator, RoI heads), with what it
+    # builds from the config, ported as Cells (or taken from a MindSpore implementation of
+    # the architecture) and checked: on one curve per framework (:data:`CURVES`)
+    "framework-network": (2.0, 4.0),
     # a third-party data pipeline rebuilt as a mindspore.dataset pipeline (or kept on the
     # host), its batches compared
     "third-party-data": (0.5, 1.0),
@@ -295,6 +300,9 @@ PLATEAU = 0.5
 CURVES: dict[str, tuple[float, float]] = {
     "library-op": (0.5, 0.2),
     "pretrained-backbone": (0.5, 1 / 3),
+    # a framework's network classes share their harness and conventions: the i-th at 1/i
+    # of the first, down to a third
+    "framework-network": (0.5, 1 / 3),
 }
 #: Group sizes of each kind's units (:func:`price`): like units are one group, on one curve.
 Units = dict[str, tuple[int, ...]]
@@ -760,7 +768,8 @@ def estimate(
         **{
             k: (work_counts.get(k, 0),)
             for kind in WORK_KINDS
-            if kind not in ("framework-training", "op-library", "network-library")
+            if kind
+            not in ("framework-training", "op-library", "network-library", "framework-network")
             and kind not in APART_KINDS
             and kind not in PRICED_WITH_SHAPES
             for k in (kind, *_PRICED_APART.get(kind, ()))
@@ -774,6 +783,8 @@ def estimate(
         "converted-checkpoint": (work_counts.get(CHECKPOINT_PATTERN, 0) if backbones else 0,),
         # a tensor library's distinct patterns: one group per library
         "network-library": tuple(i.uses for i in work if i.kind == "network-library"),
+        # a framework's network classes: one group per framework
+        "framework-network": tuple(i.uses for i in work if i.kind == "framework-network"),
         "variant": (len(variants),),
         # a framework's training: each part it uses is a unit of like work
         "framework-training": (sum(i.uses for i in work if i.kind == "framework-training"),),

@@ -265,6 +265,9 @@ WORK_KINDS: dict[str, str] = {
     # a pure-Python library the network's code calls with no MindSpore backend (einops'
     # patterns): each distinct pattern rewritten in MindSpore ops
     "network-library": "Tensor library in the network",
+    # the network classes of a framework the repository is built on that its own classes
+    # extend (detectron2's GeneralizedRCNN, RPN, StandardROIHeads): ported with the model
+    "framework-network": "Network classes of the framework it is built on",
     # an evaluation metric running a network of its own (FID's Inception-v3): counted apart
     "evaluation-library": "Evaluation metric library (counted apart)",
     # the network's input built as a sparse library's tensor in the training step: every

@@ -61,6 +61,12 @@ NETWORK_OP_LIBRARIES: dict[str, tuple[str, bool]] = {
     "chamfer_dist": ("chamfer_dist", False),
 }
 
+#: The modules of a library of :data:`NETWORK_OP_LIBRARIES` that hold its compiled ops, where
+#: the rest of it is Python (mmcv's ``mmcv.ops`` kernels, RoIAlign, deformable convolution,
+#: beside ``mmcv.cnn``'s ConvModule and ``build_norm_layer``, ``mmcv.runner``, ``mmcv.imread``:
+#: layers and helpers written in PyTorch, ported as the repository's own code is).
+_OP_MODULES: dict[str, tuple[str, ...]] = {"mmcv": ("mmcv.ops.",)}
+
 #: A training library's machinery by the dotted name a file imports (the library's own
 #: module paths and the re-exports of its packages): the part of training it is and what a
 #: MindSpore port does with it. MindSpore has no timm: each piece a training script builds
@@ -174,6 +180,27 @@ TRAINING_PIECES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "all-reduced across devices and nodes)",
             "MindSpore's data-parallel (or semi-auto parallel) mode set with "
             "set_auto_parallel_context, the gradients reduced in the train step",
+        ),
+        (
+            # OpenMMLab's runner (SegFormer's ``train_segmentor``: ``IterBasedRunner(model,
+            # optimizer=build_optimizer(model, cfg.optimizer), ...)``, its hooks registered
+            # from the config, ``runner.run``)
+            r"mm(cv|engine)\.runner\.(\w+\.)?(build_runner|\w*BasedRunner|Runner"
+            r"|build_optimizer\w*|\w*OptimizerHook|\w*OptimWrapper\w*)$",
+            "the training loop of the config-driven runner (the optimizer built from the "
+            "config with its per-parameter multipliers, the LR and optimizer hooks with "
+            "warm-up and clipping, the epoch or iteration loop, checkpoints and logs)",
+            "a MindSpore train step written out (mindspore.value_and_grad with the "
+            "optimizer, the parameter groups built by hand from the multipliers, the LR "
+            "schedule as a per-step list) and a loop over the dataset",
+        ),
+        (
+            r"mmcv\.parallel\.(\w+\.)?(MMDataParallel|MMDistributedDataParallel|collate"
+            r"|scatter\w*|DataContainer)$",
+            "data-parallel wrapping and the collate of DataContainer batches (images "
+            "stacked, per-image metas kept as lists)",
+            "MindSpore's data-parallel mode (the gradients reduced in the train step) and "
+            "a mindspore.dataset batch of fixed-size arrays with the metas kept aside",
         ),
         (
             r"apex\.parallel\.(LARC\.)?LARC$",
@@ -376,9 +403,12 @@ def network_library_uses(
             if top not in NETWORK_OP_LIBRARIES or top in facts.optional_packages:
                 continue
             library = NETWORK_OP_LIBRARIES[top][0]
+            ops_under = _OP_MODULES.get(top)
             for name in sorted(names):
                 if not _network_op(name) or _namespace(name, names):
                     continue
+                if ops_under is not None and not name.startswith(ops_under):
+                    continue  # mmcv.cnn.ConvModule: a layer written in Python, no kernel
                 found.setdefault(library, {}).setdefault(name, place(fa, lines.get(name, 1)))
     sparse = {lib for lib, is_sparse in NETWORK_OP_LIBRARIES.values() if is_sparse}
     return tuple(

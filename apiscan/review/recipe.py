@@ -535,6 +535,10 @@ _LENGTH_HELP = re.compile(
     r"|\btraining (iterations|iters|steps|epochs)\b",
     re.IGNORECASE,
 )
+#: An argparse help that names the learning rate, and the words of an option's name that
+#: make it one of the LR schedule's settings when its help does (``--decay_steps``).
+_LR_HELP = re.compile(r"\b(learning[ -]rate|lr)\b", re.IGNORECASE)
+_DECAY_NAME = re.compile(r"decay|gamma|milestone|(^|_)steps?($|_)", re.IGNORECASE)
 #: An argparse help that says an option counts items ("maximum number of pairs"): a limit
 #: on how many inputs are read, not a size each input is brought to.
 _COUNT_HELP = re.compile(r"\bnumber of\b", re.IGNORECASE)
@@ -1636,6 +1640,23 @@ class _Val(NamedTuple):
         return self._replace(trail=(step, *self.trail))
 
 
+def _counted_in_loop(f: _File, fn: int, name: str, line: int) -> bool:
+    """Whether ``name`` is updated in place (``i += 1``) in a loop of its scope around
+    ``line``: its value there changes from pass to pass, so the literal it starts from is not
+    its value (slot-attention's ``if i < opt.warmup_steps:`` with ``i = 0`` before the loop
+    and ``i += 1`` in it takes both branches over the run)."""
+    if fn >= 0:
+        updates, spans = f.defs[fn].updates, f.defs[fn].loop_spans
+    else:
+        updates, spans = f.values.updates, f.values.loop_spans
+    around = [(start, end) for start, end in spans if start <= line <= end]
+    return bool(around) and any(
+        u.op and u.node.kind == "Name" and u.node.name == name and start <= u.line <= end
+        for u in updates
+        for start, end in around
+    )
+
+
 def _reaching(
     bound: Sequence[AssignValues], use: Expr, loops: Sequence[tuple[int, int]]
 ) -> tuple[list[AssignValues], bool]:
@@ -2623,6 +2644,8 @@ class _Values:
         never one the function makes after the use, outside a loop); else the module-level
         assignments."""
         name = expr.name
+        if _counted_in_loop(f, fn, name, expr.line):
+            return _Val(name, False)
         found: list[_Val] = []
         if fn >= 0:
             d = f.defs[fn]
@@ -5751,6 +5774,8 @@ class _Recipe:
         )
         if not bound:
             return None
+        if _counted_in_loop(file, fn, name.name, name.line):
+            return (_UNKNOWN,)  # a counter: another value on every pass
         params = dict(file.defs[fn].params) if fn >= 0 else {}
         for n in range(len(bound) - 1, -1, -1):
             stmt = bound[n]
@@ -10503,6 +10528,14 @@ class _Recipe:
                 category = "augmentation"
             if (
                 category is None
+                and _DECAY_NAME.search(dest)
+                and any(_LR_HELP.search(_help(o)) for o in options)
+            ):
+                # slot-attention's --decay_steps, "Number of steps for the learning rate
+                # decay", and --decay_rate: the schedule's, not the training's length
+                category = "scheduler"
+            if (
+                category is None
                 and not _CADENCE.search(dest)
                 and any(_LENGTH_HELP.search(_help(o)) for o in options)
             ):
@@ -11340,9 +11373,9 @@ class _Recipe:
         self._lr_scaled(file)
         for stmt, fn in file.assigns:
             target = stmt.target
-            if not (fn >= 0 and _is_lr_slot(target)):
+            if not _is_lr_slot(target):
                 continue
-            d = file.defs[fn]
+            d = _Scope.of(file, fn)
             if _SCHEDULE_NAME.search(f"{PurePosixPath(file.path).stem} {d.qual}"):
                 continue  # MAE's lr_sched.adjust_learning_rate: its callers' row is the schedule
             if _RESUMING.search(d.name):
@@ -11361,18 +11394,22 @@ class _Recipe:
             # only the assignments the defaults run: tacotron2's ``learning_rate =
             # _learning_rate`` (under an off ``use_saved_learning_rate``, when resuming) leaves
             # one constant re-set every step, no schedule
-            steps: dict[int, str] = {
-                a.line: f"{name} = {a.value.text}"
+            running = [
+                a
                 for a in d.assigns
                 if a.target.kind == "Name"
                 and a.target.name == name
                 and a.line < stmt.line
                 and self.values.runs(file, fn, a.line)
-            }
+            ]
+            steps: dict[int, str] = {a.line: f"{name} = {a.value.text}" for a in running}
+            read: list[Expr] = [a.value for a in running]
             # each update with its innermost loop: one opened after the LR's first value is
             # part of the computation (``for threshold, value in lr_steps``), not the epochs
             innermost: dict[int, tuple[LoopValues, str]] = {}
             for loop in file.values.loops:
+                if fn < 0 and loop.function >= 0:
+                    continue  # a module's own loop: not one of its functions'
                 for u in loop.updates:
                     if not (
                         d.line <= u.line < stmt.line
@@ -11384,6 +11421,8 @@ class _Recipe:
                     known = innermost.get(u.line)
                     if known is None or loop.line > known[0].line:
                         innermost[u.line] = (loop, u.statement)
+                        if u.value is not None:
+                            read.append(u.value)
             first = min(steps, default=stmt.line)
             for line, (loop, text) in innermost.items():
                 if loop.line > first:
@@ -11392,9 +11431,30 @@ class _Recipe:
             if len(steps) < 2:
                 continue  # the LR handed on as it is: nothing computed here
             values = [(f"{n}", text) for n, (_, text) in enumerate(sorted(steps.items()), 1)]
+            values += self._settings_read(file, fn, read)
             note = f"set on each param group by hand: {target.text} = {name}"
             self.add("scheduler", f"{name} computed by hand in {d.qual}",
                      file.where(stmt.line), values, note)  # fmt: skip
+
+    def _settings_read(self, file: _File, fn: int, exprs: Sequence[Expr]) -> list[tuple[str, str]]:
+        """The settings the statements of a hand-written schedule read (``opt.decay_rate``,
+        ``cfg.OPTIM.WARMUP_EPOCHS``: whole attribute chains that are no imported function),
+        each with what it resolves to, sorted; those that resolve to nothing but
+        themselves are left out."""
+        chains = [
+            n
+            for top in exprs
+            for n in top.walk()
+            if n.kind == "Attribute" and n.chain() and not file.dotted(n)
+        ]
+        inner = {id(p) for n in chains for p in n.walk() if p is not n}
+        refs = {n.text: n for n in chains if id(n) not in inner}
+        shown = []
+        for text in sorted(refs):
+            described = self.values.describe(file, fn, refs[text])
+            if described != text:
+                shown.append((text, described))
+        return shown
 
     def _lr_formula(self, file: _File, fn: int, stmt: AssignValues) -> None:
         """An LR computed and written into a param group in one statement (YOLOP's warm-up
@@ -11404,7 +11464,7 @@ class _Recipe:
         value = stmt.value
         if value.literal or not any(n.kind in ("BinOp", "Call") for n in value.walk()):
             return  # ``g['lr'] = lrs[i]``: handed on, computed elsewhere
-        if self._optimizer_method(file, fn):
+        if fn >= 0 and self._optimizer_method(file, fn):
             return  # timm's Adafactor._get_lr: the optimizer's own step size
         root = _root_name(stmt.target)
         if not any(
@@ -11431,7 +11491,7 @@ class _Recipe:
             if found.literal and found.text != leaf.text:
                 values.append((leaf.text, found.show()))
         values += [("when", test) for test in tests]
-        d = file.defs[fn]
+        d = _Scope.of(file, fn)
         self.add(category, f"LR set by hand in {d.qual}", file.where(stmt.line), values,
                  f"written into each param group: {stmt.target.text} = ...")  # fmt: skip
 
@@ -12211,6 +12271,28 @@ _TEMPERATURE_NAME = re.compile(r"(^|_)(temp|temperature|tau)(_|$)", re.IGNORECAS
 
 #: A name for the weight decay (``wd_schedule_values``, ``args.weight_decay``).
 _WD_NAME = re.compile(r"(^|_)(wd|weight_decay)(_|$)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """A def, or a module's own code, as the hand-written schedules read it: its name, its
+    lines and its plain assignments. A script's training loop is often module code
+    (``for epoch in ...: ...; optimizer.param_groups[0]['lr'] = learning_rate`` at the top
+    level of ``train.py``): its schedule is read as a def's is."""
+
+    qual: str
+    name: str
+    line: int
+    end_line: int
+    assigns: tuple[AssignValues, ...]
+
+    @staticmethod
+    def of(file: _File, fn: int) -> _Scope:
+        if fn >= 0:
+            d = file.defs[fn]
+            return _Scope(d.qual, d.name, d.line, d.end_line, d.assigns)
+        name = f"the module code of {PurePosixPath(file.path).name}"
+        return _Scope(name, "", 1, 1 << 30, file.values.assigns)
 
 
 def _is_lr_slot(target: Expr) -> bool:

@@ -50,6 +50,7 @@ from apiscan.review.commands import (
     documented_scripts,
     documented_stages,
     launches,
+    training_commands_scripts,
 )
 from apiscan.review.config_files import OptionFiles, config_names, config_words
 from apiscan.review.evaluate import Namespaces, bind_call, choice_key, outcomes, values_of
@@ -337,7 +338,11 @@ class Ancillary:
             self.keep -= self._vendored.keys()
         local = _local_packages(analyses)
         #: the torch training frameworks the repository trains with: no adapters
-        self._trained_with = _training_frameworks(analyses, self.keep)
+        # (where no file holds the training step, a framework's runner trains: the scripts
+        # the documented training commands run are the training files)
+        self._trained_with = _training_frameworks(
+            analyses, self.keep or training_commands_scripts(root)
+        )
         for fa, facts in with_facts(analyses, tests=True):
             why = self._classify(fa.path, facts, local)
             if why:
@@ -1297,6 +1302,12 @@ class Ancillary:
             for path, why in found.items():
                 if path not in self.keep and path not in self.configs:
                     self._why.setdefault(path, why)
+
+    @property
+    def built_on(self) -> frozenset[str]:
+        """The frameworks the repository is built on (every training file imports them:
+        :func:`_training_frameworks`), whose files are no adapters."""
+        return frozenset(self._trained_with)
 
     def why(self, path: str) -> str:
         """Why ``path`` is counted apart; "" when it is ported. A file the review does not
@@ -4491,17 +4502,26 @@ def uncalled_functions(
         # a star import in a module (yolov7's ``models/yolo.py``: ``from models.common
         # import *``) re-exports every name of the other module without using one: a name
         # it uses is written in it (``outside`` sees that), one it does not is not named
+        # ... and where something trains, so does a package's ``__init__`` (pytorch-cifar's
+        # ``models/__init__.py``: ``from .dpn import *`` for each of its 18 network files,
+        # the training script building one of them): the names the training uses are
+        # written where it uses them, the others are the package's unpicked networks
         starred = (
             set()
-            if fa.path.endswith("__init__.py")
+            if fa.path.endswith("__init__.py") and not trained
             else {ref.removesuffix(".*") for ref in fa.local_refs if ref.endswith(".*")}
         )
         explicit = {bound for bound, _ in fa.syntax.imports} if fa.syntax is not None else set()
+        if fa.syntax is not None and fa.syntax.values is not None:
+            explicit |= {b for b, _, _, name in fa.syntax.values.relative_imports if name != "*"}
+        # a name bound by a star import: the module starred, or (through a package's star
+        # re-exports: ``from models import *`` binding ``models.dpn.DPN26``) any name no
+        # explicit import binds in a file that star-imports
         exported = {
             target
             for bound, target in fa.exports
             if target.rpartition(".")[0] not in fa.modules
-            and not (target.rpartition(".")[0] in starred and bound not in explicit)
+            and not (starred and bound not in explicit)
         }
         named.update(target.rpartition(".")[2] for target in exported)
         # a package's ``__init__`` re-exports on purpose (its plain classes, and every name
@@ -8586,10 +8606,14 @@ def _checkpoints(
             ),
             uses=len(downloads),
         )
+    saved = _saved_paths(findings)
     found = [
         f
         for f in calls
-        if not _pretrained_download(f, methods) and f not in loaded and f not in downloads
+        if not _pretrained_download(f, methods)
+        and f not in loaded
+        and f not in downloads
+        and not (f.api == "torch.load" and _first_argument(f) in saved)
     ]
     if not found:
         return
@@ -8613,6 +8637,28 @@ def _checkpoints(
         why=why,
         uses=len(found),
     )
+
+
+def _first_argument(f: ApiFinding) -> str | None:
+    """The text of the first positional argument ``f``'s call passes (None: none)."""
+    return f.args.positional[0] if f.args is not None and f.args.positional else None
+
+
+def _saved_paths(findings: Sequence[ApiFinding]) -> frozenset[str]:
+    """The file names written as string literals that the repository's ``torch.save`` calls
+    write to (pytorch-cifar's ``torch.save(state, './checkpoint/ckpt.pth')``): a
+    ``torch.load`` of the same literal reads back the training's own checkpoint to resume
+    it, which the port writes and reads in its own format (the checkpoints idiom), no
+    released checkpoint to convert. A path held in an option (``torch.load(args.resume)``)
+    may name a released file: not one of these."""
+    out = set()
+    for f in findings:
+        if f.api != "torch.save" or f.usage != "call" or f.args is None:
+            continue
+        target = f.args.positional[1] if len(f.args.positional) > 1 else f.args.keyword("f")
+        if target and target[:1] in ("'", '"'):
+            out.add(target)
+    return frozenset(out)
 
 
 def _passed(f: ApiFinding, param: str, positional: bool = False) -> str | None:
@@ -10975,9 +11021,22 @@ _INPUT_CONVERTER = re.compile(r"(?:^|_)to_tensors?$|^cast_")
 _MEMOISERS = frozenset({"functools.lru_cache", "functools.cache"})
 
 
+#: Torch-based frameworks a repository may be built on rather than adapted to: OpenMMLab's
+#: (SegFormer's ``mmseg`` package is written with ``mmcv.cnn`` layers and trained by
+#: ``tools/train.py`` through mmcv's runner) and detectron2 (a project trained by its
+#: ``DefaultTrainer``). They are the repository's own framework only where every training
+#: file imports them: a side folder adapting the model to one (a ``d2/`` wrapper beside a
+#: ``main.py`` that trains without it) stays an adapter.
+BUILT_ON_FRAMEWORKS = frozenset(
+    {"mmcv", "mmengine", "mmdet", "mmseg", "mmpose", "mmcls", "mmpretrain", "mmocr",
+     "mmrotate", "mmdet3d", "detectron2"}
+)  # fmt: skip
+
+
 def _training_frameworks(analyses: Sequence[FileAnalysis], keep: Iterable[str]) -> set[str]:
-    """The torch training frameworks (:data:`TORCH_FRAMEWORKS`) that every training file
-    outside tests imports: the framework the repository trains its model with."""
+    """The torch training frameworks (:data:`TORCH_FRAMEWORKS`, and those a repository is
+    built on: :data:`BUILT_ON_FRAMEWORKS`) that every training file outside tests imports:
+    the framework the repository trains its model with."""
     imports = {
         fa.path: {n.partition(".")[0] for _, n in facts.imports}
         for fa, facts in with_facts(analyses)
@@ -10985,7 +11044,7 @@ def _training_frameworks(analyses: Sequence[FileAnalysis], keep: Iterable[str]) 
     training = [imports[p] for p in keep if p in imports and not is_test_path(p)]
     if not training:
         return set()
-    return set(TORCH_FRAMEWORKS.intersection(*training))
+    return set((TORCH_FRAMEWORKS | BUILT_ON_FRAMEWORKS).intersection(*training))
 
 
 def memoised(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]:
@@ -11765,6 +11824,63 @@ def _refs_and_submodule_calls(fa: FileAnalysis, submodules: Submodules) -> list[
                 seen.add(name)
                 refs.append(name)
     return refs
+
+
+def framework_bases(
+    modules: Sequence[ModuleNode],
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    alternatives: Collection[str] = frozenset(),
+) -> list[WorkItem]:
+    """One item per framework the repository is built on (:attr:`Ancillary.built_on`:
+    detectron2, OpenMMLab) whose network classes the repository's own module classes extend
+    (unbiased-teacher's ``TwoStagePseudoLabGeneralizedRCNN(GeneralizedRCNN)``,
+    ``PseudoLabRPN(RPN)``, ``StandardROIHeadsPseudoLab(StandardROIHeads)``): the detector
+    those bases build from the config (backbone, proposal generator, heads, RoI pooling) is
+    the framework's code, not the repository's, so no API table prices it, and MindSpore has
+    no such framework. The classes of files counted apart and the ``alternatives`` (dotted)
+    are left out; so are a framework's plain module base classes (``BaseModule``)."""
+    frameworks = ancillary.built_on
+    if not frameworks:
+        return []
+    shown = {m.cls for m in modules} - set(alternatives)
+    found: dict[str, tuple[set[str], list[Where]]] = {}
+    for fa in analyses:
+        if ancillary.why(fa.path) or is_test_path(fa.path):
+            continue
+        for c in fa.classes:
+            if not any(f"{m}.{c.qualname}" in shown for m in fa.modules):
+                continue
+            for base in c.bases:
+                top = base.partition(".")[0]
+                if top not in frameworks or _PLAIN_BASE.search(base.rpartition(".")[2]):
+                    continue
+                entry = found.setdefault(top, (set(), []))
+                entry[0].add(base)
+                entry[1].append(Where(fa.path, c.line))
+    out = []
+    for framework, (bases, where) in sorted(found.items()):
+        out.append(
+            WorkItem(
+                kind="framework-network",
+                what=f"{framework} network classes extended: {', '.join(sorted(bases))}",
+                where=tuple(sorted(set(where), key=lambda w: (w.path, w.line))),
+                why=(
+                    f"the repository's network classes extend {framework}'s, whose code (and "
+                    "what they build from the config: backbone, heads, anchors, RoI pooling) "
+                    f"is not in the repository; MindSpore has no {framework}: the port writes "
+                    "those bases as MindSpore Cells, or starts from a MindSpore implementation "
+                    "of the same architecture, checked against PyTorch's outputs"
+                ),
+                uses=len(bases),
+            )
+        )
+    return out
+
+
+#: A framework's plain module base class (OpenMMLab's ``BaseModule``, ``Sequential``
+#: wrappers): an ``nn.Module`` with init helpers, nothing of a network to port.
+_PLAIN_BASE = re.compile(r"^(Base)?(Module|ModuleList|ModuleDict|Sequential)$")
 
 
 def submodule_code(
