@@ -4880,7 +4880,13 @@ def apart_only(
         for m in fa.modules
     }
     aimed: dict[tuple[str, int, str, str], set[str | None]] = {}
+    # a name imported in several ``if`` branches: a call the scan resolved to the last
+    # binding may run any of them (the branch the run's values pick above all)
+    from apiscan.review.registry import branch_alternatives, model_files  # no cycle
+
+    alternatives = {file.path: branch_alternatives(file) for file in model_files(files.values())}
     for path, fa in files.items():
+        branches = alternatives.get(path, {})
         for c in fa.calls:
             parts = c.callee.split(".")
             for n, part in enumerate(parts[-2:][::-1]):
@@ -4894,7 +4900,8 @@ def apart_only(
                 uses.setdefault(part, set()).add(use)
                 # which definition the calls of that name there use, None when not told (a
                 # name written as a value on the same line, ``L(Dense)``, is a use of its own)
-                aimed.setdefault((*use, part), set()).add(named if named in known else None)
+                for target in branches.get(named, frozenset({named})):
+                    aimed.setdefault((*use, part), set()).add(target if target in known else None)
         # a package's re-export is no use where the repository trains (ByteTrack's
         # ``yolox/models/__init__.py`` re-exporting the Darknet only YOLOv3's neck builds)
         reexported = _reexported(fa, framework, handed)
