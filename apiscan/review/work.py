@@ -9374,6 +9374,53 @@ def _native_twin(op: str, files: Sequence[FileAnalysis]) -> str:
     return ""
 
 
+def _fallback_paths(fa: FileAnalysis) -> list[str]:
+    """The functions of ``fa`` that choose between an autograd Function's ``apply`` (the
+    compiled kernel) and a PyTorch path in the two sides of one ``if`` (``fused_leaky_relu``:
+    ``if input.device.type == "cpu": return F.leaky_relu(input + bias, 0.2) * scale`` /
+    ``else: return FusedLeakyReLUFunction.apply(...)``), named by that path: the file's own
+    function it calls there (``upfirdn2d_native``), else the dispatcher itself. Such a path
+    computes the op with tensor ops: it is the composition to port, no custom op."""
+    values = fa.syntax.values if fa.syntax is not None else None
+    if values is None:
+        return []
+    own = {d.qual for d in values.defs}
+    by_def: dict[int, list[tuple[str, int, dict[tuple[int, int], bool]]]] = {}
+    for call in values.calls:
+        func = call.expr.func if call.expr.kind == "Call" and call.expr.parts else None
+        if call.function < 0 or func is None:
+            continue
+        line = call.expr.line
+        sides = {(i.line, i.col): line <= i.body_end for i in call.ifs if i.body_end}
+        by_def.setdefault(call.function, []).append((func.full(), line, sides))
+    found: list[str] = []
+    for index, calls in sorted(by_def.items()):
+        kernels = [(line, sides) for name, line, sides in calls if name.endswith(".apply")]
+        # an ``if`` whose body returns before the kernel runs after it (an early return):
+        # its body is the other side
+        returns = [r.line for r in values.defs[index].returns]
+        early = {
+            (i.line, i.col)
+            for call in values.calls
+            if call.function == index
+            for i in call.ifs
+            if i.body_end
+            and any(i.line < r <= i.body_end for r in returns)
+            and any(k > i.end_line for k, _ in kernels)
+        }
+        for name, _, sides in calls:
+            if name.endswith(".apply") or not any(
+                (at in k and k[at] != side) or (side and at in early)
+                for _, k in kernels
+                for at, side in sides.items()
+            ):
+                continue
+            fallback = name if name in own else values.defs[index].qual
+            if fallback not in found:
+                found.append(fallback)
+    return found
+
+
 def _import_built_ops(
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
@@ -9442,6 +9489,16 @@ def _import_built_ops(
             else ""
         )
         how = next((h for h in (_counterpart(n) for n in names) if h), "")
+        fallbacks = _fallback_paths(fa)
+        if not how and fallbacks:
+            # the kernel is a speed-up of what the file computes with tensor ops itself
+            how = (
+                f"a composition: the file's own PyTorch path ({', '.join(fallbacks)}), which "
+                "it runs instead of the kernel (on CPU), computes the same op with tensor "
+                "ops: port it with MindSpore ops (gradients, second-order ones included, "
+                "come from autodiff), no custom op"
+            )
+            note = ""
         builds_of = "builds" if len(loads) == 1 else f"builds ({len(loads)} builds, one per device)"
         if how:
             why = (
