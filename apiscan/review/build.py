@@ -692,11 +692,11 @@ def review(options: ScanOptions) -> Review:
     # a framework's training loads its weights where the option file says, not where an
     # inference helper does
     by_path = {fa.path: fa for fa in analyses}
-    defaults = readings.argparse.values()
 
     def off(where: Where) -> str:
         fa = by_path.get(where.path)
-        return switched_off_branch(fa, where.line, defaults, every=True) if fa else ""
+        own = readings.argparse.values_in(where.path)  # the script's own options first
+        return switched_off_branch(fa, where.line, own, every=True) if fa else ""
 
     recipe += work_recipe(
         items,
