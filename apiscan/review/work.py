@@ -3215,11 +3215,18 @@ class _GateValues(Mapping[str, list[object]]):
         return sum(1 for _ in self)
 
 
-def _once_assigned(assigns: Iterable[object], loop_names: Iterable[str]) -> dict[str, Expr]:
+def _once_assigned(
+    assigns: Iterable[object], loop_names: Iterable[str], updates: Iterable[object] = ()
+) -> dict[str, Expr]:
     """name -> value of the plain names a body assigns exactly once (``x = expr``), none of
-    them a loop's target or unpacked from a tuple: what such a name holds wherever it is
-    read after."""
+    them a loop's target, unpacked from a tuple or updated in place (``updates``: a step
+    counter ``train_steps = 0`` then ``train_steps += 1`` in the loop holds more than its
+    first value): what such a name holds wherever it is read after."""
     count: dict[str, int] = {}
+    for u in updates:
+        node = u.node  # type: ignore[attr-defined]
+        if u.op and node.kind == "Name":  # type: ignore[attr-defined]
+            count[node.name] = 2
     value: dict[str, Expr] = {}
     for a in assigns:
         target = a.target  # type: ignore[attr-defined]
@@ -3336,11 +3343,11 @@ def _switched_off_named(
         values = fa.syntax.values if not fa.errors and fa.syntax is not None else None
         if values is None or is_test_path(fa.path):  # a test runs the option on purpose
             continue
-        locals_[(fa.path, -1)] = _once_assigned(values.assigns, ())
+        locals_[(fa.path, -1)] = _once_assigned(values.assigns, (), values.updates)
         for i, d in enumerate(values.defs):
             index[(fa.path, d.qual)] = i
             if not d.is_class:
-                own = _once_assigned(d.assigns, d.loop_names)
+                own = _once_assigned(d.assigns, d.loop_names, d.updates)
                 params = {name for name, _ in d.params} | set(d.positional)
                 locals_[(fa.path, i)] = {n: v for n, v in own.items() if n not in params}
         by_line = calls_by_line(fa)
@@ -7738,7 +7745,7 @@ def _local_gates(
     for i, d in enumerate(values.defs):  # type: ignore[attr-defined]
         if d.is_class:
             continue
-        for name, value in _once_assigned(d.assigns, d.loop_names).items():
+        for name, value in _once_assigned(d.assigns, d.loop_names, d.updates).items():
             found = _fixed(values_of(value, _option_key, opts))
             if found is not None:
                 out.setdefault(i, {})[name] = found
