@@ -50,6 +50,7 @@ from apiscan.review.model import (
     Where,
     WorkItem,
 )
+from apiscan.review.names import ArgparseDefaults
 from apiscan.review.readings import Readings
 from apiscan.review.registry import registry_choices
 from apiscan.review.roles import (
@@ -706,11 +707,11 @@ def review(options: ScanOptions) -> Review:
     # a framework's training loads its weights where the option file says, not where an
     # inference helper does
     by_path = {fa.path: fa for fa in analyses}
-    defaults = readings.argparse.values()
 
     def off(where: Where) -> str:
         fa = by_path.get(where.path)
-        return switched_off_branch(fa, where.line, defaults, every=True) if fa else ""
+        own = readings.argparse.values_in(where.path)  # the script's own options first
+        return switched_off_branch(fa, where.line, own, every=True) if fa else ""
 
     recipe += work_recipe(
         items,
@@ -719,6 +720,8 @@ def review(options: ScanOptions) -> Review:
         ancillary.other_recipe,
         training,
     )
+    writes = checkpoint_writes(result, by_path, training, ancillary.why, readings.argparse)
+    recipe += staged(writes, ancillary.stages)
     # the initialisers of an architecture its builder then fills with pretrained weights
     recipe = _overwritten_inits(recipe, items, analyses)
     # the backbone a framework builds from the config, with the weights the config names
@@ -2656,6 +2659,75 @@ def work_recipe(
                 )
                 note = f"{started}; {note}" if note else started
             out.append(RecipeItem("checkpoint", item.what, where[0], note=note))
+    return tuple(out)
+
+
+#: How many checkpoint writes of the training the recipe shows.
+_MAX_WRITES = 2
+
+
+def checkpoint_writes(
+    result: ScanResult,
+    files: Mapping[str, FileAnalysis],
+    training: Collection[str],
+    apart: Callable[[str], str],
+    options: ArgparseDefaults,
+) -> tuple[RecipeItem, ...]:
+    """The training's own checkpoint writes (``torch.save`` in a training file, none counted
+    apart): what each holds (the keys of the dict it saves, written in the call or bound to
+    the name it saves: ``model``, ``ema``, ``opt``) and when (the ``if`` statements around
+    it, outermost first, with the value each option they read holds: ``train_steps %
+    args.ckpt_every == 0`` and ``args.ckpt_every = 50000``). The port writes the same parts
+    with ``mindspore.save_checkpoint`` (the EMA's weights and the optimizer's state too)."""
+    out: list[RecipeItem] = []
+    seen: set[tuple[str, int]] = set()
+    for f in sorted(result.api_findings, key=lambda f: f.sort_key()):
+        if f.api != "torch.save" or f.usage != "call" or f.path not in training or apart(f.path):
+            continue
+        fa = files.get(f.path)
+        values = fa.syntax.values if fa is not None and fa.syntax is not None else None
+        line = f.span.line
+        if values is None or (f.path, line) in seen or len(out) >= _MAX_WRITES:
+            continue
+        seen.add((f.path, line))
+        call = next(
+            (c for c in values.calls if c.expr.line == line and c.expr.callee().endswith("save")),
+            None,
+        )
+        if call is None or not call.expr.args:
+            continue
+        saved = call.expr.args[0]
+        if saved.kind == "Name" and call.function >= 0:
+            bound = [
+                a
+                for a in values.defs[call.function].assigns
+                if a.target.kind == "Name" and a.target.name == saved.name and a.line < line
+            ]
+            if bound:
+                saved = bound[-1].value
+        shown: list[tuple[str, str]] = []
+        if saved.kind == "Dict" and saved.keys and all(saved.keys):
+            shown.append(("holds", ", ".join(str(k) for k in saved.keys)))
+        else:
+            shown.append(("holds", saved.text))
+        own = options.values_in(f.path)
+        tests = [branch.test for branch in reversed(call.ifs)]
+        if tests:
+            shown.append(("when", "; ".join(test.text for test in tests)))
+        for test in tests:
+            for e in test.walk():
+                held = own.get(e.name) if e.kind == "Attribute" and e.name else None
+                if held is not None and len(held) == 1 and e.text not in dict(shown):
+                    value = next(iter(held))
+                    shown.append((e.text, repr(value) if isinstance(value, str) else str(value)))
+        note = (
+            "the training's own checkpoint: the port writes the same parts with "
+            "mindspore.save_checkpoint (a PyTorch pickle does not load into MindSpore)"
+        )
+        off = switched_off_branch(fa, line, own, every=True) if fa is not None else ""
+        if off:  # ``if opts.out:`` with ``--out`` left empty: no checkpoint by default
+            note = f"written {off}; {note}"
+        out.append(RecipeItem("checkpoint_save", f.api, place(fa, line), tuple(shown), note))
     return tuple(out)
 
 

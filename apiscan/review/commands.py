@@ -391,16 +391,23 @@ class Launch(NamedTuple):
                     if later.startswith("-") and not NUMBER.match(later):
                         break
                     taken.append(later)
-            if any(PLACEHOLDER.match(w.strip("'\"")) for w in taken):
+            filled = [PLACEHOLDER.match(w.strip("'\"")) is not None for w in taken]
+            if filled[:1] == [True]:
                 continue  # ``--model_type <model_type>``: the reader's to fill in, no value
+            if True in filled:  # ``--batch 16 LMDB_PATH``: the positional's placeholder
+                taken = taken[: filled.index(True)]
             found = tuple(taken)
         return found
 
 
 #: A documented command's word that stands for a value the reader fills in: a placeholder
-#: in angle brackets or braces (MiDaS's README: ``python run.py --model_type <model_type>``,
-#: ``{MODEL}``) or an ellipsis. The option keeps its default.
-PLACEHOLDER = re.compile(r"^(?:<[^<>]+>|\{[^{}]+\}|\.\.\.|…)$")
+#: in angle brackets, braces or square brackets (MiDaS's README: ``python run.py
+#: --model_type <model_type>``, ``{MODEL}``, ``--ckpt [CHECKPOINT]``), a capitalised name of
+#: words joined by underscores (``--batch BATCH_SIZE``, ``--nproc_per_node=N_GPU``) or an
+#: ellipsis. The option keeps its default.
+PLACEHOLDER = re.compile(
+    r"^(?:<[^<>]+>|\{[^{}]+\}|\[[A-Za-z][\w-]*\]|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|\.\.\.|…)$"
+)
 #: Words that end a command (what follows is another command).
 _SHELL_STOPS = frozenset({"&&", "||", "|", ";", "&"})
 #: A command-line word that is a number, not an option (``--min_scale -0.2``).

@@ -56,12 +56,15 @@ RECIPE_CATEGORIES: dict[str, str] = {
     # targets of a loss (a frozen CLIP distilled into the network)
     "teacher": "Teacher model (distillation)",
     "checkpoint": "Checkpoint",
+    # what the training writes: the parts of the state it saves and when
+    "checkpoint_save": "Checkpoint written",
 }
 
 
 #: Categories a recipe rarely has: not listed among those "not found in the code".
 RARE_CATEGORIES = frozenset(
     {
+        "checkpoint_save",
         "bn_momentum",
         "wd_schedule",
         "preprocessing",

@@ -213,6 +213,19 @@ class ArgparseDefaults:
             out.setdefault(key, set()).update(found)
         return out
 
+    def values_in(self, path: str) -> dict[str, set[object]]:
+        """:meth:`values` as the script ``path`` reads them: a dest it declares itself holds
+        only its own options' values (a tool script's ``--ckpt`` defaulting to a released
+        checkpoint says nothing of the training script's ``--ckpt``, which defaults to
+        None); the other dests as :meth:`values` has them."""
+        out = self.values()
+        own: dict[str, set[object]] = {}
+        for option in self.by_path.get(path, ()):
+            value = self.launched.get((option.path, option.line, option.col), option.value)
+            own.setdefault(option.dest, set()).add(value)
+        out.update(own)
+        return out
+
     def unset(self) -> frozenset[str]:
         """The dests of the options stored with no default written (``--model-type``,
         required; a path the command line gives): None is no value the run holds."""

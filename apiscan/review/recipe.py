@@ -10594,6 +10594,9 @@ class _Recipe:
                     runs = f"; {launched.by_run()}" if launched.by_run() else ""
                     values.append(("launched", f"{shown} ({launched.where()}{runs})"))
                 note = self._lr_rule(o, dest) if category == "optimizer" else ""
+                if category != "optimizer" and self._option_unread(dest):
+                    # an --ada_every nothing reads: declared, it sets nothing the run uses
+                    note = "declared, never read: it sets nothing the run uses"
                 self.add(category, o.label, where, values, note)
         candidates = {
             cls: found

@@ -170,6 +170,23 @@ def model_files(analyses: Iterable[FileAnalysis]) -> list[ModelFile]:
     ]
 
 
+def branch_alternatives(file: ModelFile) -> dict[str, frozenset[str]]:
+    """Dotted name -> every dotted name the same local name binds, for a name the file
+    imports in several ``if``/``elif`` branches (``if args.arch == "a": from net_a import
+    Net`` / ``elif ...: from net_b import Net``): the scan's import table keeps the last
+    binding, so a call of that name resolved to one of them may run any of them."""
+    by_local: dict[str, set[str]] = {}
+    for found in file.facts.branch_imports:
+        module = file.from_module(found.level, found.module) if found.level else found.module
+        by_local.setdefault(found.local, set()).add(f"{module}.{found.name}")
+    return {
+        dotted: frozenset(names)
+        for names in by_local.values()
+        if len(names) > 1
+        for dotted in names
+    }
+
+
 @dataclass(frozen=True)
 class Lookup:
     """A model picked by name: the def it resolves to and how the name was found."""

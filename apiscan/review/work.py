@@ -3226,11 +3226,18 @@ class _GateValues(Mapping[str, list[object]]):
         return sum(1 for _ in self)
 
 
-def _once_assigned(assigns: Iterable[object], loop_names: Iterable[str]) -> dict[str, Expr]:
+def _once_assigned(
+    assigns: Iterable[object], loop_names: Iterable[str], updates: Iterable[object] = ()
+) -> dict[str, Expr]:
     """name -> value of the plain names a body assigns exactly once (``x = expr``), none of
-    them a loop's target or unpacked from a tuple: what such a name holds wherever it is
-    read after."""
+    them a loop's target, unpacked from a tuple or updated in place (``updates``: a step
+    counter ``train_steps = 0`` then ``train_steps += 1`` in the loop holds more than its
+    first value): what such a name holds wherever it is read after."""
     count: dict[str, int] = {}
+    for u in updates:
+        node = u.node  # type: ignore[attr-defined]
+        if u.op and node.kind == "Name":  # type: ignore[attr-defined]
+            count[node.name] = 2
     value: dict[str, Expr] = {}
     for a in assigns:
         target = a.target  # type: ignore[attr-defined]
@@ -3347,11 +3354,11 @@ def _switched_off_named(
         values = fa.syntax.values if not fa.errors and fa.syntax is not None else None
         if values is None or is_test_path(fa.path):  # a test runs the option on purpose
             continue
-        locals_[(fa.path, -1)] = _once_assigned(values.assigns, ())
+        locals_[(fa.path, -1)] = _once_assigned(values.assigns, (), values.updates)
         for i, d in enumerate(values.defs):
             index[(fa.path, d.qual)] = i
             if not d.is_class:
-                own = _once_assigned(d.assigns, d.loop_names)
+                own = _once_assigned(d.assigns, d.loop_names, d.updates)
                 params = {name for name, _ in d.params} | set(d.positional)
                 locals_[(fa.path, i)] = {n: v for n, v in own.items() if n not in params}
         by_line = calls_by_line(fa)
@@ -4900,7 +4907,13 @@ def apart_only(
         for m in fa.modules
     }
     aimed: dict[tuple[str, int, str, str], set[str | None]] = {}
+    # a name imported in several ``if`` branches: a call the scan resolved to the last
+    # binding may run any of them (the branch the run's values pick above all)
+    from apiscan.review.registry import branch_alternatives, model_files  # no cycle
+
+    alternatives = {file.path: branch_alternatives(file) for file in model_files(files.values())}
     for path, fa in files.items():
+        branches = alternatives.get(path, {})
         for c in fa.calls:
             parts = c.callee.split(".")
             for n, part in enumerate(parts[-2:][::-1]):
@@ -4914,7 +4927,8 @@ def apart_only(
                 uses.setdefault(part, set()).add(use)
                 # which definition the calls of that name there use, None when not told (a
                 # name written as a value on the same line, ``L(Dense)``, is a use of its own)
-                aimed.setdefault((*use, part), set()).add(named if named in known else None)
+                for target in branches.get(named, frozenset({named})):
+                    aimed.setdefault((*use, part), set()).add(target if target in known else None)
         # a package's re-export is no use where the repository trains (ByteTrack's
         # ``yolox/models/__init__.py`` re-exporting the Darknet only YOLOv3's neck builds)
         reexported = _reexported(fa, framework, handed)
@@ -7751,7 +7765,7 @@ def _local_gates(
     for i, d in enumerate(values.defs):  # type: ignore[attr-defined]
         if d.is_class:
             continue
-        for name, value in _once_assigned(d.assigns, d.loop_names).items():
+        for name, value in _once_assigned(d.assigns, d.loop_names, d.updates).items():
             found = _fixed(values_of(value, _option_key, opts))
             if found is not None:
                 out.setdefault(i, {})[name] = found
@@ -9413,6 +9427,53 @@ def _native_twin(op: str, files: Sequence[FileAnalysis]) -> str:
     return ""
 
 
+def _fallback_paths(fa: FileAnalysis) -> list[str]:
+    """The functions of ``fa`` that choose between an autograd Function's ``apply`` (the
+    compiled kernel) and a PyTorch path in the two sides of one ``if`` (``fused_leaky_relu``:
+    ``if input.device.type == "cpu": return F.leaky_relu(input + bias, 0.2) * scale`` /
+    ``else: return FusedLeakyReLUFunction.apply(...)``), named by that path: the file's own
+    function it calls there (``upfirdn2d_native``), else the dispatcher itself. Such a path
+    computes the op with tensor ops: it is the composition to port, no custom op."""
+    values = fa.syntax.values if fa.syntax is not None else None
+    if values is None:
+        return []
+    own = {d.qual for d in values.defs}
+    by_def: dict[int, list[tuple[str, int, dict[tuple[int, int], bool]]]] = {}
+    for call in values.calls:
+        func = call.expr.func if call.expr.kind == "Call" and call.expr.parts else None
+        if call.function < 0 or func is None:
+            continue
+        line = call.expr.line
+        sides = {(i.line, i.col): line <= i.body_end for i in call.ifs if i.body_end}
+        by_def.setdefault(call.function, []).append((func.full(), line, sides))
+    found: list[str] = []
+    for index, calls in sorted(by_def.items()):
+        kernels = [(line, sides) for name, line, sides in calls if name.endswith(".apply")]
+        # an ``if`` whose body returns before the kernel runs after it (an early return):
+        # its body is the other side
+        returns = [r.line for r in values.defs[index].returns]
+        early = {
+            (i.line, i.col)
+            for call in values.calls
+            if call.function == index
+            for i in call.ifs
+            if i.body_end
+            and any(i.line < r <= i.body_end for r in returns)
+            and any(k > i.end_line for k, _ in kernels)
+        }
+        for name, _, sides in calls:
+            if name.endswith(".apply") or not any(
+                (at in k and k[at] != side) or (side and at in early)
+                for _, k in kernels
+                for at, side in sides.items()
+            ):
+                continue
+            fallback = name if name in own else values.defs[index].qual
+            if fallback not in found:
+                found.append(fallback)
+    return found
+
+
 def _import_built_ops(
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
@@ -9481,6 +9542,16 @@ def _import_built_ops(
             else ""
         )
         how = next((h for h in (_counterpart(n) for n in names) if h), "")
+        fallbacks = _fallback_paths(fa)
+        if not how and fallbacks:
+            # the kernel is a speed-up of what the file computes with tensor ops itself
+            how = (
+                f"a composition: the file's own PyTorch path ({', '.join(fallbacks)}), which "
+                "it runs instead of the kernel (on CPU), computes the same op with tensor "
+                "ops: port it with MindSpore ops (gradients, second-order ones included, "
+                "come from autodiff), no custom op"
+            )
+            note = ""
         builds_of = "builds" if len(loads) == 1 else f"builds ({len(loads)} builds, one per device)"
         if how:
             why = (
