@@ -62,6 +62,7 @@ from apiscan.review.roles import (
     trains,
 )
 from apiscan.review.sources import fits_with, is_test_path, place, with_facts
+from apiscan.review.trainers import trainer_files, trainer_recipe
 from apiscan.review.work import (
     ANCILLARY_FILES,
     TEACHER_WHAT,
@@ -147,7 +148,9 @@ def review(options: ScanOptions) -> Review:
     # and the recipe) and the argparse table (the names' values, the work items, the tree)
     readings = Readings(root, analyses)
     names = name_values(analyses, readings.argparse)
-    training = training_files(result)
+    # ... and those that hand the loop to a library's trainer (``transformers.Trainer``)
+    library_trained = trainer_files(analyses)
+    training = training_files(result) | library_trained
     ancillary = Ancillary(
         analyses,
         resolve_settings(options.path, {})["review-ancillary"],
@@ -722,6 +725,8 @@ def review(options: ScanOptions) -> Review:
     )
     writes = checkpoint_writes(result, by_path, training, ancillary.why, readings.argparse)
     recipe += staged(writes, ancillary.stages)
+    # the training arguments a library's trainer runs with (the documented command's)
+    recipe += trainer_recipe(root, analyses, [p for p in library_trained if not ancillary.why(p)])
     # the initialisers of an architecture its builder then fills with pretrained weights
     recipe = _overwritten_inits(recipe, items, analyses)
     # the backbone a framework builds from the config, with the weights the config names

@@ -658,7 +658,12 @@ def estimate(
         known = gap_rewrite(f.api) if f.disposition == "gap" else None
         if known is not None:
             return known[0]  # a dtype's tensor constructor, a module cast...
-        return "rewrite" if f.disposition == "custom-op" and not is_custom_op(f) else f.disposition
+        # a computation outside the network graph (a collate padding its batch with
+        # ``pad_sequence``, a host-side post-processing) runs on the host in the port:
+        # rewritten with NumPy there, no custom op on the device
+        if f.disposition == "custom-op" and (not is_custom_op(f) or f.scope != "network"):
+            return "rewrite"
+        return f.disposition
 
     rows = []
     for d in WORK:
@@ -673,7 +678,7 @@ def estimate(
         )
     by = {d: (net, n, k) for d, net, n, k in rows}
     to_change = [f for f in network if disposition(f) in ("idiom", "rewrite", "custom-op", "gap")]
-    custom = sorted({f.api for f in apis if is_custom_op(f)})
+    custom = sorted({f.api for f in apis if is_custom_op(f) and f.scope == "network"})
     # the ops of a compiled extension that MindSpore lacks are custom ops too
     compiled = sorted(
         item.what.partition(" (")[0] for item in work if item.kind == "compiled-custom-op"

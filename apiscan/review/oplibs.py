@@ -182,6 +182,15 @@ TRAINING_PIECES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "set_auto_parallel_context, the gradients reduced in the train step",
         ),
         (
+            r"transformers\.(?:\w+\.)*(?:Seq2Seq)?Trainer$",
+            "the training loop of transformers' Trainer (AdamW with weight decay kept off "
+            "biases and norms, the LR schedule and warm-up of its TrainingArguments, gradient "
+            "accumulation, mixed precision, FSDP or DeepSpeed sharding, checkpoints)",
+            "MindNLP's Trainer with the same arguments, or a MindSpore train step written out "
+            "(mindspore.value_and_grad with AdamWeightDecay over the same parameter groups, "
+            "the warm-up and decay as a per-step list, gradient accumulation)",
+        ),
+        (
             # OpenMMLab's runner (SegFormer's ``train_segmentor``: ``IterBasedRunner(model,
             # optimizer=build_optimizer(model, cfg.optimizer), ...)``, its hooks registered
             # from the config, ``runner.run``)

@@ -224,6 +224,10 @@ LAUNCH_MODULES = ("torch.distributed.launch", "torch.distributed.run", "torch.di
 #: (detectron2's ``tools/lightning_train_net.py``) it is one. A script importing one and
 #: calling ``fit`` is a training entry.
 TORCH_FRAMEWORKS = frozenset({"lightning", "pytorch_lightning"})
+#: The trainer classes of a library whose ``train()`` runs the whole training loop
+#: (``transformers.Trainer``): a script building one trains, though no torch optimizer or
+#: backward pass is written in it (:mod:`apiscan.review.trainers`).
+LIBRARY_TRAINER = re.compile(r"^transformers\.(?:\w+\.)*(?:Seq2Seq)?Trainer$")
 
 
 #: Names of a switch that is true while training (``self.training``, ``is_train``): a

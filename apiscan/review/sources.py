@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.syntax import TEXT_LIMIT, SyntaxFacts
 from apiscan.review.model import Where
-from apiscan.review.roles import TORCH_FRAMEWORKS
+from apiscan.review.roles import LIBRARY_TRAINER, TORCH_FRAMEWORKS
 from apiscan.scope.classify import is_test_path
 
 __all__ = [
@@ -123,7 +123,20 @@ def self_tests(analyses: Sequence[FileAnalysis]) -> dict[str, tuple[int, int]]:
         # a training run, whatever imports a helper from its module (latent-diffusion's
         # ``scripts/inpaint.py`` imports ``instantiate_from_config`` from ``main.py``)
         and not fits_with(fa, TORCH_FRAMEWORKS, fa.syntax.main_block)
+        # ... or one handed to a library's trainer (stanford_alpaca's ``train.py``, whose
+        # ``train()`` builds ``transformers.Trainer``, though a tool imports a helper of it)
+        and not _builds_library_trainer(fa)
     }
+
+
+def _builds_library_trainer(fa: FileAnalysis) -> bool:
+    """Whether the file calls a library trainer class (:data:`LIBRARY_TRAINER`) by its
+    absolute name."""
+    from apiscan.review.oplibs import absolute_call_values
+
+    if fa.syntax is None:
+        return False
+    return any(LIBRARY_TRAINER.match(name) for name, _ in absolute_call_values(fa.syntax))
 
 
 def fits_with(fa: FileAnalysis, frameworks: Iterable[str], lines: tuple[int, int] = (0, 0)) -> bool:

@@ -104,6 +104,7 @@ from apiscan.review.sources import (
     self_tests,
     with_facts,
 )
+from apiscan.review.trainers import trainer_functions
 from apiscan.rewrite.composed import COMPOSITIONS
 from apiscan.scope.classify import EXPORT_DIRS
 
@@ -4573,6 +4574,8 @@ def uncalled_functions(
         for f in (result.api_findings if result is not None else ())
         if trains(f.api)
     }
+    # ... and so is one that hands the loop to a library's trainer (``transformers.Trainer``)
+    steps |= trainer_functions(analyses)
     # ... unless the documentation's examples run one of them (``shown``: a library's
     # ``Trainer`` its README builds): another trainer nothing calls (a variant module's
     # copy) is then no launcher's, dead like any other definition nothing calls

@@ -1,0 +1,160 @@
+"""Training run by a library's trainer object: ``transformers.Trainer``.
+
+Many fine-tuning repositories hold no optimizer, backward pass or schedule of their own: a
+script builds ``transformers.Trainer(model=..., args=training_args, ...)`` and calls
+``trainer.train()``, and the recipe is the ``TrainingArguments`` the documented command gives
+(``torchrun ... train.py --learning_rate 2e-5 --num_train_epochs 3 --bf16 True --fsdp
+"full_shard auto_wrap"``), parsed by ``HfArgumentParser`` into dataclasses the repository
+may extend. No torch API marks any of it, so without this module such a repository reads as
+inference only.
+
+This module tells which files train that way (a call of the trainer class, or of a class of
+the file deriving from it) and turns the documented command's arguments, with the library's
+documented defaults for the ones it leaves out, into recipe rows. Everything is read from
+the scan's records and the documented commands (:mod:`apiscan.review.commands`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from apiscan.extract.records import FileAnalysis
+from apiscan.review.commands import Launch, documented_runs
+from apiscan.review.model import RecipeItem, Where
+from apiscan.review.oplibs import absolute_call_values
+from apiscan.review.roles import LIBRARY_TRAINER
+from apiscan.review.sources import is_test_path, place, with_facts
+
+#: The arguments of ``transformers.TrainingArguments`` that make the recipe: the option ->
+#: (category, the library's documented default, or None where it has no value of its own).
+TRAINING_ARGUMENTS: dict[str, tuple[str, str | None]] = {
+    "learning_rate": ("optimizer", "5e-5"),
+    "weight_decay": ("optimizer", "0.0"),
+    "adam_beta1": ("optimizer", "0.9"),
+    "adam_beta2": ("optimizer", "0.999"),
+    "adam_epsilon": ("optimizer", "1e-8"),
+    "optim": ("optimizer", "adamw_torch"),
+    "lr_scheduler_type": ("scheduler", "linear"),
+    "warmup_ratio": ("warmup", "0.0"),
+    "warmup_steps": ("warmup", "0"),
+    "num_train_epochs": ("epochs", "3.0"),
+    "max_steps": ("epochs", "-1"),
+    "per_device_train_batch_size": ("batch_size", "8"),
+    "gradient_accumulation_steps": ("grad_accum", "1"),
+    "max_grad_norm": ("grad_clip", "1.0"),
+    "bf16": ("amp", "False"),
+    "fp16": ("amp", "False"),
+    "tf32": ("amp", None),
+    "fsdp": ("distributed", None),
+    "fsdp_transformer_layer_cls_to_wrap": ("distributed", None),
+    "deepspeed": ("distributed", None),
+    "gradient_checkpointing": ("distributed", "False"),
+    "seed": ("seed", "42"),
+}
+#: What each category's row is named.
+_ROW_NAMES = {
+    "optimizer": "AdamW of transformers.Trainer (TrainingArguments)",
+    "scheduler": "LR schedule of transformers.Trainer (TrainingArguments)",
+    "warmup": "warm-up of transformers.Trainer (TrainingArguments)",
+    "epochs": "training length (TrainingArguments)",
+    "batch_size": "batch per device (TrainingArguments)",
+    "grad_accum": "gradient accumulation (TrainingArguments)",
+    "grad_clip": "gradient clipping of transformers.Trainer (TrainingArguments)",
+    "amp": "mixed precision (TrainingArguments)",
+    "distributed": "sharding (TrainingArguments)",
+    "seed": "seed (TrainingArguments)",
+}
+
+
+def trainer_files(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
+    """The files outside tests that build a library trainer (:data:`LIBRARY_TRAINER`), or a
+    class of their own deriving from one: the training entry of a repository whose loop is
+    the library's."""
+    found = set()
+    for fa, facts in with_facts(analyses):
+        if is_test_path(fa.path):
+            continue
+        subclasses = {
+            c.qualname for c in fa.classes if any(LIBRARY_TRAINER.match(b) for b in c.bases)
+        }
+        if any(LIBRARY_TRAINER.match(name) for name, _ in absolute_call_values(facts)):
+            found.add(fa.path)
+        calls = facts.values.calls if facts.values is not None else ()
+        if subclasses and any(c.expr.callee() in subclasses for c in calls):
+            found.add(fa.path)
+    return frozenset(found)
+
+
+def trainer_functions(analyses: Sequence[FileAnalysis]) -> frozenset[tuple[str, str]]:
+    """(path, top-level def) of each function that builds a library trainer: the training
+    itself, as a function that builds an optimizer is (stanford_alpaca's ``train()``, run by
+    the ``__main__`` block of a script other scripts import helpers from)."""
+    found = set()
+    for fa, facts in with_facts(analyses):
+        defs = facts.values.defs if facts.values is not None else ()
+        for name, call in absolute_call_values(facts):
+            if LIBRARY_TRAINER.match(name) and 0 <= call.function < len(defs):
+                found.add((fa.path, defs[call.function].qual.partition(".")[0]))
+    return frozenset(found)
+
+
+def trainer_recipe(
+    root: Path | None, analyses: Sequence[FileAnalysis], scripts: Iterable[str]
+) -> tuple[RecipeItem, ...]:
+    """The recipe rows of the training arguments each of ``scripts`` (root-relative, from
+    :func:`trainer_files`) runs with: the first documented training command's values, the
+    library's defaults for the arguments it leaves out (where there is one), one row per
+    category at the command (or at the trainer's construction where nothing documents a
+    run)."""
+    by_path = {fa.path: fa for fa in analyses}
+    out: list[RecipeItem] = []
+    for script in sorted(scripts):
+        fa = by_path.get(script)
+        if fa is None:
+            continue
+        modules = {m: script for m in fa.modules}
+        runs = documented_runs(root, {script: script, **modules})
+        run = runs[0] if runs else None
+        built = _construction(fa)
+        where = Where(run.path, run.line) if run is not None else built
+        if where is None:
+            continue
+        rows: dict[str, list[tuple[str, str]]] = {}
+        for option, (category, default) in TRAINING_ARGUMENTS.items():
+            given = _given(run, option)
+            if given is not None:
+                rows.setdefault(category, []).append((option, given))
+            elif default is not None and category not in ("amp", "distributed", "seed"):
+                rows.setdefault(category, []).append((option, f"{default} (library default)"))
+        for category, values in rows.items():
+            if category == "optimizer" and not run:
+                note = "the library's defaults: no documented command gives the arguments"
+            elif run is not None:
+                note = f"given by the documented command at {run.path}:{run.line}"
+            else:
+                note = ""
+            out.append(RecipeItem(category, _ROW_NAMES[category], where, tuple(values), note))
+    return tuple(out)
+
+
+def _construction(fa: FileAnalysis) -> Where | None:
+    """Where ``fa`` builds the library trainer (or its subclass), first."""
+    facts = fa.syntax
+    if facts is None:
+        return None
+    lines = [
+        call.expr.line for name, call in absolute_call_values(facts) if LIBRARY_TRAINER.match(name)
+    ]
+    return place(fa, min(lines)) if lines else None
+
+
+def _given(run: Launch | None, option: str) -> str | None:
+    """The value the documented command gives ``--option`` (a bare flag: True), None when it
+    gives none."""
+    if run is None:
+        return None
+    words = run.given((f"--{option}",))
+    if words is None:
+        return None
+    return " ".join(w.strip("'\"") for w in words) if words else "True"
