@@ -136,6 +136,18 @@ COMPOSITIONS: dict[str, str] = {
     "torch.distributions.Beta": (
         "a Beta draw for mixup: numpy.random.beta on the host, or mindspore.ops.gamma ratios"
     ),
+    # a sparse adjacency times dense features (a GCN layer): MindSpore's COO matmul on GPU
+    # and CPU, or the adjacency kept dense on Ascend
+    **dict.fromkeys(
+        ("torch.spmm", "torch.sparse.mm"),
+        "mindspore.ops.SparseTensorDenseMatmul()(indices, values, shape, dense) with the COO "
+        "parts of the sparse matrix (GPU, CPU), or the matrix kept dense and "
+        "mindspore.ops.matmul (Ascend)",
+    ),
+    **dict.fromkeys(
+        ("torch.sparse.FloatTensor", "torch.sparse_coo_tensor"),
+        "mindspore.COOTensor(indices.T, values, shape) (indices as rows of coordinates)",
+    ),
     "torch.Tensor.to_sparse": (
         "keep the tensor dense (a mask buffer), or mindspore.COOTensor(indices, values, shape)"
     ),
