@@ -735,9 +735,12 @@ def review(options: ScanOptions) -> Review:
             injected.setdefault(cls, set()).update(
                 m.cls for m in modules if m.cls.rpartition(".")[2] in layers and m.cls != cls
             )
-    if training:
+    if training or tops:
         # the classes nothing on the run's path builds (dead, only dead code's, or only
-        # files counted apart use them): no network rows, as they are no work
+        # files counted apart use them): no network rows, as they are no work; where
+        # nothing trains, the models the code builds are the run's path (an inference
+        # repository's evaluation-only classifier, which only its scripts use, is no part
+        # of what is ported)
         modules = _unbuilt_classes_out(
             modules, tops, frozenset(dead_spans) | frozenset(exporting), unbuilt, ancillary
         )
