@@ -30,3 +30,17 @@ def test_a_constant_of_a_module_only_relatively_imported_tracking_code_reads_is_
     review = build_review("fixtures/pkgscript", jobs=1)
     assert not [r for r in review.recipe if r.name == "INFTY_COST"]
     assert [r for r in review.recipe if r.category == "loss"]  # the training's own stays
+
+
+def test_a_training_step_module_nothing_imports_is_no_recipe_beside_the_running_script() -> None:
+    """``track/segm/train_utils/engine.py`` runs a training step (autocast, backward) but
+    nothing imports it and it runs nothing itself (its script was left out of the
+    repository), while ``track/deep/train.py`` is the training that runs: its AMP row and
+    its per-step host read are not this repository's, the file is counted apart."""
+    review = build_review("fixtures/pkgscript", jobs=1)
+    assert dict(review.ancillary)["track/segm/train_utils/engine.py"] == (
+        "unused (nothing imports it)"
+    )
+    assert not [r for r in review.recipe if r.where.path.startswith("track/segm/")]
+    assert not [w for w in review.work if any(p.path.startswith("track/segm/") for p in w.where)]
+
