@@ -623,10 +623,12 @@ def script_siblings(
 
     Only the names the scripts import are given (not every file of the folder: another
     script's ``from train import ...`` means its own folder's ``train.py``, not this one),
-    and none the root also holds (an import of it stays the root's)."""
+    and none the root also holds (an import of it stays the root's). Once the folder is on
+    ``sys.path``, the names the modules below it import that way are given too."""
     packages: set[PurePosixPath] = set()
     beside: dict[PurePosixPath, set[str]] = {}  # folder -> the modules and folders in it
     scripts: dict[PurePosixPath, list[bytes]] = {}  # folder -> its scripts' bytes
+    under: dict[PurePosixPath, list[bytes]] = {}  # folder -> the bytes of every module below
     at_root: set[str] = set()
     for f in files:
         rel = PurePosixPath(_clean(f.relpath))
@@ -642,6 +644,9 @@ def script_siblings(
         data = sources.get(f.abspath, b"")
         if f.abspath.endswith(".py") and (b"__main__" in data or b"sys.path." in data):
             scripts.setdefault(rel.parent, []).append(data)
+        if f.abspath.endswith(".py"):
+            for d in rel.parents:
+                under.setdefault(d, []).append(data)
     found: dict[Path, set[str]] = {}
     for d in packages:
         if d == PurePosixPath(".") or d not in scripts:
@@ -659,6 +664,9 @@ def script_siblings(
         )
         used = {m.group(1).decode() for data in scripts[d] for m in imports.finditer(data)}
         if used:
+            # with the folder on ``sys.path``, the modules below it import its siblings by
+            # bare name too (``train_utils/engine.py``: ``import train_utils.dist as utils``)
+            used |= {m.group(1).decode() for data in under[d] for m in imports.finditer(data)}
             found[base / d] = used
     return found
 

@@ -337,6 +337,8 @@ def test_a_package_script_names_the_siblings_it_imports_by_their_bare_name(
                 "from parts.blocks import Y\nimport utils\n\n"
                 "if __name__ == '__main__':\n    Net()\n"
             ),
+            "track/deep/lib/engine.py": "import helpers.dist as dist\n",
+            "track/deep/helpers/dist.py": "W = 4\n",
             "track/other/__init__.py": "",
             "track/other/model.py": "class Other:\n    pass\n",
             "track/other/use.py": "from model import Other\n",
@@ -347,6 +349,8 @@ def test_a_package_script_names_the_siblings_it_imports_by_their_bare_name(
     assert modules["track/deep/model.py"] == ("track.deep.model", "model")
     assert modules["track/deep/datasets.py"] == ("track.deep.datasets", "datasets")
     assert "parts.blocks" in modules["track/deep/parts/blocks.py"]  # a folder beside it
+    # a module below the folder on sys.path imports its siblings by bare name too
+    assert "helpers.dist" in modules["track/deep/helpers/dist.py"]
     assert modules["track/deep/train.py"] == ("track.deep.train",)
     assert modules["track/deep/utils.py"] == ("track.deep.utils",)  # the root's utils.py
     assert modules["track/other/model.py"] == ("track.other.model",)  # no script there
