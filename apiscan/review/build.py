@@ -764,7 +764,9 @@ def review(options: ScanOptions) -> Review:
         gaps=network_gaps,
         dynamic_shape=gaps.dynamic_shape(result, ancillary.why, cropped),
         sparse=gaps.sparse_uses(result, analyses, ancillary.why),
-        extensions=gaps.extensions(root, result, analyses, hierarchy, ancillary.why)
+        extensions=gaps.extensions(
+            root, result, analyses, hierarchy, ancillary.why, unbuilt - switched
+        )
         + submodule_extensions(items),
         third_party=gaps.third_party(analyses),
         effort=effort.estimate(

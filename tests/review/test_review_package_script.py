@@ -44,3 +44,10 @@ def test_a_training_step_module_nothing_imports_is_no_recipe_beside_the_running_
     assert not [r for r in review.recipe if r.where.path.startswith("track/segm/")]
     assert not [w for w in review.work if any(p.path.startswith("track/segm/") for p in w.where)]
 
+
+def test_a_function_subclass_of_a_class_nothing_reaches_is_no_extension() -> None:
+    """``MemoryEfficientMish`` (with its nested ``torch.autograd.Function``) is defined in a
+    module the model imports for another activation, but nothing builds it: no custom
+    extension to port (the class is listed as not reached)."""
+    review = build_review("fixtures/pkgscript", jobs=1)
+    assert not [what for what, _ in review.extensions if "MemoryEfficientMish" in what]
