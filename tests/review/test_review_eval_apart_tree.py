@@ -17,3 +17,11 @@ def test_an_inference_repository_s_tree_leaves_out_what_only_its_evaluation_buil
     assert {"gen.models.Denoiser", "gen.models.Block"} <= classes
     assert "gen.evals.classifier.PointNet" not in classes
     assert "gen.evals.classifier.get_loss" not in classes
+
+
+def test_an_inference_repository_s_gaps_leave_out_what_only_its_evaluation_runs() -> None:
+    """The evaluation classifier's ``nn.Conv1d`` (a documented difference) is in code only
+    the evaluation script runs: no gap of the network table, as the effort prices none."""
+    review = build_review("fixtures/evalapart", jobs=1)
+    assert not [g for g in review.gaps if any(w.path.startswith("gen/evals/") for w in g.where)]
+
