@@ -24,4 +24,3 @@ def test_an_inference_repository_s_gaps_leave_out_what_only_its_evaluation_runs(
     the evaluation script runs: no gap of the network table, as the effort prices none."""
     review = build_review("fixtures/evalapart", jobs=1)
     assert not [g for g in review.gaps if any(w.path.startswith("gen/evals/") for w in g.where)]
-
