@@ -551,17 +551,21 @@ def with_sys_path_names(
                 if d != base and d.is_dir() and _inside(str(d), str(base)):
                     dirs.add(d)
     dirs |= script_roots(base, files, sources)
-    if not dirs:
+    # a package folder's scripts see only the siblings they import by name
+    only = {d: names for d, names in script_siblings(base, files, sources).items() if d not in dirs}
+    if not dirs and not only:
         return files
     out: list[SourceFile] = []
     for f in files:
         extra: list[str] = []
-        for d in sorted(dirs):
+        for d in sorted(dirs | set(only)):
             try:
                 rel = Path(f.abspath).relative_to(d).with_suffix("")
             except ValueError:
                 continue
             parts = list(rel.parts[:-1] if f.is_package else rel.parts)
+            if d in only and (not parts or parts[0] not in only[d]):
+                continue
             if parts and all(p.isidentifier() for p in parts):
                 extra.append(".".join(parts))
         modules = tuple(dict.fromkeys([*f.modules, *extra]))
@@ -601,6 +605,69 @@ def script_roots(base: Path, files: list[SourceFile], sources: Mapping[str, byte
         )
         if any(imports.search(sources.get(path, b"")) for path in modules.get(d, ())):
             found.add(base / d)
+    return found
+
+
+def script_siblings(
+    base: Path, files: list[SourceFile], sources: Mapping[str, bytes]
+) -> dict[Path, set[str]]:
+    """Package folders whose scripts import a module right beside them by its bare name,
+    with those names: a script (a ``__main__`` guard, or a ``sys.path`` edit such as
+    ``sys.path.append(str(Path(__file__).parents[0]))``, a directory computed from
+    ``__file__`` that :func:`sys_path_dirs` does not read) has its own folder on
+    ``sys.path``, so ``deep/train.py``'s ``from model import Net`` and ``from datasets
+    import ClsDataset`` are ``deep/model.py`` and ``deep/datasets.py``, and
+    ``yolo/detector.py``'s ``from models.common import Backend`` is ``yolo/models/``. In a
+    package no other import reaches them that way: unresolved, the sibling read as a
+    third-party package (``datasets``) and the files only it reaches as unused.
+
+    Only the names the scripts import are given (not every file of the folder: another
+    script's ``from train import ...`` means its own folder's ``train.py``, not this one),
+    and none the root also holds (an import of it stays the root's). Once the folder is on
+    ``sys.path``, the names the modules below it import that way are given too."""
+    packages: set[PurePosixPath] = set()
+    beside: dict[PurePosixPath, set[str]] = {}  # folder -> the modules and folders in it
+    scripts: dict[PurePosixPath, list[bytes]] = {}  # folder -> its scripts' bytes
+    under: dict[PurePosixPath, list[bytes]] = {}  # folder -> the bytes of every module below
+    at_root: set[str] = set()
+    for f in files:
+        rel = PurePosixPath(_clean(f.relpath))
+        if f.is_package:
+            packages.add(rel.parent)
+        top = rel.parts[0] if len(rel.parts) > 1 else rel.stem
+        at_root.add(top)
+        for d in rel.parents:
+            inner = rel.relative_to(d).parts
+            beside.setdefault(d, set()).add(
+                inner[0] if len(inner) > 1 else PurePosixPath(inner[0]).stem
+            )
+        data = sources.get(f.abspath, b"")
+        if f.abspath.endswith(".py") and (b"__main__" in data or b"sys.path." in data):
+            scripts.setdefault(rel.parent, []).append(data)
+        if f.abspath.endswith(".py"):
+            for d in rel.parents:
+                under.setdefault(d, []).append(data)
+    found: dict[Path, set[str]] = {}
+    for d in packages:
+        if d == PurePosixPath(".") or d not in scripts:
+            continue
+        names = sorted(
+            n
+            for n in beside.get(d, set())
+            if n.isidentifier() and n != "__init__" and n not in at_root
+        )
+        if not names:
+            continue
+        imports = re.compile(
+            rb"^[ \t]*(?:from|import)[ \t]+(" + "|".join(names).encode() + rb")\b",
+            re.MULTILINE,
+        )
+        used = {m.group(1).decode() for data in scripts[d] for m in imports.finditer(data)}
+        if used:
+            # with the folder on ``sys.path``, the modules below it import its siblings by
+            # bare name too (``train_utils/engine.py``: ``import train_utils.dist as utils``)
+            used |= {m.group(1).decode() for data in under[d] for m in imports.finditer(data)}
+            found[base / d] = used
     return found
 
 

@@ -316,6 +316,46 @@ def test_files_under_a_sys_path_helper_directory_get_its_names(tmp_path: Path) -
     assert modules["src/lib/models/__init__.py"] == ("models", "src.lib.models")
 
 
+def test_a_package_script_names_the_siblings_it_imports_by_their_bare_name(
+    tmp_path: Path,
+) -> None:
+    """A script inside a package runs with its own folder on ``sys.path``: its ``from model
+    import Net`` is the module beside it. Those siblings get the bare name too, and only
+    they: a file the script does not import (another script's ``train``) keeps its own, and
+    a folder without scripts or a name the root holds gets none."""
+    write_repo(
+        tmp_path,
+        {
+            "track/__init__.py": "",
+            "track/deep/__init__.py": "",
+            "track/deep/model.py": "class Net:\n    pass\n",
+            "track/deep/datasets.py": "class ClsDataset:\n    pass\n",
+            "track/deep/utils.py": "X = 1\n",
+            "track/deep/parts/blocks.py": "Y = 2\n",
+            "track/deep/train.py": (
+                "from model import Net\nfrom datasets import ClsDataset\n"
+                "from parts.blocks import Y\nimport utils\n\n"
+                "if __name__ == '__main__':\n    Net()\n"
+            ),
+            "track/deep/lib/engine.py": "import helpers.dist as dist\n",
+            "track/deep/helpers/dist.py": "W = 4\n",
+            "track/other/__init__.py": "",
+            "track/other/model.py": "class Other:\n    pass\n",
+            "track/other/use.py": "from model import Other\n",
+            "utils.py": "Z = 3\n",
+        },
+    )
+    modules = {relpath: names for relpath, (names, _) in _modules(tmp_path).items()}
+    assert modules["track/deep/model.py"] == ("track.deep.model", "model")
+    assert modules["track/deep/datasets.py"] == ("track.deep.datasets", "datasets")
+    assert "parts.blocks" in modules["track/deep/parts/blocks.py"]  # a folder beside it
+    # a module below the folder on sys.path imports its siblings by bare name too
+    assert "helpers.dist" in modules["track/deep/helpers/dist.py"]
+    assert modules["track/deep/train.py"] == ("track.deep.train",)
+    assert modules["track/deep/utils.py"] == ("track.deep.utils",)  # the root's utils.py
+    assert modules["track/other/model.py"] == ("track.other.model",)  # no script there
+
+
 def test_a_scan_reads_each_file_once_and_names_sys_path_code(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

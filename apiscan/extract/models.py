@@ -72,7 +72,8 @@ class Expr:
     (:attr:`node`, the :class:`~apiscan.extract.values.Expr` the value records hold too:
     its line, name and text are recorded once) with the branch it is read in and the parts
     the follower reads. ``kind`` is ``name``, ``attr``, ``const``, ``tuple``, ``dict``,
-    ``sub`` (subscript), ``call`` or ``other``; ``refs`` are indexes of
+    ``sub`` (subscript), ``either`` (a conditional expression called), ``call`` or ``other``;
+    ``refs`` are indexes of
     :attr:`ModelFacts.exprs`:
 
     - name: :attr:`value` is the name, ``link`` the innermost branch around it
@@ -82,6 +83,8 @@ class Expr:
     - tuple: ``refs`` (the first element,), ``inner`` the calls in the others;
     - dict: ``keys`` and ``refs`` its keys (-1 for ``**x``) and values;
     - sub: ``refs`` (the object, the index);
+    - either: ``refs`` (the value if true, the value if false) of a conditional expression
+      in a callee's place (``(A if frozen else B)(...)``);
     - call: ``refs`` (the callee, positional arguments..., keyword values...), ``keywords``
       the names of the last ``len(keywords)`` refs (None for ``**x``);
     - other: ``inner`` the outermost calls inside it (in a constructor's part).
@@ -337,6 +340,14 @@ class _Recorder:
         ``x.view(...)`` on a local, ``self.conv(x)``, torch's ``nn.Conv2d(...)``: never (a
         constructor's part keeps them all: ``nn.Sequential(Block(...))``)."""
         func = call.func
+        if isinstance(func, ast.IfExp):
+            # ``(FrozenCLIP if frozen else CLIP)(device)``: one of two named classes
+            return any(
+                (chain := name_chain(branch)) is not None
+                and chain[0] in self.roots
+                and chain[0] not in self.torch
+                for branch in (func.body, func.orelse)
+            )
         parts = name_chain(func)
         if parts is not None:
             if parts[0] in self.torch:
@@ -447,6 +458,9 @@ class _Recorder:
             expr = Expr("dict", made, shown=shown, refs=values, keys=keys)
         elif isinstance(node, ast.Subscript):
             expr = Expr("sub", made, shown=shown, refs=(sub(node.value), sub(node.slice)))
+        elif isinstance(node, ast.IfExp) and callee:
+            # ``(FrozenCLIP if frozen else CLIP)(device)``: the class called is one of two
+            expr = Expr("either", made, shown=shown, refs=(sub(node.body), sub(node.orelse)))
         elif isinstance(node, ast.Call) and (
             whole
             or self.may_build(node)

@@ -891,11 +891,66 @@ class _Reader:
                 tuple(self.text(a) for a in args),
             )
 
-    def _host_trips(self) -> Iterator[HostTrip]:
+    def _host_methods(self) -> dict[str, str]:
+        """Each method (qualified name) that calls a host library, directly or through an
+        attribute its class sets to a host library's object (``self.to_t =
+        interpolate.interp1d(...)`` in ``__init__``, called in ``sigma_to_t``), with that
+        library call: a method calling it on what left the device takes a round trip."""
+        attrs: dict[str, str] = {}  # "Cls.attr" -> the host library call that made it
         for qual, fn in self.first.items():
-            if qual not in self.host_callers or not isinstance(fn, _FuncDef):
-                continue  # no host library call below it
+            owner = qual.rpartition(".")[0]
+            if not owner or not isinstance(fn, _FuncDef):
+                continue
+            for node in self.walk(fn):
+                if (
+                    isinstance(node, ast.Assign)
+                    and len(node.targets) == 1
+                    and isinstance(target := node.targets[0], ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                    and isinstance(node.value, ast.Call)
+                    and (made := self.dotted(node.value.func) or "").startswith(HOST_LIBRARIES)
+                ):
+                    attrs[f"{owner}.{target.attr}"] = made
+        methods: dict[str, str] = {}
+        for qual, fn in self.first.items():
+            owner = qual.rpartition(".")[0]
+            if not owner or not isinstance(fn, _FuncDef):
+                continue
+            for node in self.walk(fn):
+                if not isinstance(node, ast.Call):
+                    continue
+                name = self.dotted(node.func) or ""
+                if not name.startswith(HOST_LIBRARIES):
+                    name = attrs.get(f"{owner}.{_self_method(node)}", "")
+                if name:
+                    methods[qual] = name
+                    break
+        return methods
+
+    def _host_trips(self) -> Iterator[HostTrip]:
+        host_imported = any(f"{n}.".startswith(HOST_LIBRARIES) for n in self.imports.values())
+        methods = self._host_methods() if host_imported else {}
+        for qual, fn in self.first.items():
+            owner = qual.rpartition(".")[0]
+            if not isinstance(fn, _FuncDef):
+                continue
+            if qual not in self.host_callers and not (methods and owner):
+                continue  # no host library call below it, nor a method making one
             nodes = self.walk(fn)
+            # a method of its own class that calls a host library (``self.sigma_to_t(s)``
+            # for each ``s`` of ``sigmas.cpu().numpy()``): a host call here too
+            helpers = {
+                id(node): methods[f"{owner}.{called}"]
+                for node in nodes
+                if isinstance(node, ast.Call)
+                and owner
+                and (called := _self_method(node))
+                and f"{owner}.{called}" in methods
+                and f"{owner}.{called}" != qual
+            }
+            if qual not in self.host_callers and not helpers:
+                continue  # no host library call below it
             pulled = _pulled_names(nodes)
             host: list[tuple[str, int]] = []
             out: list[int] = []  # lines taking a tensor to the host
@@ -904,7 +959,12 @@ class _Reader:
                 if not isinstance(node, ast.Call):
                     continue
                 name = self.dotted(node.func) or ""
-                if name.startswith(HOST_LIBRARIES):
+                if id(node) in helpers:
+                    if _reads_pulled(node, pulled):
+                        host.append(
+                            (f"{helpers[id(node)]} (self.{_self_method(node)})", node.lineno)
+                        )
+                elif name.startswith(HOST_LIBRARIES):
                     # only a host call on what left the device: ``np.interp(step, ...)`` of
                     # a warm-up schedule or ``np.concatenate(dataset.labels)`` before the
                     # loop in a training function takes no tensor anywhere
@@ -912,7 +972,9 @@ class _Reader:
                         host.append((name, node.lineno))
                 elif name in FROM_HOST:
                     if _reads_pulled(node, pulled):
-                        back.append(node.lineno)
+                        # a call spanning lines ends after what it wraps: ``torch.tensor([f(s)
+                        # for s in x.cpu().numpy()], ...)`` brings it back
+                        back.append(node.end_lineno or node.lineno)
                 elif isinstance(node.func, ast.Attribute) and node.func.attr in TO_HOST_METHODS:
                     out.append(node.lineno)
             # A trip starts on the device: a tensor goes to the host before the host library
@@ -923,6 +985,14 @@ class _Reader:
             if host and any(line <= last for line in out):
                 back += _indexing_lines(nodes, HOST_LIBRARIES, self.dotted, _joined_names(nodes))
                 yield HostTrip(qual, tuple(host), any(line >= min(out) for line in back))
+
+
+def _self_method(call: ast.Call) -> str:
+    """``m`` of a call ``self.m(...)``, "" for any other call."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return func.attr if func.value.id == "self" else ""
+    return ""
 
 
 def _bound_names(target: ast.AST) -> Iterator[str]:

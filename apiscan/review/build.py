@@ -611,7 +611,11 @@ def review(options: ScanOptions) -> Review:
                 result,
                 gaps.load_suggester(),
                 names=names,
-                covered=lambda f: in_data(f) or bool(ancillary.why(f.path)),
+                # where the code builds its models, what only code counted apart uses (an
+                # evaluation classifier beside a generator) is no gap, as the effort says
+                covered=network_covered
+                if tops
+                else lambda f: in_data(f) or bool(ancillary.why(f.path)),
             )
             items = tuple(i for i in items if not all(trained(w.path, w.line) for w in i.where))
         # nothing is trained: transforms are the inference path's preprocessing, not
@@ -757,11 +761,13 @@ def review(options: ScanOptions) -> Review:
             injected.setdefault(cls, set()).update(
                 m.cls for m in modules if m.cls.rpartition(".")[2] in layers and m.cls != cls
             )
-    if training:
+    if training or tops:
         # the classes nothing on the run's path builds (dead, only dead code's, or only
-        # files counted apart use them): no network rows, as they are no work
-        # (what only a branch the defaults skip, or only an unpicked alternative, reaches
-        # stays a row: the tree lists it with the alternatives)
+        # files counted apart use them): no network rows, as they are no work; where
+        # nothing trains, the models the code builds are the run's path (an inference
+        # repository's evaluation-only classifier, which only its scripts use, is no part
+        # of what is ported); what only a branch the defaults skip, or only an unpicked
+        # alternative, reaches stays a row: the tree lists it with the alternatives
         modules = _unbuilt_classes_out(
             modules,
             tops,
@@ -793,7 +799,9 @@ def review(options: ScanOptions) -> Review:
         gaps=network_gaps,
         dynamic_shape=gaps.dynamic_shape(result, ancillary.why, cropped),
         sparse=gaps.sparse_uses(result, analyses, ancillary.why),
-        extensions=gaps.extensions(root, result, analyses, hierarchy, ancillary.why)
+        extensions=gaps.extensions(
+            root, result, analyses, hierarchy, ancillary.why, unbuilt - switched
+        )
         + submodule_extensions(items),
         third_party=gaps.third_party(analyses),
         effort=effort.estimate(

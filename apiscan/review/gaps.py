@@ -562,6 +562,7 @@ def extensions(
     analyses: Sequence[FileAnalysis],
     hierarchy: Hierarchy,
     apart: Callable[[str], str] | None = None,
+    unreached: Collection[tuple[str, str]] = frozenset(),
 ) -> tuple[tuple[str, Where], ...]:
     """Custom native code: CUDA/C++ files, ``torch.utils.cpp_extension`` uses (building or
     loading an extension), Triton kernels (``@triton.jit``) and ``torch.autograd.Function``
@@ -571,7 +572,10 @@ def extensions(
     a side project's kernels, a deployment example) is not the model's, and neither are
     ``cpp_extension``'s constants (``CUDA_HOME`` read by an environment report). The
     third-party libraries of compiled network ops the network uses (MinkowskiEngine, mmcv's
-    ops...: :mod:`apiscan.review.oplibs`) are named too, one row each."""
+    ops...: :mod:`apiscan.review.oplibs`) are named too, one row each. A Function
+    subclass of a class nothing the run reaches builds or calls (``unreached``: (path,
+    module-level name), a vendored copy's unused ``MemoryEfficientMish`` and its nested
+    Function) is no op to port."""
     found: set[tuple[str, Where]] = set(native_sources(root) if root.is_dir() else ())
     for f in result.api_findings:
         extension = f.api == CPP_EXTENSION or f.api.startswith(CPP_EXTENSION + ".")
@@ -590,6 +594,8 @@ def extensions(
         for fact in fa.classes:
             cls = f"{fa.modules[0]}.{fact.qualname}"
             if AUTOGRAD_FUNCTION in hierarchy.torch_ancestors(cls):
+                if (fa.path, fact.qualname.partition(".")[0]) in unreached:
+                    continue
                 if "symbolic" in fact.methods and "backward" not in fact.methods:
                     # an ONNX/TensorRT export stand-in (yolov9's ORT_NMS, TRT_NMS: forward
                     # returns placeholders, symbolic names the exported op): no op to port

@@ -6249,8 +6249,15 @@ class _Recipe:
             not tops
             or any(d.line <= where.line <= d.end_line for d in tops)
             or not all(any(a <= d.line and d.end_line <= b for a, b in spans) for d in tops)
-            or not any(
-                g.path != file.path for m in file.modules for g in self.repo.importers.get(m, ())
+            or not (
+                any(
+                    g.path != file.path
+                    for m in file.modules
+                    for g in self.repo.importers.get(m, ())
+                )
+                # ... or imports it relatively (a tracker's ``from . import
+                # linear_assignment``), which the absolute imports leave out
+                or self._imported_by_another(file.path)
             )
         ):
             return False
@@ -6270,6 +6277,12 @@ class _Recipe:
                 ):
                     return False
         return True
+
+    def _imported_by_another(self, path: str) -> bool:
+        """Whether another file of the repository imports or refers to ``path``, as the
+        file graph reads it (relative imports included)."""
+        graph = self.repo.graph or {}
+        return any(path in targets for other, targets in graph.items() if other != path)
 
     @staticmethod
     def _inside(where: Where, spans: dict[str, list[tuple[int, int]]]) -> bool:

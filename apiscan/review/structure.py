@@ -2559,9 +2559,23 @@ class _Builders:
                 if expr.kind == "dict" or ref in plain:
                     plain.update(inner)
                 continue
+            func = file.exprs[expr.refs[0]]
+            if func.kind == "either":
+                # ``(FrozenImageCLIP if frozen_clip else ImageCLIP)(device)``: each class the
+                # conditional may call is the part, one of them per run
+                either = [
+                    d.rpartition(".")[2]
+                    for r in func.refs
+                    if (d := self.dotted(file, r) or "") in self.classes and d != owner
+                ]
+                if either:
+                    shown = " or ".join(dict.fromkeys(either))
+                    if shown not in found:
+                        found.append(shown)
+                todo.extend(r for r in expr.refs[1:] if r >= 0)
+                continue
             built = self.built(file, ref, fn)
             dotted = self.callee(file, expr) or ""
-            func = file.exprs[expr.refs[0]]
             receiver = file.expr(func.refs[0]) if func.kind == "attr" else None
             if (
                 built is None

@@ -271,6 +271,11 @@ _CODE_ROOTS = frozenset({"src", "lib", "source", "code"})
 _TIMING = tuple(p for p, why in ANCILLARY_FILES.items() if why == "timing")
 
 
+#: whether an API builds an optimizer or runs the backward pass (a method's local ``trains``
+#: flag shadows the name)
+_trains_api = trains
+
+
 class Ancillary:
     """Which files are counted apart from the effort, and why: tests, tools, demos, exports,
     hub files, plotting, notebooks, adapters for other frameworks, the parts of a vendored
@@ -1047,13 +1052,33 @@ class Ancillary:
         # training never builds its models, where there is a training to tell it by (a root
         # module of a library with no training is what users import)
         trains = bool(self._ported_entries())
+        # a package's training-step module that nothing imports and that runs nothing itself
+        # (a vendored detector's ``train_utils/train_eval_utils.py`` whose training script
+        # was left out), beside a training script of the repository's own that runs: its
+        # step never runs, the step is the script's
+        scripts = {
+            fa.path
+            for fa in files
+            if fa.path in self.keep and fa.syntax.main_guard and fa.path not in self._why
+        }
+        orphans = {
+            fa.path
+            for fa in files
+            if scripts
+            and fa.path in self.keep
+            and fa.path not in scripts
+            and not fa.syntax.main_guard
+            and PurePosixPath(fa.path).parent in packages
+            and fa.path not in imported
+            and any(_trains_api(u.api) for u in fa.uses)
+        }
         candidates: list[str] = []
         for fa in files:
             path = PurePosixPath(fa.path)
             root_model = trains and not fa.syntax.main_guard and _defines_modules(fa)
             if (
                 fa.path in self._why
-                or fa.path in self.keep
+                or (fa.path in self.keep and fa.path not in orphans)
                 or fa.path in self._declared
                 or (
                     fa.syntax.main_guard
