@@ -2218,6 +2218,9 @@ def _unbuilt_classes_out(
         return (m.where.path, m.cls.rpartition(".")[2])
 
     candidates = [m for m in modules if m.cls not in models and not ancillary.why(m.where.path)]
+    # the names a top model's parts are written with (``encoder`` ← ``Encoder``, built by
+    # a conditional callee the tree's children do not show): such a class is built
+    parts = {w for t in tops for _, part in t.parts for w in re.findall(r"\w+", part)}
     gone = {m.cls for m in candidates if key(m) in dead}
     grew = True
     while grew:
@@ -2228,7 +2231,7 @@ def _unbuilt_classes_out(
                 m.cls not in gone
                 and key(m) in unreached
                 and built_by <= gone
-                and (built_by or key(m) not in alternatives)
+                and (built_by or (key(m) not in alternatives and key(m)[1] not in parts))
             ):
                 gone.add(m.cls)
                 grew = True
