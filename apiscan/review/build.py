@@ -778,7 +778,14 @@ def review(options: ScanOptions) -> Review:
         )
     # the framework classes the repository's network classes extend (a detector's RPN and
     # RoI heads subclassed from detectron2's): the framework's code, to port with the model
-    items = _sorted_work(items + tuple(framework_bases(modules, analyses, ancillary, not_picked)))
+    items = _sorted_work(
+        items
+        + tuple(
+            framework_bases(
+                modules, analyses, ancillary, not_picked, picked_out | switched | unbuilt
+            )
+        )
+    )
     # a part handed to a class only in left-out code (an unpicked builder's backbone handed
     # to the same wrapper the picked builder uses) is no part of the class the run builds
     injected = _handed_where_run(injected, injected_at, left)

@@ -11930,6 +11930,7 @@ def framework_bases(
     analyses: Sequence[FileAnalysis],
     ancillary: Ancillary,
     alternatives: Collection[str] = frozenset(),
+    left: Collection[tuple[str, str]] = frozenset(),
 ) -> list[WorkItem]:
     """One item per framework the repository is built on (:attr:`Ancillary.built_on`:
     detectron2, OpenMMLab) whose network classes the repository's own module classes extend
@@ -11937,9 +11938,11 @@ def framework_bases(
     ``PseudoLabRPN(RPN)``, ``StandardROIHeadsPseudoLab(StandardROIHeads)``): the detector
     those bases build from the config (backbone, proposal generator, heads, RoI pooling) is
     the framework's code, not the repository's, so no API table prices it, and MindSpore has
-    no such framework. The classes of files counted apart and the ``alternatives`` (dotted)
-    are left out; so are a framework's plain module base classes (``BaseModule``)."""
-    frameworks = ancillary.built_on
+    no such framework. The classes of files counted apart, the ``alternatives`` (dotted) and
+    those ``left`` out of the run ((path, name): unpicked, switched off, not reached) are left
+    out; so are a framework's plain module base classes (``BaseModule``) and a framework the
+    repository holds itself (SegFormer's own ``mmseg`` package: its code is scanned)."""
+    frameworks = ancillary.built_on - _local_packages(analyses)
     if not frameworks:
         return []
     shown = {m.cls for m in modules} - set(alternatives)
@@ -11948,7 +11951,9 @@ def framework_bases(
         if ancillary.why(fa.path) or is_test_path(fa.path):
             continue
         for c in fa.classes:
-            if not any(f"{m}.{c.qualname}" in shown for m in fa.modules):
+            if (fa.path, c.qualname) in left or not any(
+                f"{m}.{c.qualname}" in shown for m in fa.modules
+            ):
                 continue
             for base in c.bases:
                 top = base.partition(".")[0]
