@@ -226,3 +226,31 @@ def test_python_layers_are_no_compiled_ops_and_the_runner_is_machinery(review: R
     assert not [i for i in libraries if "ConvModule" in i.what], libraries
     machinery = [i for i in review.work if i.kind == "training-library"]
     assert any("mmcv.runner.build_runner" in i.what for i in machinery)
+
+
+def test_a_framework_the_repository_holds_gives_no_framework_item(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # the repository ships the framework's package itself (a fork of the segmentation
+    # toolbox): its base classes are scanned code, not a framework to port apart
+    root = write_repo(
+        tmp_path_factory.mktemp("mmfork") / "repo",
+        {
+            "README.md": _README,
+            "mmseg/__init__.py": "",
+            "mmseg/base.py": "import torch.nn as nn\n\n\nclass BaseSegmentor(nn.Module):\n"
+            "    def forward(self, img):\n        return self.encode(img)\n",
+            "mmseg/segmentor.py": "import torch.nn as nn\n\nfrom mmseg.base import BaseSegmentor\n"
+            "\n\nclass Segmentor(BaseSegmentor):\n    def __init__(self):\n        super()."
+            "__init__()\n        self.conv = nn.Conv2d(3, 4, 1)\n\n    def encode(self, img):\n"
+            "        return self.conv(img)\n",
+            "tools/train.py": "import argparse\n\nfrom mmcv import Config\n\nfrom mmseg.segmentor"
+            " import Segmentor\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+            "    parser.add_argument('config')\n    cfg = Config.fromfile(parser.parse_args()"
+            ".config)\n    model = Segmentor()\n    print(cfg, model)\n\n\nif __name__ == "
+            "'__main__':\n    main()\n",
+            "configs/seg/tiny_net_512x512_160k.py": _config("TinyNet", "SegHead", 6e-5),
+        },
+    )
+    review = build_review(str(root), jobs=1)
+    assert not [i for i in review.work if i.kind == "framework-network"]
