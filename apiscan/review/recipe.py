@@ -535,10 +535,9 @@ _LENGTH_HELP = re.compile(
     r"|\btraining (iterations|iters|steps|epochs)\b",
     re.IGNORECASE,
 )
-#: An argparse help that names the learning rate, and the words of an option's name that
-#: make it one of the LR schedule's settings when its help does (``--decay_steps``).
+#: An argparse help that names the learning rate (``--decay_steps``: "Number of steps for
+#: the learning rate decay"): a setting of the schedule, not of the training's length.
 _LR_HELP = re.compile(r"\b(learning[ -]rate|lr)\b", re.IGNORECASE)
-_DECAY_NAME = re.compile(r"decay|gamma|milestone|(^|_)steps?($|_)", re.IGNORECASE)
 #: An argparse help that says an option counts items ("maximum number of pairs"): a limit
 #: on how many inputs are read, not a size each input is brought to.
 _COUNT_HELP = re.compile(r"\bnumber of\b", re.IGNORECASE)
@@ -10541,16 +10540,11 @@ class _Recipe:
                 category = "augmentation"
             if (
                 category is None
-                and _DECAY_NAME.search(dest)
-                and any(_LR_HELP.search(_help(o)) for o in options)
-            ):
-                # slot-attention's --decay_steps, "Number of steps for the learning rate
-                # decay", and --decay_rate: the schedule's, not the training's length
-                category = "scheduler"
-            if (
-                category is None
                 and not _CADENCE.search(dest)
                 and any(_LENGTH_HELP.search(_help(o)) for o in options)
+                # slot-attention's --decay_steps, "Number of steps for the learning rate
+                # decay": the schedule's (its row shows it), not the training's length
+                and not any(_LR_HELP.search(_help(o)) for o in options)
             ):
                 # faster-rcnn's --disp_interval, "number of iterations to display": how
                 # often the run logs or saves, not how long it trains
