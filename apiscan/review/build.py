@@ -663,6 +663,9 @@ def review(options: ScanOptions) -> Review:
     else:  # an evaluation or demo script's settings and transforms are not the recipe
         scripts = _scripts(analyses)
         launchers = training | {p for p in ancillary.keep if not _side_tool(p)}
+        # a module the training imports runs as its library, whatever its own ``__main__``
+        # demo does (a dataset file showing a few samples): its transforms are the training's
+        launchers |= {p for p in trained_reach(analyses, training) if not _side_tool(p)}
         files = {fa.path: fa for fa in analyses if not fa.errors}
         recipe = tuple(
             item
