@@ -1392,9 +1392,34 @@ def _overwritten_inits(
         )
         if hit is not None:
             told = f"overwritten: the pretrained weights loaded at {hit} replace what it sets"
+            if _partial_load(defs[hit.path][0], hit.line):
+                told = (
+                    f"partly overwritten: the pretrained weights loaded at {hit} (strict=False)"
+                    " replace what it sets for the parameters the checkpoint holds; those it"
+                    " lacks (heads and layers added to the pretrained network) start as set here"
+                )
             r = replace(r, note=f"{r.note}; {told}" if r.note else told)
         out.append(r)
     return tuple(out)
+
+
+def _partial_load(fa: FileAnalysis, line: int) -> bool:
+    """Whether the weights loaded at ``line`` go in through a ``load_state_dict(...,
+    strict=False)`` around it or after it in its function (an ImageNet backbone's state dict
+    loaded into a detector that adds a neck and heads): only the parameters the checkpoint
+    names are replaced."""
+    values = fa.syntax.values if fa.syntax is not None else None
+    if values is None:
+        return False
+    around = [d for d in values.defs if not d.is_class and d.line <= line <= d.end_line]
+    end = max(around, key=lambda d: d.line).end_line if around else line
+    return any(
+        c.expr.end_line >= line
+        and c.expr.line <= end
+        and c.expr.callee().rpartition(".")[2] == "load_state_dict"
+        and any(k.name == "strict" and k.target.text == "False" for k in c.expr.keywords)
+        for c in values.calls
+    )
 
 
 #: Why a file is counted apart when it shows how the library is used, not what it does
