@@ -10574,6 +10574,13 @@ class _Recipe:
                     # ``parser.set_defaults(model_ema=True)`` after a ``--model-ema`` /
                     # ``--no-model-ema`` pair: the value the run starts from, for both flags
                     value = f"{preset[0]} (parser.set_defaults at {o.file.loc(preset[1])})"
+                elif (
+                    _is_none(o.default)
+                    and (resolved := self._none_resolved(o.file, dest)) is not None
+                ):
+                    # ``default=None`` written out, the script filling it in when not given
+                    # (``if args.batch_size is None: args.batch_size = 4 * len(args.gpu_ids)``)
+                    value = resolved
                 elif o.default is not None:
                     value = self.values.describe(o.file, o.call.function, o.default)
                 elif o.action in ("store_true", "store_false"):
