@@ -61,7 +61,7 @@ from apiscan.review.roles import (
     train_switch,
     trains,
 )
-from apiscan.review.sources import fits_with, is_test_path, place, with_facts
+from apiscan.review.sources import fits_with, is_test_path, place, self_tests, with_facts
 from apiscan.review.work import (
     ANCILLARY_FILES,
     TEACHER_WHAT,
@@ -520,6 +520,10 @@ def review(options: ScanOptions) -> Review:
         # ... and what only the alternatives the run's config leaves out reach (a head
         # built only after a guard the config returns from): another config's rows
         not_run.update(_left_defs(analyses, left))
+        # ... and the classes and functions every use of which a string-keyed choice the
+        # defaults take leaves out (a dataset class built only under ``elif args.dataset ==
+        # 'cityscapes':``): another run's, its composition no row of this one
+        not_run.update(_chosen_out_defs(analyses, unchosen))
         # ... and what every configuration the documented commands load replaces in the
         # base they extend (an experiment's own ``get_data_loader`` and ``max_epoch = 80``
         # over its base's): the base's values never run
@@ -866,6 +870,46 @@ def _left_defs(
         values = fa.syntax.values if spans and fa.syntax is not None else None
         for d in values.defs if values is not None else ():
             if d.owner < 0 and "." not in d.qual and (d.line, d.end_line) in spans:
+                out[(fa.path, d.qual)] = (d.line, d.end_line)
+    return out
+
+
+def _chosen_out_defs(
+    analyses: Sequence[FileAnalysis], unchosen: Callable[[str, int], str]
+) -> dict[tuple[str, str], tuple[int, int]]:
+    """(path, qualified name) -> (first, last line) of the module-level classes and
+    functions of the repository that something uses, every use at a place ``unchosen``
+    (:func:`~apiscan.review.work.string_choices`) says a string-keyed choice leaves out
+    with the run's values: a loader builder's ``elif args.dataset == 'cityscapes':``
+    branch building the Cityscapes dataset, with ``--dataset`` defaulting to ``pascal``."""
+    # (a library module's ``__main__`` self-test building its own dataset is no use by the
+    # run, nor is a def's use of itself)
+    tests = self_tests(analyses)
+    # (an object handed on as a loader's ``dataset`` is named by its class: built where
+    # its construction is, which is the class's use)
+    uses: dict[str, list[tuple[str, int, str]]] = {}
+    for fa in analyses:
+        if fa.errors or is_test_path(fa.path):
+            continue
+        block = tests.get(fa.path, (0, 0))
+        for c in fa.calls:
+            if not block[0] <= c.line <= block[1]:
+                callee = c.callee.removesuffix(".__init__")
+                uses.setdefault(callee, []).append((fa.path, c.line, c.role))
+    out: dict[tuple[str, str], tuple[int, int]] = {}
+    for fa in analyses:
+        values = fa.syntax.values if not fa.errors and fa.syntax is not None else None
+        for d in values.defs if values is not None else ():
+            if d.owner >= 0 or "." in d.qual:
+                continue
+            places = [
+                (path, line)
+                for m in fa.modules
+                for path, line, role in uses.get(f"{m}.{d.qual}", ())
+                if not (path == fa.path and d.line <= line <= d.end_line)
+                and not (d.is_class and role != "call")
+            ]
+            if places and all(unchosen(path, line) for path, line in places):
                 out[(fa.path, d.qual)] = (d.line, d.end_line)
     return out
 
