@@ -7408,6 +7408,12 @@ class _Recipe:
                     continue  # RITM's BRS losses, optimised per click in inference/predictors/
                 if handed and not self._handed_to_dataset(caller, call):
                     continue  # a box decoder called on the network's output
+                if category == "dataloader" and _validation_loader(
+                    caller.defs[call.function].qual if call.function >= 0 else "", call
+                ):
+                    # a detector's own ``sampler_val = AspectRatioBasedSampler(dataset_val,
+                    # batch_size=1, ...)``: what validation loads, as for torch's samplers
+                    continue
                 note, row = f"defined at {file.loc(node.line)}", category or "augmentation"
                 if row == "grad_clip":
                     note = f"gradient clipping written by hand (scales or clamps .grad), {note}"
