@@ -438,9 +438,12 @@ def _synopsis(words: Sequence[str], index: int) -> bool:
     --help):``, the flag's word holding the sentence's punctuation)."""
     before = words[index - 1].lower() if index > 0 else ""
     after = words[index + 1 :]
+    # (every option in brackets: one optional flag of a real command, ``-b 64 --fp16 -o
+    # [--cache]``, leaves it a run)
+    bracketed = any(w.startswith("[-") for w in after) and not any(w.startswith("-") for w in after)
     return (
         before == "usage:"
-        or any(w.startswith("[-") for w in after)
+        or bracketed
         or any(w.strip("()[]{}:;,.'\"`") in ("--help", "-h") for w in after)
     )
 

@@ -175,3 +175,8 @@ def test_a_usage_synopsis_and_a_pointer_to_help_are_no_runs(tmp_path: Path) -> N
     assert [(r.path, r.line) for r in runs] == [("train_voc.sh", 1)]
     documented = documented_runs(tmp_path, {"train.py": "train.py"})
     assert [(r.path, r.line) for r in documented] == [("train_voc.sh", 1)]
+    # INVALID: a real command with one optional flag in brackets is still a run
+    readme += "3. Or:\n    ```shell\n    python train.py -b 64 --fp16 [--cache]\n    ```\n"
+    (tmp_path / "README.md").write_text(readme, encoding="utf-8")
+    runs = launches(tmp_path, "train.py")
+    assert [(r.path, r.line) for r in runs] == [("README.md", 12), ("train_voc.sh", 1)]
