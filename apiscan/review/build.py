@@ -523,7 +523,17 @@ def review(options: ScanOptions) -> Review:
         # ... and the classes and functions every use of which a string-keyed choice the
         # defaults take leaves out (a dataset class built only under ``elif args.dataset ==
         # 'cityscapes':``): another run's, its composition no row of this one
-        not_run.update(_chosen_out_defs(analyses, unchosen))
+        # (and the methods only such branches, or the branches the run's values skip, hand
+        # on: a loss builder's ``elif mode == 'focal': return self.FocalLoss``)
+        not_run.update(
+            _chosen_out_defs(
+                analyses,
+                lambda path, line: (
+                    bool(unchosen(path, line))
+                    or any(a <= line <= z for a, z in skipped.get(path, ()))
+                ),
+            )
+        )
         # ... and what every configuration the documented commands load replaces in the
         # base they extend (an experiment's own ``get_data_loader`` and ``max_epoch = 80``
         # over its base's): the base's values never run
@@ -875,13 +885,16 @@ def _left_defs(
 
 
 def _chosen_out_defs(
-    analyses: Sequence[FileAnalysis], unchosen: Callable[[str, int], str]
+    analyses: Sequence[FileAnalysis], left: Callable[[str, int], bool]
 ) -> dict[tuple[str, str], tuple[int, int]]:
     """(path, qualified name) -> (first, last line) of the module-level classes and
-    functions of the repository that something uses, every use at a place ``unchosen``
-    (:func:`~apiscan.review.work.string_choices`) says a string-keyed choice leaves out
-    with the run's values: a loader builder's ``elif args.dataset == 'cityscapes':``
-    branch building the Cityscapes dataset, with ``--dataset`` defaulting to ``pascal``."""
+    functions of the repository, and the methods of its module-level classes, that
+    something uses, every use at a place ``left`` says the run's values leave out: a
+    loader builder's ``elif args.dataset == 'cityscapes':`` branch building the Cityscapes
+    dataset, with ``--dataset`` defaulting to ``pascal`` (a string-keyed choice,
+    :func:`~apiscan.review.work.string_choices`), a loss builder's ``elif mode == 'focal':
+    return self.FocalLoss`` with the mode ``ce``. Not the methods the framework calls by
+    their name (``forward``, ``__call__``...): their uses are not all written out."""
     # (a library module's ``__main__`` self-test building its own dataset is no use by the
     # run, nor is a def's use of itself)
     tests = self_tests(analyses)
@@ -899,8 +912,18 @@ def _chosen_out_defs(
     out: dict[tuple[str, str], tuple[int, int]] = {}
     for fa in analyses:
         values = fa.syntax.values if not fa.errors and fa.syntax is not None else None
-        for d in values.defs if values is not None else ():
-            if d.owner >= 0 or "." in d.qual:
+        defs = values.defs if values is not None else ()
+        for d in defs:
+            if d.owner >= 0 and not (
+                d.qual.count(".") == 1
+                and defs[d.owner].is_class
+                and defs[d.owner].owner < 0
+                and not d.is_class
+                and not (d.name.startswith("__") and d.name.endswith("__"))
+                and d.name != "forward"
+            ):
+                continue
+            if d.owner < 0 and "." in d.qual:
                 continue
             places = [
                 (path, line)
@@ -909,7 +932,7 @@ def _chosen_out_defs(
                 if not (path == fa.path and d.line <= line <= d.end_line)
                 and not (d.is_class and role != "call")
             ]
-            if places and all(unchosen(path, line) for path, line in places):
+            if places and all(left(path, line) for path, line in places):
                 out[(fa.path, d.qual)] = (d.line, d.end_line)
     return out
 

@@ -100,3 +100,65 @@ def test_only_the_picked_dataset_composition_is_a_row(tmp_path) -> None:
     rows = {i.where.path: dict(i.values) for i in review.recipe if i.category == "augmentation"}
     assert set(rows) == {"data/voc.py"}
     assert rows["data/voc.py"]["2"] == "Crop(size=321)"
+
+
+LOSS_FILES = {
+    "losses.py": """
+        import torch.nn as nn
+
+
+        class SegLosses(object):
+            def __init__(self, ignore_index=255):
+                self.ignore_index = ignore_index
+
+            def build_loss(self, mode='ce'):
+                if mode == 'ce':
+                    return self.CrossEntropyLoss
+                elif mode == 'focal':
+                    return self.FocalLoss
+                else:
+                    raise NotImplementedError
+
+            def CrossEntropyLoss(self, logit, target):
+                criterion = nn.CrossEntropyLoss(ignore_index=self.ignore_index)
+                return criterion(logit, target)
+
+            def FocalLoss(self, logit, target, gamma=2):
+                criterion = nn.CrossEntropyLoss(ignore_index=self.ignore_index, reduction='none')
+                return criterion(logit, target).mean() * gamma
+    """,
+    "train.py": """
+        import argparse
+        import torch
+        from losses import SegLosses
+
+
+        def main():
+            parser = argparse.ArgumentParser()
+            parser.add_argument('--loss-type', type=str, default='ce', choices=['ce', 'focal'])
+            args = parser.parse_args()
+            model = torch.nn.Conv2d(3, 21, 1)
+            criterion = SegLosses().build_loss(mode=args.loss_type)
+            optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+            for _ in range(3):
+                loss = criterion(model(torch.zeros(1, 3, 4, 4)), torch.zeros(1, 4, 4).long())
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+
+
+        if __name__ == '__main__':
+            main()
+    """,
+}
+
+
+def test_a_loss_method_only_the_untaken_mode_returns_gives_no_row(tmp_path) -> None:
+    review = build_review(str(write_repo(tmp_path, LOSS_FILES)), jobs=1)
+    rows = [
+        (str(i.where), i.note)
+        for i in review.recipe
+        if i.category == "loss" and i.name == "torch.nn.CrossEntropyLoss"
+    ]
+    # the cross-entropy mode's construction only: the focal mode's is another run's
+    assert rows == [("losses.py:17", "")]
