@@ -2799,7 +2799,9 @@ def checkpoint_writes(
                 if a.target.kind == "Name" and a.target.name == saved.name and a.line < line
             ]
             if bound:
-                saved = bound[-1].value
+                # the last one written before the save (the records list a def's assignments
+                # in no line order: the branches of a depth pick come last to first)
+                saved = max(bound, key=lambda a: a.line).value
         shown: list[tuple[str, str]] = []
         if saved.kind == "Dict" and saved.keys and all(saved.keys):
             shown.append(("holds", ", ".join(str(k) for k in saved.keys)))

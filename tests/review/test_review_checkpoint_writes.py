@@ -58,3 +58,42 @@ def test_the_training_s_checkpoint_write_is_a_recipe_row(tmp_path: Path) -> None
     assert values["holds"] == "model, ema, opt"
     assert values["when"] == "train_steps % args.ckpt_every == 0 and train_steps > 0"
     assert values["args.ckpt_every"] == "5000"
+
+
+def test_a_saved_name_holds_its_last_assignment_before_the_save(tmp_path: Path) -> None:
+    # a model picked by depth in an if/elif chain, then wrapped: the save writes the wrapper
+    # (the records list the branches' assignments last to first)
+    files = {
+        "train.py": """
+            import argparse
+
+            import torch
+            from torch import nn
+
+
+            def main(args):
+                if args.depth == 18:
+                    net = nn.Linear(4, 1)
+                elif args.depth == 50:
+                    net = nn.Linear(4, 2)
+                else:
+                    raise ValueError(args.depth)
+                net = torch.nn.DataParallel(net)
+                opt = torch.optim.Adam(net.parameters(), lr=1e-5)
+                for _ in range(3):
+                    loss = net(torch.randn(8, 4)).mean()
+                    opt.zero_grad()
+                    loss.backward()
+                    opt.step()
+                torch.save(net, "model_final.pt")
+
+
+            if __name__ == "__main__":
+                parser = argparse.ArgumentParser()
+                parser.add_argument("--depth", type=int, default=50)
+                main(parser.parse_args())
+        """,
+    }
+    review = build_review(str(write_repo(tmp_path, files)), jobs=1)
+    (row,) = [r for r in review.recipe if r.category == "checkpoint_save"]
+    assert dict(row.values)["holds"] == "torch.nn.DataParallel(net)"
