@@ -24,6 +24,7 @@ from apiscan.config import path_matches
 from apiscan.config import resolve as resolve_settings
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.shapes import RANDOM_RESIZE
+from apiscan.extract.values import CallValues, DefValues, Expr
 from apiscan.model import ScanResult
 from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.program.index import ClassTable, Hierarchy
@@ -2776,13 +2777,23 @@ def checkpoint_writes(
     with ``mindspore.save_checkpoint`` (the EMA's weights and the optimizer's state too)."""
     out: list[RecipeItem] = []
     seen: set[tuple[str, int]] = set()
+    helpers = _training_callers(files, training)
     for f in sorted(result.api_findings, key=lambda f: f.sort_key()):
-        if f.api != "torch.save" or f.usage != "call" or f.path not in training or apart(f.path):
+        if f.api != "torch.save" or f.usage != "call" or apart(f.path):
             continue
         fa = files.get(f.path)
         values = fa.syntax.values if fa is not None and fa.syntax is not None else None
         line = f.span.line
         if values is None or (f.path, line) in seen or len(out) >= _MAX_WRITES:
+            continue
+        # a helper of another file the training calls writes the training's checkpoint
+        # (a ``Saver.save_checkpoint(state, is_best)`` called with the state dict)
+        by = (
+            []
+            if f.path in training
+            else [c for m in fa.modules for c in helpers.get(f"{m}.{f.function}", ())]
+        )
+        if f.path not in training and not by:
             continue
         seen.add((f.path, line))
         call = next(
@@ -2792,7 +2803,10 @@ def checkpoint_writes(
         if call is None or not call.expr.args:
             continue
         saved = call.expr.args[0]
-        if saved.kind == "Name" and call.function >= 0:
+        if by and saved.kind == "Name" and call.function >= 0:
+            handed = _handed_argument(values.defs[call.function], saved.name, by[0])
+            saved = handed if handed is not None else saved
+        elif saved.kind == "Name" and call.function >= 0:
             bound = [
                 a
                 for a in values.defs[call.function].assigns
@@ -2810,7 +2824,12 @@ def checkpoint_writes(
         own = options.values_in(f.path)
         tests = [branch.test for branch in reversed(call.ifs)]
         if tests:
-            shown.append(("when", "; ".join(test.text for test in tests)))
+            # a write in an ``else`` (or past an ``elif``) runs when the test fails
+            said = [
+                f"not ({b.test.text})" if b.body_end and line > b.body_end else b.test.text
+                for b in reversed(call.ifs)
+            ]
+            shown.append(("when", "; ".join(said)))
         for test in tests:
             for e in test.walk():
                 held = own.get(e.name) if e.kind == "Attribute" and e.name else None
@@ -2824,8 +2843,55 @@ def checkpoint_writes(
         off = switched_off_branch(fa, line, own, every=True) if fa is not None else ""
         if off:  # ``if opts.out:`` with ``--out`` left empty: no checkpoint by default
             note = f"written {off}; {note}"
+        if by:
+            sites = ", ".join(f"{c[0].path}:{c[1].expr.line}" for c in by[:3])
+            note = f"written by {f.function}, called by the training at {sites}; {note}"
         out.append(RecipeItem("checkpoint_save", f.api, place(fa, line), tuple(shown), note))
     return tuple(out)
+
+
+def _training_callers(
+    files: Mapping[str, FileAnalysis], training: Collection[str]
+) -> dict[str, list[tuple[FileAnalysis, CallValues]]]:
+    """Fully qualified repository function -> the calls of it the training files make
+    (the call graph's edges from those files, with each call's value record)."""
+    out: dict[str, list[tuple[FileAnalysis, CallValues]]] = {}
+    for path in sorted(training):
+        fa = files.get(path)
+        values = fa.syntax.values if fa is not None and fa.syntax is not None else None
+        if values is None:
+            continue
+        for fact in fa.calls:
+            if fact.role != "call":
+                continue
+            last = fact.callee.rpartition(".")[2]
+            call = next(
+                (
+                    c
+                    for c in values.calls
+                    if c.expr.line == fact.line and c.expr.callee().rpartition(".")[2] == last
+                ),
+                None,
+            )
+            if call is not None:
+                out.setdefault(fact.callee, []).append((fa, call))
+    return out
+
+
+def _handed_argument(d: DefValues, param: str, by: tuple[FileAnalysis, CallValues]) -> Expr | None:
+    """What the call ``by`` hands the parameter ``param`` of def ``d`` (a method's
+    ``self`` left out), by position or keyword; None when it cannot be told."""
+    positional = list(d.positional)
+    if d.owner >= 0 and not d.static and positional[:1] == ["self"]:
+        positional = positional[1:]
+    expr = by[1].expr
+    for k in expr.keywords:
+        if k.name == param:
+            return k.target
+    if any(a.kind == "Starred" for a in expr.args) or param not in positional:
+        return None
+    index = positional.index(param)
+    return expr.args[index] if index < len(expr.args) else None
 
 
 def _line(line: int, cell: int) -> str:
