@@ -2788,11 +2788,7 @@ def checkpoint_writes(
             continue
         # a helper of another file the training calls writes the training's checkpoint
         # (a ``Saver.save_checkpoint(state, is_best)`` called with the state dict)
-        by = (
-            []
-            if f.path in training
-            else [c for m in fa.modules for c in helpers.get(f"{m}.{f.function}", ())]
-        )
+        by = [] if f.path in training else _helper_calls(helpers, fa.modules, f.function)
         if f.path not in training and not by:
             continue
         seen.add((f.path, line))
@@ -2806,6 +2802,19 @@ def checkpoint_writes(
         if by and saved.kind == "Name" and call.function >= 0:
             handed = _handed_argument(values.defs[call.function], saved.name, by[0])
             saved = handed if handed is not None else saved
+            caller = by[0][0].syntax.values if by[0][0].syntax is not None else None
+            at = by[0][1]
+            if handed is not None and handed.kind == "Name" and caller and at.function >= 0:
+                # ``ckpt_state = {...}`` then ``save_checkpoint(ckpt_state, ...)``
+                bound = [
+                    a
+                    for a in caller.defs[at.function].assigns
+                    if a.target.kind == "Name"
+                    and a.target.name == handed.name
+                    and a.line < at.expr.line
+                ]
+                if bound:
+                    saved = max(bound, key=lambda a: a.line).value
         elif saved.kind == "Name" and call.function >= 0:
             bound = [
                 a
@@ -2876,6 +2885,27 @@ def _training_callers(
             if call is not None:
                 out.setdefault(fact.callee, []).append((fa, call))
     return out
+
+
+def _helper_calls(
+    helpers: Mapping[str, list[tuple[FileAnalysis, CallValues]]],
+    modules: Sequence[str],
+    function: str,
+) -> list[tuple[FileAnalysis, CallValues]]:
+    """The training's calls of ``function`` of the module ``modules`` name, by its own
+    dotted name or, for a module-level function, through a package above the module that
+    re-exports it (``from pkg.utils import save_checkpoint``, defined in
+    ``pkg/utils/checkpoint.py``)."""
+    found = [c for m in modules for c in helpers.get(f"{m}.{function}", ())]
+    if found or not function or "." in function:
+        return found
+    return [
+        c
+        for callee, calls in helpers.items()
+        if callee.rpartition(".")[2] == function
+        and any(m.startswith(callee.rpartition(".")[0] + ".") for m in modules)
+        for c in calls
+    ]
 
 
 def _handed_argument(d: DefValues, param: str, by: tuple[FileAnalysis, CallValues]) -> Expr | None:

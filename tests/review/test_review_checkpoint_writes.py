@@ -194,3 +194,47 @@ def test_a_write_in_an_else_branch_runs_when_the_test_fails(tmp_path: Path) -> N
     assert rows[20]["when"] == "not (args.sharded)"
     # each holds what its own branch binds before it
     assert rows[17]["holds"] == "shard" and rows[20]["holds"] == "model, opt"
+
+
+def test_a_helper_function_the_package_re_exports_writes_the_dict_the_caller_binds(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/utils/__init__.py": "from .checkpoint import save_checkpoint\n",
+        "pkg/utils/checkpoint.py": """
+            import torch
+
+
+            def save_checkpoint(state, is_best, save_dir):
+                torch.save(state, save_dir + '/last.pth')
+        """,
+        "pkg/trainer.py": """
+            import torch
+            from torch import nn
+            from pkg.utils import save_checkpoint
+
+
+            def train():
+                model = nn.Linear(4, 1)
+                opt = torch.optim.SGD(model.parameters(), lr=0.01)
+                for epoch in range(3):
+                    loss = model(torch.randn(8, 4)).mean()
+                    opt.zero_grad()
+                    loss.backward()
+                    opt.step()
+                    ckpt_state = {'start_epoch': epoch + 1, 'model': model.state_dict()}
+                    save_checkpoint(ckpt_state, False, 'out')
+        """,
+        "train.py": """
+            from pkg.trainer import train
+
+            if __name__ == "__main__":
+                train()
+        """,
+    }
+    review = build_review(str(write_repo(tmp_path, files)), jobs=1)
+    (row,) = [r for r in review.recipe if r.category == "checkpoint_save"]
+    assert (row.where.path, row.where.line) == ("pkg/utils/checkpoint.py", 5)
+    assert dict(row.values)["holds"] == "start_epoch, model"
+    assert "called by the training at pkg/trainer.py:15" in row.note
