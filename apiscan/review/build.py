@@ -24,6 +24,7 @@ from apiscan.config import path_matches
 from apiscan.config import resolve as resolve_settings
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.shapes import RANDOM_RESIZE
+from apiscan.extract.values import CallValues, DefValues, Expr
 from apiscan.model import ScanResult
 from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.program.index import ClassTable, Hierarchy
@@ -61,7 +62,7 @@ from apiscan.review.roles import (
     train_switch,
     trains,
 )
-from apiscan.review.sources import fits_with, is_test_path, place, with_facts
+from apiscan.review.sources import fits_with, is_test_path, place, self_tests, with_facts
 from apiscan.review.trainers import trainer_files, trainer_recipe
 from apiscan.review.work import (
     ANCILLARY_FILES,
@@ -523,6 +524,20 @@ def review(options: ScanOptions) -> Review:
         # ... and what only the alternatives the run's config leaves out reach (a head
         # built only after a guard the config returns from): another config's rows
         not_run.update(_left_defs(analyses, left))
+        # ... and the classes and functions every use of which a string-keyed choice the
+        # defaults take leaves out (a dataset class built only under ``elif args.dataset ==
+        # 'cityscapes':``): another run's, its composition no row of this one
+        # (and the methods only such branches, or the branches the run's values skip, hand
+        # on: a loss builder's ``elif mode == 'focal': return self.FocalLoss``)
+        not_run.update(
+            _chosen_out_defs(
+                analyses,
+                lambda path, line: (
+                    bool(unchosen(path, line))
+                    or any(a <= line <= z for a, z in skipped.get(path, ()))
+                ),
+            )
+        )
         # ... and what every configuration the documented commands load replaces in the
         # base they extend (an experiment's own ``get_data_loader`` and ``max_epoch = 80``
         # over its base's): the base's values never run
@@ -670,6 +685,9 @@ def review(options: ScanOptions) -> Review:
     else:  # an evaluation or demo script's settings and transforms are not the recipe
         scripts = _scripts(analyses)
         launchers = training | {p for p in ancillary.keep if not _side_tool(p)}
+        # a module the training imports runs as its library, whatever its own ``__main__``
+        # demo does (a dataset file showing a few samples): its transforms are the training's
+        launchers |= {p for p in trained_reach(analyses, training) if not _side_tool(p)}
         files = {fa.path: fa for fa in analyses if not fa.errors}
         recipe = tuple(
             item
@@ -883,6 +901,59 @@ def _left_defs(
         values = fa.syntax.values if spans and fa.syntax is not None else None
         for d in values.defs if values is not None else ():
             if d.owner < 0 and "." not in d.qual and (d.line, d.end_line) in spans:
+                out[(fa.path, d.qual)] = (d.line, d.end_line)
+    return out
+
+
+def _chosen_out_defs(
+    analyses: Sequence[FileAnalysis], left: Callable[[str, int], bool]
+) -> dict[tuple[str, str], tuple[int, int]]:
+    """(path, qualified name) -> (first, last line) of the module-level classes and
+    functions of the repository, and the methods of its module-level classes, that
+    something uses, every use at a place ``left`` says the run's values leave out: a
+    loader builder's ``elif args.dataset == 'cityscapes':`` branch building the Cityscapes
+    dataset, with ``--dataset`` defaulting to ``pascal`` (a string-keyed choice,
+    :func:`~apiscan.review.work.string_choices`), a loss builder's ``elif mode == 'focal':
+    return self.FocalLoss`` with the mode ``ce``. Not the methods the framework calls by
+    their name (``forward``, ``__call__``...): their uses are not all written out."""
+    # (a library module's ``__main__`` self-test building its own dataset is no use by the
+    # run, nor is a def's use of itself)
+    tests = self_tests(analyses)
+    # (an object handed on as a loader's ``dataset`` is named by its class: built where
+    # its construction is, which is the class's use)
+    uses: dict[str, list[tuple[str, int, str]]] = {}
+    for fa in analyses:
+        if fa.errors or is_test_path(fa.path):
+            continue
+        block = tests.get(fa.path, (0, 0))
+        for c in fa.calls:
+            if not block[0] <= c.line <= block[1]:
+                callee = c.callee.removesuffix(".__init__")
+                uses.setdefault(callee, []).append((fa.path, c.line, c.role))
+    out: dict[tuple[str, str], tuple[int, int]] = {}
+    for fa in analyses:
+        values = fa.syntax.values if not fa.errors and fa.syntax is not None else None
+        defs = values.defs if values is not None else ()
+        for d in defs:
+            if d.owner >= 0 and not (
+                d.qual.count(".") == 1
+                and defs[d.owner].is_class
+                and defs[d.owner].owner < 0
+                and not d.is_class
+                and not (d.name.startswith("__") and d.name.endswith("__"))
+                and d.name != "forward"
+            ):
+                continue
+            if d.owner < 0 and "." in d.qual:
+                continue
+            places = [
+                (path, line)
+                for m in fa.modules
+                for path, line, role in uses.get(f"{m}.{d.qual}", ())
+                if not (path == fa.path and d.line <= line <= d.end_line)
+                and not (d.is_class and role != "call")
+            ]
+            if places and all(left(path, line) for path, line in places):
                 out[(fa.path, d.qual)] = (d.line, d.end_line)
     return out
 
@@ -1409,9 +1480,34 @@ def _overwritten_inits(
         )
         if hit is not None:
             told = f"overwritten: the pretrained weights loaded at {hit} replace what it sets"
+            if _partial_load(defs[hit.path][0], hit.line):
+                told = (
+                    f"partly overwritten: the pretrained weights loaded at {hit} (strict=False)"
+                    " replace what it sets for the parameters the checkpoint holds; those it"
+                    " lacks (heads and layers added to the pretrained network) start as set here"
+                )
             r = replace(r, note=f"{r.note}; {told}" if r.note else told)
         out.append(r)
     return tuple(out)
+
+
+def _partial_load(fa: FileAnalysis, line: int) -> bool:
+    """Whether the weights loaded at ``line`` go in through a ``load_state_dict(...,
+    strict=False)`` around it or after it in its function (an ImageNet backbone's state dict
+    loaded into a detector that adds a neck and heads): only the parameters the checkpoint
+    names are replaced."""
+    values = fa.syntax.values if fa.syntax is not None else None
+    if values is None:
+        return False
+    around = [d for d in values.defs if not d.is_class and d.line <= line <= d.end_line]
+    end = max(around, key=lambda d: d.line).end_line if around else line
+    return any(
+        c.expr.end_line >= line
+        and c.expr.line <= end
+        and c.expr.callee().rpartition(".")[2] == "load_state_dict"
+        and any(k.name == "strict" and k.target.text == "False" for k in c.expr.keywords)
+        for c in values.calls
+    )
 
 
 #: Why a file is counted apart when it shows how the library is used, not what it does
@@ -2704,13 +2800,19 @@ def checkpoint_writes(
     with ``mindspore.save_checkpoint`` (the EMA's weights and the optimizer's state too)."""
     out: list[RecipeItem] = []
     seen: set[tuple[str, int]] = set()
+    helpers = _training_callers(files, training)
     for f in sorted(result.api_findings, key=lambda f: f.sort_key()):
-        if f.api != "torch.save" or f.usage != "call" or f.path not in training or apart(f.path):
+        if f.api != "torch.save" or f.usage != "call" or apart(f.path):
             continue
         fa = files.get(f.path)
         values = fa.syntax.values if fa is not None and fa.syntax is not None else None
         line = f.span.line
         if values is None or (f.path, line) in seen or len(out) >= _MAX_WRITES:
+            continue
+        # a helper of another file the training calls writes the training's checkpoint
+        # (a ``Saver.save_checkpoint(state, is_best)`` called with the state dict)
+        by = [] if f.path in training else _helper_calls(helpers, fa.modules, f.function)
+        if f.path not in training and not by:
             continue
         seen.add((f.path, line))
         call = next(
@@ -2720,14 +2822,32 @@ def checkpoint_writes(
         if call is None or not call.expr.args:
             continue
         saved = call.expr.args[0]
-        if saved.kind == "Name" and call.function >= 0:
+        if by and saved.kind == "Name" and call.function >= 0:
+            handed = _handed_argument(values.defs[call.function], saved.name, by[0])
+            saved = handed if handed is not None else saved
+            caller = by[0][0].syntax.values if by[0][0].syntax is not None else None
+            at = by[0][1]
+            if handed is not None and handed.kind == "Name" and caller and at.function >= 0:
+                # ``ckpt_state = {...}`` then ``save_checkpoint(ckpt_state, ...)``
+                bound = [
+                    a
+                    for a in caller.defs[at.function].assigns
+                    if a.target.kind == "Name"
+                    and a.target.name == handed.name
+                    and a.line < at.expr.line
+                ]
+                if bound:
+                    saved = max(bound, key=lambda a: a.line).value
+        elif saved.kind == "Name" and call.function >= 0:
             bound = [
                 a
                 for a in values.defs[call.function].assigns
                 if a.target.kind == "Name" and a.target.name == saved.name and a.line < line
             ]
             if bound:
-                saved = bound[-1].value
+                # the last one written before the save (the records list a def's assignments
+                # in no line order: the branches of a depth pick come last to first)
+                saved = max(bound, key=lambda a: a.line).value
         shown: list[tuple[str, str]] = []
         if saved.kind == "Dict" and saved.keys and all(saved.keys):
             shown.append(("holds", ", ".join(str(k) for k in saved.keys)))
@@ -2736,7 +2856,12 @@ def checkpoint_writes(
         own = options.values_in(f.path)
         tests = [branch.test for branch in reversed(call.ifs)]
         if tests:
-            shown.append(("when", "; ".join(test.text for test in tests)))
+            # a write in an ``else`` (or past an ``elif``) runs when the test fails
+            said = [
+                f"not ({b.test.text})" if b.body_end and line > b.body_end else b.test.text
+                for b in reversed(call.ifs)
+            ]
+            shown.append(("when", "; ".join(said)))
         for test in tests:
             for e in test.walk():
                 held = own.get(e.name) if e.kind == "Attribute" and e.name else None
@@ -2750,8 +2875,76 @@ def checkpoint_writes(
         off = switched_off_branch(fa, line, own, every=True) if fa is not None else ""
         if off:  # ``if opts.out:`` with ``--out`` left empty: no checkpoint by default
             note = f"written {off}; {note}"
+        if by:
+            sites = ", ".join(f"{c[0].path}:{c[1].expr.line}" for c in by[:3])
+            note = f"written by {f.function}, called by the training at {sites}; {note}"
         out.append(RecipeItem("checkpoint_save", f.api, place(fa, line), tuple(shown), note))
     return tuple(out)
+
+
+def _training_callers(
+    files: Mapping[str, FileAnalysis], training: Collection[str]
+) -> dict[str, list[tuple[FileAnalysis, CallValues]]]:
+    """Fully qualified repository function -> the calls of it the training files make
+    (the call graph's edges from those files, with each call's value record)."""
+    out: dict[str, list[tuple[FileAnalysis, CallValues]]] = {}
+    for path in sorted(training):
+        fa = files.get(path)
+        values = fa.syntax.values if fa is not None and fa.syntax is not None else None
+        if values is None:
+            continue
+        for fact in fa.calls:
+            if fact.role != "call":
+                continue
+            last = fact.callee.rpartition(".")[2]
+            call = next(
+                (
+                    c
+                    for c in values.calls
+                    if c.expr.line == fact.line and c.expr.callee().rpartition(".")[2] == last
+                ),
+                None,
+            )
+            if call is not None:
+                out.setdefault(fact.callee, []).append((fa, call))
+    return out
+
+
+def _helper_calls(
+    helpers: Mapping[str, list[tuple[FileAnalysis, CallValues]]],
+    modules: Sequence[str],
+    function: str,
+) -> list[tuple[FileAnalysis, CallValues]]:
+    """The training's calls of ``function`` of the module ``modules`` name, by its own
+    dotted name or, for a module-level function, through a package above the module that
+    re-exports it (``from pkg.utils import save_checkpoint``, defined in
+    ``pkg/utils/checkpoint.py``)."""
+    found = [c for m in modules for c in helpers.get(f"{m}.{function}", ())]
+    if found or not function or "." in function:
+        return found
+    return [
+        c
+        for callee, calls in helpers.items()
+        if callee.rpartition(".")[2] == function
+        and any(m.startswith(callee.rpartition(".")[0] + ".") for m in modules)
+        for c in calls
+    ]
+
+
+def _handed_argument(d: DefValues, param: str, by: tuple[FileAnalysis, CallValues]) -> Expr | None:
+    """What the call ``by`` hands the parameter ``param`` of def ``d`` (a method's
+    ``self`` left out), by position or keyword; None when it cannot be told."""
+    positional = list(d.positional)
+    if d.owner >= 0 and not d.static and positional[:1] == ["self"]:
+        positional = positional[1:]
+    expr = by[1].expr
+    for k in expr.keywords:
+        if k.name == param:
+            return k.target
+    if any(a.kind == "Starred" for a in expr.args) or param not in positional:
+        return None
+    index = positional.index(param)
+    return expr.args[index] if index < len(expr.args) else None
 
 
 def _line(line: int, cell: int) -> str:

@@ -430,6 +430,24 @@ def launch_commands(root: Path) -> list[tuple[str, int, list[str], str]]:
     return found + list(_placed(_commands(root, bare=True, files=linked))) if linked else found
 
 
+def _synopsis(words: Sequence[str], index: int) -> bool:
+    """Whether the command launching ``words[index]`` asks for its usage or is the usage
+    synopsis ``--help`` prints, pasted into the README: ``usage: train.py [-h] [--backbone
+    {resnet,xception}] [--lr LR]`` (its options shown in brackets, no value passed), or a
+    sentence sending the reader to it (``(see full input arguments via python train.py
+    --help):``, the flag's word holding the sentence's punctuation)."""
+    before = words[index - 1].lower() if index > 0 else ""
+    after = words[index + 1 :]
+    # (every option in brackets: one optional flag of a real command, ``-b 64 --fp16 -o
+    # [--cache]``, leaves it a run)
+    bracketed = any(w.startswith("[-") for w in after) and not any(w.startswith("-") for w in after)
+    return (
+        before == "usage:"
+        or bracketed
+        or any(w.strip("()[]{}:;,.'\"`") in ("--help", "-h") for w in after)
+    )
+
+
 def launches(
     root: Path,
     script: str,
@@ -454,7 +472,7 @@ def launches(
                 arguments[path] = script_arguments(root / path)
             passed = _without_arguments(tuple(words[index + 1 :]), arguments.get(path, frozenset()))
             command = " ".join(passed)
-            if {"--help", "-h"} & set(passed):
+            if {"--help", "-h"} & set(passed) or _synopsis(words, index):
                 continue  # a usage line, no run
             if _NOT_TRAINING.search(command) or _EVALUATION_RUN.search(command):
                 continue  # the README's ``main.py --eval true --resume ...``: no training run
@@ -501,7 +519,9 @@ def documented_runs(root: Path | None, scripts: Mapping[str, str]) -> list[Launc
             command = " ".join(passed)
             if "train" not in words[index].rpartition("/")[2]:
                 continue  # an evaluation, a preprocessing, a generation command
-            if {"--help", "-h"} & set(passed) or _NOT_TRAINING.search(command):
+            if {"--help", "-h"} & set(passed) or _synopsis(words, index):
+                continue  # a usage line, or the usage synopsis ``--help`` prints
+            if _NOT_TRAINING.search(command):
                 continue
             if _EVALUATION_RUN.search(command):
                 continue

@@ -35,7 +35,7 @@ from apiscan.review.model import (
     shape_work_note,
     work_label,
 )
-from apiscan.review.structure import tree_roots
+from apiscan.review.structure import tree_children, tree_roots
 
 #: Fill colours of the statuses; the screenshot test looks for these exact pixels.
 STATUS_COLOURS: dict[str, str] = {
@@ -513,13 +513,14 @@ def _structure(review: Review) -> str:
     # the models the run's config leaves out after the run's own, under their own heading
     other = [m for m in roots if m.cls in set(review.alternatives)]
     roots = [m for m in roots if m not in other]
-    trees = [_tree_node(review.root, top, modules, shown, frozenset()) for top in roots]
-    instead = [_tree_node(review.root, m, modules, shown, frozenset()) for m in other]
+    alt = frozenset(review.alternatives)
+    trees = [_tree_node(review.root, top, modules, shown, frozenset(), alt) for top in roots]
+    instead = [_tree_node(review.root, m, modules, shown, frozenset(), alt) for m in other]
     # the roots in files counted apart after the model's, so their parts read "see above"
-    apart = [_tree_node(review.root, m, modules, shown, frozenset()) for m in unreached]
+    apart = [_tree_node(review.root, m, modules, shown, frozenset(), alt) for m in unreached]
     # Classes that only build each other (a cycle) have no root: list them at the top level.
     trees.extend(
-        _tree_node(review.root, m, modules, shown, frozenset())
+        _tree_node(review.root, m, modules, shown, frozenset(), alt)
         for m in ordered
         if m.cls not in shown
     )
@@ -569,8 +570,10 @@ def _tree_node(
     modules: dict[str, ModuleNode],
     shown: set[str],
     ancestors: frozenset[str],
+    alternatives: frozenset[str] = frozenset(),
 ) -> str:
-    """One module and, the first time it appears, the modules it builds (cycles stop)."""
+    """One module and, the first time it appears, the modules it builds (cycles stop), less
+    the ``alternatives`` the run does not build (:func:`tree_children`)."""
     layers = ", ".join(f"{_short(layer)} ×{count}" for layer, count in module.layers)
     layer_html = (
         f'<span class="layers" title="{_e(", ".join(f"{n} ×{c}" for n, c in module.layers))}">'
@@ -588,11 +591,15 @@ def _tree_node(
     if repeated:
         return f'<li>{line} <span class="muted">(built elsewhere too, expanded above)</span></li>\n'
     inner = []
-    for child in module.children:
+    for child in tree_children(module, alternatives):
         if child in ancestors or child == module.cls:
             inner.append(f'<li><span class="cls">{_e(_short(child))}</span> (cycle)</li>\n')
         elif child in modules:
-            inner.append(_tree_node(root, modules[child], modules, shown, ancestors | {module.cls}))
+            inner.append(
+                _tree_node(
+                    root, modules[child], modules, shown, ancestors | {module.cls}, alternatives
+                )
+            )
         else:
             inner.append(f'<li><span class="cls" title="{_e(child)}">{_e(child)}</span></li>\n')
     nested = f"<ul>\n{''.join(inner)}</ul>" if inner else ""

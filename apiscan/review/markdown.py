@@ -27,7 +27,7 @@ from apiscan.review.model import (
     shape_work_note,
     work_label,
 )
-from apiscan.review.structure import ROLES, tree_roots
+from apiscan.review.structure import ROLES, tree_children, tree_roots
 
 #: The recipe checklist of the seed guides, in reading order, with its headings.
 #: Names listed in a cell before the rest are only counted.
@@ -166,7 +166,8 @@ def _structure(
     # the roots in files counted apart come last, under their own heading
     roots = sorted(roots, key=lambda m: (ROLES.index(m.role), m.where.path, m.where.line))
     # the models the run's config leaves out after the run's own, under their own heading
-    other = {m.cls for m in roots if m.cls in set(alternatives)}
+    other_classes = frozenset(alternatives)
+    other = {m.cls for m in roots if m.cls in other_classes}
     roots = [m for m in roots if m.cls not in other] + [m for m in roots if m.cls in other]
     roots += sorted(apart_roots, key=lambda m: (ROLES.index(m.role), m.where.path, m.where.line))
     lines: list[str] = []
@@ -185,7 +186,7 @@ def _structure(
         if node.layers:
             text += f" — builds {cell(_layers(node))}"
         lines.append(text)
-        for child in node.children:
+        for child in tree_children(node, other_classes):
             if child in by_cls and child not in path:
                 visit(by_cls[child], depth + 1, path | {child})
 

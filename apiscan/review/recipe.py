@@ -7420,6 +7420,12 @@ class _Recipe:
                     continue  # RITM's BRS losses, optimised per click in inference/predictors/
                 if handed and not self._handed_to_dataset(caller, call):
                     continue  # a box decoder called on the network's output
+                if category == "dataloader" and _validation_loader(
+                    caller.defs[call.function].qual if call.function >= 0 else "", call
+                ):
+                    # a detector's own ``sampler_val = AspectRatioBasedSampler(dataset_val,
+                    # batch_size=1, ...)``: what validation loads, as for torch's samplers
+                    continue
                 note, row = f"defined at {file.loc(node.line)}", category or "augmentation"
                 if row == "grad_clip":
                     note = f"gradient clipping written by hand (scales or clamps .grad), {note}"
@@ -10521,7 +10527,45 @@ class _Recipe:
             if a.target.text == subject:
                 shown = self.values.describe(f, fn, a.value)
                 return f"None, then {shown} (set at {f.loc(a.line)} when not given)"
-        return kept
+        return kept or self._none_picked(f, tested)
+
+    def _none_picked(self, f: _File, tested: re.Pattern[str]) -> str | None:
+        """The values an option left at None is filled with by an ``if``/``else`` inside its
+        ``X is None`` test (deeplab's ``if args.sync_bn is None: if args.cuda and
+        len(args.gpu_ids) > 1: args.sync_bn = True else: args.sync_bn = False``): each value
+        with the test that picks it, in order; None when no such pair fills it."""
+        for a, fn in f.assigns:
+            if len(a.ifs) < 2 or a.line > a.ifs[0].body_end:
+                continue  # the ``if`` branch of the pick; its ``else`` is read with it
+            pick, outer = a.ifs[0], a.ifs[1]
+            test = outer.test
+            if (
+                test.kind != "Compare"
+                or not test.text.endswith(" is None")
+                or not outer.body_end
+                or pick.end_line > outer.body_end
+            ):
+                continue
+            subject = test.text.rpartition(" is ")[0]
+            if not tested.fullmatch(subject) or a.target.text != subject:
+                continue
+            other = [
+                b
+                for b, bfn in f.assigns
+                if bfn == fn
+                and b.target.text == subject
+                and b.ifs[:1] == (pick,)
+                and pick.body_end < b.line <= pick.end_line
+            ]
+            if len(other) != 1:
+                continue
+            first = self.values.describe(f, fn, a.value)
+            second = self.values.describe(f, fn, other[0].value)
+            return (
+                f"None, then {first} if {pick.test.shown()}, else {second} "
+                f"(set at {f.loc(a.line)} and {f.loc(other[0].line)} when not given)"
+            )
+        return None
 
     # -- settings: argparse options, config attributes, module constants
     def _settings(self) -> None:
@@ -10581,6 +10625,13 @@ class _Recipe:
                     # ``parser.set_defaults(model_ema=True)`` after a ``--model-ema`` /
                     # ``--no-model-ema`` pair: the value the run starts from, for both flags
                     value = f"{preset[0]} (parser.set_defaults at {o.file.loc(preset[1])})"
+                elif (
+                    _is_none(o.default)
+                    and (resolved := self._none_resolved(o.file, dest)) is not None
+                ):
+                    # ``default=None`` written out, the script filling it in when not given
+                    # (``if args.batch_size is None: args.batch_size = 4 * len(args.gpu_ids)``)
+                    value = resolved
                 elif o.default is not None:
                     value = self.values.describe(o.file, o.call.function, o.default)
                 elif o.action in ("store_true", "store_false"):

@@ -23,7 +23,7 @@ import ast
 import re
 import sys
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
@@ -4458,10 +4458,27 @@ def tree_roots(
         m
         for m in modules
         if m.cls not in counted
-        and not builders.get(m.cls, set()) - counted - (others if m.cls in models else set())
+        and not {
+            b
+            for b in builders.get(m.cls, set()) - counted
+            if not (m.cls in models and b in others)
+            # an alternative a class of the run builds in a branch the config does not take
+            # (a segmentation model's unpicked backbones) heads the alternatives' own tree
+            and not (m.cls in others and b not in others)
+        }
     ]
     unreached = [m for m in modules if m.cls in counted and not builders.get(m.cls)]
     return roots, unreached
+
+
+def tree_children(node: ModuleNode, alternatives: Collection[str]) -> tuple[str, ...]:
+    """The parts a tree shows under ``node``: not the ``alternatives`` the run's config
+    leaves out when ``node`` is the run's own (DeepLab built with the default ResNet
+    backbone: its Xception, DRN and MobileNet branches are listed with the alternatives,
+    :func:`tree_roots`, not as its parts)."""
+    if node.cls in alternatives:
+        return tuple(node.children)
+    return tuple(c for c in node.children if c not in alternatives)
 
 
 def _constant_keywords(call: Expr, limit: int = 8) -> list[str]:

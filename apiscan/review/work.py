@@ -11660,8 +11660,12 @@ def _script_step(path: str, function: str, modules: Collection[tuple[str, str]])
 
 
 #: An ``if`` test that holds once every N steps (``i % 10 == 0``, ``(step + 1) %
-#: args.log_every == 0``, ``not it % 100``): what it guards runs periodically, not every step.
-_PERIODIC = re.compile(r"%\s*[\w.()\[\]]+\)?\s*==\s*0\b|^not\s+\(?[\w.()+ -]+%")
+#: args.log_every == 0``, ``i % (num_batches // 10) == 0``, ``not it % 100``): what it
+#: guards runs periodically, not every step.
+_PERIODIC = re.compile(
+    r"%\s*(?:\((?:[\w.\[\] +*/-]|\([\w.\[\] ,]*\))+\)|[\w.()\[\]]+)\)?\s*==\s*0\b"
+    r"|^not\s+\(?[\w.()+ -]+%"
+)
 
 
 def _periodic_spans(

@@ -149,3 +149,34 @@ def test_a_command_run_from_a_folder_names_its_config_from_the_root(tmp_path: Pa
     ]
     # INVALID: a path climbing out of the repository's folders names no config of it
     assert commanded_configs(tmp_path, {"a/one.yaml"}) == []
+
+
+def test_a_usage_synopsis_and_a_pointer_to_help_are_no_runs(tmp_path: Path) -> None:
+    """A README pasting the synopsis ``--help`` prints (``usage: train.py [-h] [--lr LR]``),
+    and a sentence sending its reader there (``via python train.py --help):``), launches
+    nothing: the options' launched values are the shell script's, not "default"."""
+    from apiscan.review.commands import documented_runs, launches
+
+    readme = (
+        "1. Input arguments (see full input arguments via python train.py --help):\n"
+        "    ```Shell\n"
+        "    usage: train.py [-h] [--backbone {resnet,xception}]\n"
+        "                [--lr LR] [--epochs N]\n"
+        "    ```\n"
+        "2. Train:\n"
+        "    ```Shell\n    bash train_voc.sh\n    ```\n"
+    )
+    (tmp_path / "README.md").write_text(readme, encoding="utf-8")
+    (tmp_path / "train_voc.sh").write_text(
+        "python train.py --backbone resnet --lr 0.007 --epochs 50\n", encoding="utf-8"
+    )
+    (tmp_path / "train.py").write_text("print(1)\n", encoding="utf-8")
+    runs = launches(tmp_path, "train.py")
+    assert [(r.path, r.line) for r in runs] == [("train_voc.sh", 1)]
+    documented = documented_runs(tmp_path, {"train.py": "train.py"})
+    assert [(r.path, r.line) for r in documented] == [("train_voc.sh", 1)]
+    # INVALID: a real command with one optional flag in brackets is still a run
+    readme += "3. Or:\n    ```shell\n    python train.py -b 64 --fp16 [--cache]\n    ```\n"
+    (tmp_path / "README.md").write_text(readme, encoding="utf-8")
+    runs = launches(tmp_path, "train.py")
+    assert [(r.path, r.line) for r in runs] == [("README.md", 12), ("train_voc.sh", 1)]

@@ -99,3 +99,20 @@ def test_initialisers_the_pretrained_weights_replace_are_told_so(tmp_path: Path)
     assert "overwritten: the pretrained weights loaded at backbone.py:" in kaiming.note
     # the head's own initialiser runs on weights nobody loads: unchanged
     assert "overwritten" not in inits["torch.nn.init.normal_"].note
+
+
+def test_a_non_strict_load_replaces_only_what_the_checkpoint_holds(tmp_path: Path) -> None:
+    # a detector built around the backbone's architecture, its ImageNet weights loaded with
+    # strict=False: the heads the checkpoint lacks keep their initialisers' values
+    partial = BACKBONE.replace(
+        "model.load_state_dict(state_dict)", "model.load_state_dict(state_dict, strict=False)"
+    )
+    assert partial != BACKBONE
+    root = write_repo(
+        tmp_path / "repo", {"backbone.py": partial, "model.py": MODEL, "train.py": TRAIN}
+    )
+    review = build_review(str(root))
+    kaiming = next(r for r in review.recipe if r.name == "torch.nn.init.kaiming_normal_")
+    assert "partly overwritten: the pretrained weights loaded at backbone.py:" in kaiming.note
+    assert "(strict=False)" in kaiming.note
+    assert "start as set here" in kaiming.note

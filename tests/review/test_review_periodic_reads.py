@@ -33,6 +33,9 @@ def test_only_the_reads_of_every_step_are_a_step_sync(review) -> None:
         ("(step + 1) % args.log_every == 0", True),
         ("i % SAVE_EVERY_N_STEPS == 0 and is_root", True),
         ("not it % 100", True),
+        # a period computed in the test: ten times an epoch of num_batches steps
+        ("i % (num_batches // 10) == 0", True),
+        ("(i + 1) % (len(loader) // 4) == 0", True),
         ("i > 10", False),
         ("i % 2 == 1", False),
         ("epoch == 0", False),
