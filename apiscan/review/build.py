@@ -495,7 +495,9 @@ def review(options: ScanOptions) -> Review:
     # collectives where the repository's own process-group setup is never run (a training
     # on one device, the setup helper unreached): they never run, no work
     items = _single_process(items, result, unbuilt, ancillary.why)
-    items = _sorted_work(items)
+    # ... and an item whose places left after those are all in branches the run never takes
+    # (a tensor-parallel library reached only under a module flag the skipped set-up sets)
+    items = _sorted_work(_run_places(items, unrun))
     # the gaps a port meets: not those of files counted apart (a module nothing imports, a
     # demo) or of code nothing reaches, nor a data transform's torch layers, which its work
     # item rewrites

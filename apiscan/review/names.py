@@ -794,3 +794,71 @@ def _given(
 def _assigned(target: Expr, value: Expr) -> Iterable[tuple[str, Expr | None]]:
     if target.kind == "Name" or (target.kind == "Attribute" and target.target.text == "self"):
         yield target.name, value
+
+
+def dataclass_settings(
+    files: Iterable[tuple[FileAnalysis, FileValues]], documented: Iterable[Sequence[str]] = ()
+) -> dict[str, set[object]]:
+    """``config:<section>.<field>`` -> {the field's default} for the settings of a config
+    written as nested dataclasses (fairseq's ``FairseqConfig`` holding ``common:
+    CommonConfig = CommonConfig()``, whose ``model_parallel_size: int = field(default=1)``
+    a test reads as ``cfg.common.model_parallel_size``): what such a test reads when the run
+    gives the setting no value of its own. A field a ``documented`` command names (its words:
+    ``--model-parallel-size 2``, ``common.fp16=true``) is left out, its value unknown; so is
+    one whose default is no literal (an interpolation, a factory)."""
+    fields: dict[str, dict[str, Expr]] = {}
+    for _fa, values in files:
+        for d in values.defs:
+            if not d.is_class:
+                continue
+            own = {
+                a.target.name: a.value
+                for a in d.assigns
+                if a.annotated and a.target.kind == "Name" and a.value is not None
+            }
+            if own:
+                fields.setdefault(d.name, {}).update(own)
+    named = set()
+    for words in documented:
+        for word in words:
+            key = word.lstrip("-").partition("=")[0].rpartition(".")[2].replace("-", "_")
+            if key and (word.startswith("--") or "=" in word):
+                named.add(key)
+    out: dict[str, set[object]] = {}
+    for own in fields.values():
+        for section, value in own.items():
+            inner = fields.get(_built_class(value) or "")
+            if inner is None:
+                continue
+            for name, default in inner.items():
+                literal = _field_default(default)
+                if literal is not _NO_LITERAL and name not in named:
+                    out.setdefault(f"config:{section}.{name}", set()).add(literal)
+    return out
+
+
+#: A field default that is no literal.
+_NO_LITERAL = object()
+
+
+def _built_class(value: Expr) -> str | None:
+    """The class a field's default builds: ``CommonConfig()``, ``field(default_factory=
+    CommonConfig)``."""
+    if value.kind != "Call":
+        return None
+    if value.func.kind == "Name" and value.func.name == "field":
+        factory = next((k.target for k in value.keywords if k.name == "default_factory"), None)
+        return factory.name if factory is not None and factory.kind == "Name" else None
+    return value.func.name if value.func.kind in ("Name", "Attribute") else None
+
+
+def _field_default(value: Expr) -> object:
+    """The literal a field defaults to (``= 1``, ``field(default=1)``), else
+    :data:`_NO_LITERAL`."""
+    if value.kind == "Call" and value.func.kind == "Name" and value.func.name == "field":
+        value = next((k.target for k in value.keywords if k.name == "default"), None)  # type: ignore[assignment]
+        if value is None:
+            return _NO_LITERAL
+    if value.kind == "Constant" and not isinstance(value.value, bytes):
+        return value.value
+    return _NO_LITERAL

@@ -34,7 +34,7 @@ from apiscan.review.config_files import (
     yaml_configs,
     yaml_files,
 )
-from apiscan.review.names import ArgparseDefaults
+from apiscan.review.names import ArgparseDefaults, dataclass_settings
 from apiscan.review.sources import with_facts
 
 
@@ -127,4 +127,12 @@ class Readings:
             table.set_launched(lambda path, modules: launches(self.root, path, modules, commands))
         # and the yacs keys' values in the run (``if cfg.DATA_LOADER.MODE == "ffcv":``)
         table.settings = yacs_settings(self.yaml) | config_settings(self.options[1])
+        # ... and the defaults of a config written as nested dataclasses, where no command
+        # gives the setting (``if cfg.common.model_parallel_size > 1:`` with ``= 1``)
+        commands = launch_commands(self.root) if self.root is not None else []
+        fields = dataclass_settings(
+            ((fa, sf.values) for fa, sf in with_facts(self.analyses) if sf.values is not None),
+            (words for _, _, words, _ in commands),
+        )
+        table.settings = {**fields, **table.settings}
         return table

@@ -2532,6 +2532,16 @@ def _option_key(expr: Expr, bound: Mapping[str, Expr] | None = None) -> str | No
         # a yacs key (``cfg.DATA_LOADER.MODE``), valued by the run's config
         # (:func:`~apiscan.review.config_files.yacs_settings`)
         return "config:" + ".".join(chain[1:])
+    tail = chain[1:] if chain and chain[0] == "self" else chain
+    if (
+        tail
+        and len(tail) == 3
+        and tail[0] in _YACS_RECEIVERS
+        and all(part.islower() or "_" in part for part in tail[1:])
+    ):
+        # a section of a config of nested dataclasses (``cfg.common.model_parallel_size``),
+        # valued by the field's default (:func:`~apiscan.review.names.dataclass_settings`)
+        return "config:" + ".".join(tail[1:])
     return chain[1] if chain and len(chain) == 2 and chain[0] in _OPTION_RECEIVERS else None
 
 
@@ -3476,10 +3486,73 @@ def skipped_spans(
     told skips nothing, and so does a test reading neither a config key nor a told name (a
     command-line option's ``if opts.resume:``, which the switched-off calls' rules read,
     keeping a resume's checkpoint load as a format to convert)."""
+    out = _skipped_spans(analyses, defaults, named)
+    # a module's flag (``_USE_MEGATRON = False``) that only code the run skips sets to
+    # another value (``global _USE_MEGATRON; _USE_MEGATRON = True`` in the model-parallel
+    # branch): it keeps its first value, and the tests of it in the module's functions are
+    # valued by it
+    flagged = _module_flags(analyses, out)
+    if flagged:
+        told = {
+            path: {i: {**named.get(path, {}).get(i, {}), **flags} for i in range(len(defs))}
+            for path, (flags, defs) in flagged.items()
+        }
+        for path, spans in _skipped_spans(analyses, defaults, told, set(flagged)).items():
+            out[path] = sorted(set(out.get(path, [])) | set(spans))
+    return out
+
+
+def _module_flags(
+    analyses: Sequence[FileAnalysis], skipped: Mapping[str, Sequence[tuple[int, int]]]
+) -> dict[str, tuple[dict[str, list[object]], Sequence[DefValues]]]:
+    """path -> (flag -> [its values], the file's defs) for each module-level name assigned a
+    literal at the top level and, elsewhere, only literals in functions (through ``global``),
+    where those assignments outside the ``skipped`` spans leave it one value."""
+    out: dict[str, tuple[dict[str, list[object]], Sequence[DefValues]]] = {}
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if values is None or is_test_path(fa.path) or fa.path not in skipped:
+            continue
+        spans = skipped[fa.path]
+        top = {
+            a.target.name: a.value
+            for a in values.assigns
+            if a.top and a.target.kind == "Name" and a.value.kind == "Constant"
+        }
+        flags: dict[str, list[object]] = {}
+        for name, first in top.items():
+            if (
+                sum(1 for a in values.assigns if a.target.kind == "Name" and a.target.name == name)
+                > 1
+            ):
+                continue
+            later = [
+                a
+                for d in values.defs
+                for a in d.assigns
+                if a.target.kind == "Name" and a.target.name == name
+            ]
+            if not later or any(a.value.kind != "Constant" for a in later):
+                continue
+            running = {a.value.value for a in later if not any(x <= a.line <= y for x, y in spans)}
+            if running <= {first.value}:
+                flags[name] = [first.value]
+        if flags:
+            out[fa.path] = (flags, values.defs)
+    return out
+
+
+def _skipped_spans(
+    analyses: Sequence[FileAnalysis],
+    defaults: Mapping[str, Iterable[object]],
+    named: Mapping[str, Mapping[int, Mapping[str, list[object]]]],
+    paths: Collection[str] | None = None,
+) -> dict[str, list[tuple[int, int]]]:
+    """:func:`skipped_spans`' one pass (over ``paths`` only, when given)."""
     out: dict[str, list[tuple[int, int]]] = {}
     for fa, facts in with_facts(analyses):
         values = facts.values
-        if values is None or is_test_path(fa.path):
+        if values is None or is_test_path(fa.path) or (paths is not None and fa.path not in paths):
             continue
         told = named.get(fa.path, {})
         for i, d in enumerate(values.defs):
