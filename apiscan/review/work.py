@@ -1261,7 +1261,7 @@ class Ancillary:
         return copies
 
     def _classify(self, path: str, facts: SyntaxFacts, local: set[str]) -> str:
-        if is_test_path(path) and not _script_named_test(path, facts):
+        if (is_test_path(path) and not _script_named_test(path, facts)) or _op_check(path, facts):
             return "tests"
         if self.patterns is not None:
             hit = next((p for p in self.patterns if path_matches(path, p)), None)
@@ -2124,6 +2124,19 @@ def unloaded_hub_entries(analyses: Sequence[FileAnalysis]) -> dict[str, list[tup
 
 #: The test frameworks a test module imports.
 _TEST_FRAMEWORKS = frozenset({"pytest", "unittest", "nose", "hypothesis"})
+
+
+def _op_check(path: str, facts: SyntaxFacts) -> bool:
+    """A script named ``test*.py`` that checks an op's gradients numerically (it imports
+    ``torch.autograd.gradcheck``): a vendored extension's own test (CenterNet's
+    ``DCNv2/test.py`` running the deformable pooling's forward and gradient checks), not an
+    entry point of the model, whatever it imports by bare name from beside it."""
+    if not PurePosixPath(path).name.startswith("test"):
+        return False
+    return any(
+        name.startswith(("torch.autograd.gradcheck", "torch.autograd.gradgradcheck"))
+        for _, name in facts.imports
+    )
 
 
 def _script_named_test(path: str, facts: SyntaxFacts) -> bool:
