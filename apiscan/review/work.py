@@ -12032,7 +12032,9 @@ def framework_bases(
     those ``left`` out of the run ((path, name): unpicked, switched off, not reached) are left
     out; so are a framework's plain module base classes (``BaseModule``) and a framework the
     repository holds itself (SegFormer's own ``mmseg`` package: its code is scanned)."""
-    frameworks = ancillary.built_on - _local_packages(analyses)
+    # (a training framework's module base, lightning's ``LightningModule``, is an
+    # ``nn.Module`` with hooks: its training machinery is an item of its own)
+    frameworks = (ancillary.built_on & BUILT_ON_FRAMEWORKS) - _local_packages(analyses)
     if not frameworks:
         return []
     shown = {m.cls for m in modules} - set(alternatives)

@@ -166,3 +166,45 @@ def test_a_side_folder_wrapping_the_model_stays_an_adapter(tmp_path: Path) -> No
     apart = dict(review.ancillary)
     assert apart.get("d2/detector.py", "").startswith("adapter for detectron2"), apart
     assert not [i for i in review.work if i.kind == "framework-network"]
+
+
+_LIT_MODEL = """
+import pytorch_lightning as pl
+import torch
+import torch.nn as nn
+
+
+class LitNet(pl.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 1)
+
+    def forward(self, x):
+        return self.fc(x)
+
+    def training_step(self, batch, batch_idx):
+        return self(batch).mean()
+
+    def configure_optimizers(self):
+        return torch.optim.Adam(self.parameters(), lr=1e-3)
+"""
+
+_LIT_TRAIN = """
+import pytorch_lightning as pl
+import torch
+
+from model import LitNet
+
+
+if __name__ == "__main__":
+    trainer = pl.Trainer(max_epochs=3)
+    trainer.fit(LitNet(), torch.utils.data.DataLoader(torch.randn(8, 4), batch_size=2))
+"""
+
+
+def test_a_training_frameworks_module_base_is_no_framework_network(tmp_path: Path) -> None:
+    # lightning trains the model (its machinery is an item of its own), and its
+    # LightningModule base is an nn.Module with hooks, no network class to port
+    root = write_repo(tmp_path / "repo", {"model.py": _LIT_MODEL, "main.py": _LIT_TRAIN})
+    review = build_review(str(root), jobs=1)
+    assert not [i for i in review.work if i.kind == "framework-network"]
