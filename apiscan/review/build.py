@@ -1239,10 +1239,7 @@ def _live_tops(tops: Sequence[TopModel], dead: Collection[tuple[str, str]]) -> l
     dead_names = {name for _, name in dead}
     out = []
     for top in tops:
-        if not top.builder or (top.where.path, top.builder) not in dead:
-            primary_dead = False
-        else:
-            primary_dead = True
+        primary_dead = bool(top.builder) and (top.where.path, top.builder) in dead
         parts = []
         alive_also = False
         for name, part in top.parts:

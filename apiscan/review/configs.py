@@ -172,13 +172,7 @@ def config_recipe(
         return ()
     reader = _Reader(files)
     evaluated = {p: reader.config(p) for p in configs}
-    named = _named(files, configs)
-    if not named and root is not None:
-        from apiscan.review.commands import commanded_config
-
-        documented = commanded_config(root, set(configs))
-        if documented is not None:
-            named = {documented[0]: f"the documented training command at {documented[1]}"}
+    named = _run_configs(files, configs, root)
     bases = {b for c in evaluated.values() for b in c.bases}
     # what a trainer is pointed at: a config no other one inherits, outside _base_ folders
     leaves = [p for p in configs if p not in bases and "_base_" not in PurePosixPath(p).parts]
@@ -217,13 +211,7 @@ def config_types(analyses: Sequence[FileAnalysis], root: Path | None = None) -> 
     configs = sorted(p for p, fa in files.items() if _looks_like_config(p, _values(fa)))
     if not configs:
         return None
-    named = set(_named(files, configs))
-    if not named and root is not None:
-        from apiscan.review.commands import commanded_config
-
-        documented = commanded_config(root, set(configs))
-        if documented is not None:
-            named = {documented[0]}
+    named = _run_configs(files, configs, root)
     if not named:
         return None
     reader = _Reader(files)
@@ -341,6 +329,21 @@ def _looks_like_config(path: str, values: FileValues) -> bool:
         return True
     names = {a.target.name for a in dicts}
     return len(dicts) >= 2 and 2 * len(dicts) >= len(top) and bool(names & _MM_NAMES)
+
+
+def _run_configs(
+    files: dict[str, FileAnalysis], configs: Sequence[str], root: Path | None
+) -> dict[str, str]:
+    """Config path → what loads it: the code, by name (:func:`_named`), else the training
+    command the documentation names it in most (``python tools/train.py configs/x.py``)."""
+    named = _named(files, configs)
+    if not named and root is not None:
+        from apiscan.review.commands import commanded_config
+
+        documented = commanded_config(root, set(configs))
+        if documented is not None:
+            named = {documented[0]: f"the documented training command at {documented[1]}"}
+    return named
 
 
 def _named(files: dict[str, FileAnalysis], configs: Sequence[str]) -> dict[str, str]:

@@ -11410,18 +11410,9 @@ class _Recipe:
             values += [(a.target.name, a.value.text) for a in sorted(factors, key=lambda a: a.line)]
             values += [("when", near.test.text) for near in tests]
             # the settings read (``cfg.OPTIM.WARMUP_EPOCHS``), whole chains only
-            chains = [
-                n
-                for top in (*(near.test for near in tests), *(a.value for a in factors))
-                for n in top.walk()
-                if n.kind == "Attribute" and n.chain()
-            ]
-            inner_parts = {id(p) for n in chains for p in n.walk() if p is not n}
-            refs = {n.text: n for n in chains if id(n) not in inner_parts}
-            for text in sorted(refs):
-                shown = self.values.describe(file, fn, refs[text])
-                if shown != text:
-                    values.append((text, shown))
+            values += self._settings_read(
+                file, fn, (*(near.test for near in tests), *(a.value for a in factors))
+            )
             self.add("warmup", f"{name} warm-up in {d.qual}", file.where(u.line), values,
                      "the LR computed by hand, scaled for the first epochs")  # fmt: skip
 
@@ -11492,21 +11483,23 @@ class _Recipe:
             if len(steps) < 2:
                 continue  # the LR handed on as it is: nothing computed here
             values = [(f"{n}", text) for n, (_, text) in enumerate(sorted(steps.items()), 1)]
-            values += self._settings_read(file, fn, read)
+            values += self._settings_read(file, fn, read, imported=False)
             note = f"set on each param group by hand: {target.text} = {name}"
             self.add("scheduler", f"{name} computed by hand in {d.qual}",
                      file.where(stmt.line), values, note)  # fmt: skip
 
-    def _settings_read(self, file: _File, fn: int, exprs: Sequence[Expr]) -> list[tuple[str, str]]:
+    def _settings_read(
+        self, file: _File, fn: int, exprs: Sequence[Expr], imported: bool = True
+    ) -> list[tuple[str, str]]:
         """The settings the statements of a hand-written schedule read (``opt.decay_rate``,
-        ``cfg.OPTIM.WARMUP_EPOCHS``: whole attribute chains that are no imported function),
-        each with what it resolves to, sorted; those that resolve to nothing but
-        themselves are left out."""
+        ``cfg.OPTIM.WARMUP_EPOCHS``: whole attribute chains), each with what it resolves to,
+        sorted; those that resolve to nothing but themselves are left out. Without
+        ``imported``, a chain through the file's imports (``np.interp``) is none."""
         chains = [
             n
             for top in exprs
             for n in top.walk()
-            if n.kind == "Attribute" and n.chain() and not file.dotted(n)
+            if n.kind == "Attribute" and n.chain() and (imported or not file.dotted(n))
         ]
         inner = {id(p) for n in chains for p in n.walk() if p is not n}
         refs = {n.text: n for n in chains if id(n) not in inner}

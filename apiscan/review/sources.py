@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.syntax import TEXT_LIMIT, SyntaxFacts
+from apiscan.extract.values import CallValues
 from apiscan.review.model import Where
 from apiscan.review.roles import LIBRARY_TRAINER, TORCH_FRAMEWORKS
 from apiscan.scope.classify import is_test_path
@@ -125,18 +126,18 @@ def self_tests(analyses: Sequence[FileAnalysis]) -> dict[str, tuple[int, int]]:
         and not fits_with(fa, TORCH_FRAMEWORKS, fa.syntax.main_block)
         # ... or one handed to a library's trainer (stanford_alpaca's ``train.py``, whose
         # ``train()`` builds ``transformers.Trainer``, though a tool imports a helper of it)
-        and not _builds_library_trainer(fa)
+        and fa.syntax is not None
+        and not any(trainer_calls(fa.syntax))
     }
 
 
-def _builds_library_trainer(fa: FileAnalysis) -> bool:
-    """Whether the file calls a library trainer class (:data:`LIBRARY_TRAINER`) by its
-    absolute name."""
+def trainer_calls(facts: SyntaxFacts) -> Iterator[CallValues]:
+    """The calls of a library trainer class (:data:`~apiscan.review.roles.LIBRARY_TRAINER`)
+    by its absolute name in a file: the one reading :mod:`apiscan.review.trainers` and the
+    self-test rule share."""
     from apiscan.review.oplibs import absolute_call_values
 
-    if fa.syntax is None:
-        return False
-    return any(LIBRARY_TRAINER.match(name) for name, _ in absolute_call_values(fa.syntax))
+    return (call for name, call in absolute_call_values(facts) if LIBRARY_TRAINER.match(name))
 
 
 def fits_with(fa: FileAnalysis, frameworks: Iterable[str], lines: tuple[int, int] = (0, 0)) -> bool:

@@ -22,9 +22,8 @@ from pathlib import Path
 from apiscan.extract.records import FileAnalysis
 from apiscan.review.commands import Launch, documented_runs
 from apiscan.review.model import RecipeItem, Where
-from apiscan.review.oplibs import absolute_call_values
 from apiscan.review.roles import LIBRARY_TRAINER
-from apiscan.review.sources import is_test_path, place, with_facts
+from apiscan.review.sources import is_test_path, place, trainer_calls, with_facts
 
 #: The arguments of ``transformers.TrainingArguments`` that make the recipe: the option ->
 #: (category, the library's documented default, or None where it has no value of its own).
@@ -78,7 +77,7 @@ def trainer_files(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
         subclasses = {
             c.qualname for c in fa.classes if any(LIBRARY_TRAINER.match(b) for b in c.bases)
         }
-        if any(LIBRARY_TRAINER.match(name) for name, _ in absolute_call_values(facts)):
+        if any(trainer_calls(facts)):
             found.add(fa.path)
         calls = facts.values.calls if facts.values is not None else ()
         if subclasses and any(c.expr.callee() in subclasses for c in calls):
@@ -93,8 +92,8 @@ def trainer_functions(analyses: Sequence[FileAnalysis]) -> frozenset[tuple[str, 
     found = set()
     for fa, facts in with_facts(analyses):
         defs = facts.values.defs if facts.values is not None else ()
-        for name, call in absolute_call_values(facts):
-            if LIBRARY_TRAINER.match(name) and 0 <= call.function < len(defs):
+        for call in trainer_calls(facts):
+            if 0 <= call.function < len(defs):
                 found.add((fa.path, defs[call.function].qual.partition(".")[0]))
     return frozenset(found)
 
@@ -143,9 +142,7 @@ def _construction(fa: FileAnalysis) -> Where | None:
     facts = fa.syntax
     if facts is None:
         return None
-    lines = [
-        call.expr.line for name, call in absolute_call_values(facts) if LIBRARY_TRAINER.match(name)
-    ]
+    lines = [call.expr.line for call in trainer_calls(facts)]
     return place(fa, min(lines)) if lines else None
 
 
