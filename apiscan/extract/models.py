@@ -453,7 +453,17 @@ class _Recorder:
             inner = tuple(self._calls_in(list(node.elts[1:]), link, down)) if whole else ()
             expr = Expr("tuple", made, shown=shown, refs=(sub(node.elts[0]),), inner=inner)
         elif isinstance(node, ast.Dict):
-            values = tuple(sub(v) if self._read(v, whole) else _UNREAD for v in node.values)
+            # an entry written as a list (``'resnet50': [resnet50, 2048]``, unpacked as
+            # ``model_fun, dim_in = model_dict[name]``) is read as a tuple: its first
+            # element is what the entry builds
+            values = tuple(
+                self._entry(v, link, down)
+                if isinstance(v, ast.List) and v.elts
+                else sub(v)
+                if self._read(v, whole)
+                else _UNREAD
+                for v in node.values
+            )
             keys = tuple(-1 if k is None else sub(k) for k in node.keys)
             expr = Expr("dict", made, shown=shown, refs=values, keys=keys)
         elif isinstance(node, ast.Subscript):
@@ -487,6 +497,16 @@ class _Recorder:
             expr = Expr("other", made, shown=shown)
         self.memo[id(node)] = len(self.exprs)
         self.exprs.append(expr)
+        return len(self.exprs) - 1
+
+    def _entry(self, node: ast.List, link: int, depth: int) -> int:
+        """A dict's list entry as a tuple of its first element (see :meth:`encode`)."""
+        found = self.memo.get(id(node))
+        if found is not None:
+            return found
+        first = self.encode(node.elts[0], link, depth)
+        self.memo[id(node)] = len(self.exprs)
+        self.exprs.append(Expr("tuple", self.table.expr(node), shown=True, refs=(first,)))
         return len(self.exprs) - 1
 
     def _read(self, node: ast.AST, whole: bool) -> bool:

@@ -1960,12 +1960,10 @@ class _Builders:
         if func.kind == "name" and fn >= 0:
             # ``model_class = _network_factory[arch]; model = model_class(...)`` (CenterTrack,
             # maskrcnn-benchmark's ``meta_arch``): the entry the name is bound to
-            bound = [
-                a
-                for a in file.assigns_in(fn)
-                if a.single and a.names[0] == func.value and a.line <= func.line
-            ]
-            value = file.expr(bound[-1].value) if bound else None
+            # (or its first name: ``model_fun, dim_in = model_dict[name]`` over entries
+            # written ``[resnet50, 2048]``)
+            bound = file.bound_above(fn, func.value or "", func.line + 1)
+            value = file.expr(bound[0]) if bound is not None and bound[1] <= 0 else None
             func = value if value is not None and value.kind == "sub" else func
         if func.kind != "sub":
             return None
@@ -2124,6 +2122,9 @@ class _Builders:
         """The module class a table's entry is or builds: a class or a builder function
         named (``MobileNetV2Backbone``, ``vit_small``), or a construction."""
         expr = file.expr(ref)
+        if expr is not None and expr.kind == "tuple":  # ``[resnet50, 2048]``: its builder
+            ref = expr.refs[0]
+            expr = file.expr(ref)
         if expr is None or depth > 4:
             return None
         if expr.kind in ("name", "attr"):

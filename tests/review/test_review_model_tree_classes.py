@@ -237,3 +237,83 @@ def test_parts_built_by_the_class_s_own_builder_methods(reviews: dict[str, Revie
     assert parts["layer1"] == "_make_layer(...) → Bottleneck"
     assert parts["stage2"] == "_make_stage(...) → MultiBranchModule"
     assert not {"conv1", "final_layer", "also builds"} & set(parts)
+
+
+UNPACKED_TABLE = {
+    "nets.py": """
+        import torch.nn as nn
+
+
+        class Block(nn.Module):
+            def __init__(self, width):
+                super().__init__()
+                self.conv = nn.Conv2d(width, width, 3, padding=1)
+
+            def forward(self, x):
+                return self.conv(x)
+
+
+        class Trunk(nn.Module):
+            def __init__(self, depth):
+                super().__init__()
+                self.blocks = nn.Sequential(*[Block(8) for _ in range(depth)])
+
+            def forward(self, x):
+                return self.blocks(x)
+
+
+        def trunk_small():
+            return Trunk(2)
+
+
+        def trunk_large():
+            return Trunk(8)
+
+
+        trunks = {
+            'small': [trunk_small, 8],
+            'large': [trunk_large, 8],
+        }
+
+
+        class Projector(nn.Module):
+            def __init__(self, name='large', dim=16):
+                super().__init__()
+                trunk_fn, width = trunks[name]
+                self.trunk = trunk_fn()
+                self.head = nn.Linear(width, dim)
+
+            def forward(self, x):
+                return self.head(self.trunk(x).mean((2, 3)))
+    """,
+    "train.py": """
+        import torch
+        from nets import Projector
+
+
+        def main():
+            model = Projector()
+            optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+            for _ in range(3):
+                loss = model(torch.zeros(2, 8, 4, 4)).sum()
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+
+
+        if __name__ == '__main__':
+            main()
+    """,
+}
+
+
+def test_a_builder_unpacked_from_a_table_entry_list_is_the_part(tmp_path: Path) -> None:
+    """``trunk_fn, width = trunks[name]; self.trunk = trunk_fn()`` over entries written
+    ``[trunk_large, 8]``: the part is the class the picked builder returns (issue 20: a
+    contrastive repository's encoder was missing from its top model's parts)."""
+    from scan_helpers import write_repo
+
+    review = build_review(str(write_repo(tmp_path, UNPACKED_TABLE)), jobs=1)
+    cls, parts = _top(review)
+    assert cls == "nets.Projector"
+    assert parts["trunk"].startswith("Trunk")
