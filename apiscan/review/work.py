@@ -5473,6 +5473,12 @@ def _string_choices(
         for path, line, fn, call, _ in calls:
             if fn in off_functions or (path, line) in off_calls:
                 continue
+            # only a call of the repository's own function or class keys its chains: a
+            # library call's keyword (``F.interpolate(..., mode='bilinear')``) says nothing
+            # of a dataset's ``if mode == 'train':``
+            last = call.expr.callee().rpartition(".")[2]  # type: ignore[attr-defined]
+            if (path, line, last) not in repo_calls:
+                continue
             for kw in call.expr.keywords:  # type: ignore[attr-defined]
                 target = kw.target
                 if (
@@ -8741,7 +8747,14 @@ def _checkpoints(
         if not _pretrained_download(f, methods)
         and f not in loaded
         and f not in downloads
-        and not (f.api == "torch.load" and _first_argument(f) in saved)
+        and not (
+            f.api == "torch.load"
+            and (
+                _first_argument(f) in saved
+                or (f.path, _first_argument(f)) in saved
+                or (f.path, f.function, _first_argument(f)) in saved
+            )
+        )
     ]
     if not found:
         return
@@ -8772,20 +8785,28 @@ def _first_argument(f: ApiFinding) -> str | None:
     return f.args.positional[0] if f.args is not None and f.args.positional else None
 
 
-def _saved_paths(findings: Sequence[ApiFinding]) -> frozenset[str]:
+def _saved_paths(findings: Sequence[ApiFinding]) -> frozenset[str | tuple[str, ...]]:
     """The file names written as string literals that the repository's ``torch.save`` calls
     write to (pytorch-cifar's ``torch.save(state, './checkpoint/ckpt.pth')``): a
     ``torch.load`` of the same literal reads back the training's own checkpoint to resume
     it, which the port writes and reads in its own format (the checkpoints idiom), no
-    released checkpoint to convert. A path held in an option (``torch.load(args.resume)``)
-    may name a released file: not one of these."""
-    out = set()
+    released checkpoint to convert. Likewise (path, text) of a path a file's ``torch.save``
+    writes through an expression holding a literal file name (``os.path.join(args.dump_path,
+    "checkpoint.pth.tar")``), and (path, function, name) of one written through a local
+    name (SwAV's ``torch.save({"queue": queue}, queue_path)``): a ``torch.load`` of the same
+    text in that file (that function) reads it back. A path held in an option alone
+    (``torch.load(args.resume)``) may name a released file: not one of these."""
+    out: set[str | tuple[str, ...]] = set()
     for f in findings:
         if f.api != "torch.save" or f.usage != "call" or f.args is None:
             continue
         target = f.args.positional[1] if len(f.args.positional) > 1 else f.args.keyword("f")
         if target and target[:1] in ("'", '"'):
             out.add(target)
+        elif target and target.isidentifier():
+            out.add((f.path, f.function, target))
+        elif target and ("'" in target or '"' in target):
+            out.add((f.path, target))
     return frozenset(out)
 
 

@@ -113,3 +113,54 @@ def test_only_the_built_network_of_a_star_imported_zoo(tmp_path: Path) -> None:
 def test_a_checkpoint_the_user_passes_is_converted(tmp_path: Path) -> None:
     review = build_review(str(_repo(tmp_path, "args.weights")), jobs=1)
     assert [i for i in review.work if i.kind == "checkpoint"]
+
+
+_QUEUE_TRAIN = """
+import argparse
+import os
+import torch
+
+parser = argparse.ArgumentParser()
+parser.add_argument('--dump_path', default='.')
+parser.add_argument('--weights', default='')
+args = parser.parse_args()
+
+
+def main():
+    net = torch.nn.Linear(4, 2)
+    queue = None
+    queue_path = os.path.join(args.dump_path, 'queue.pth')
+    if os.path.isfile(queue_path):
+        queue = torch.load(queue_path)['queue']
+    last = os.path.join(args.dump_path, 'last.pth')
+    if os.path.isfile(os.path.join(args.dump_path, 'last.pth')):
+        net.load_state_dict(torch.load(os.path.join(args.dump_path, 'last.pth')))
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.1)
+    for epoch in range(10):
+        loss = net(torch.zeros(2, 4)).sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        torch.save(net.state_dict(), os.path.join(args.dump_path, 'last.pth'))
+        torch.save({'queue': queue}, queue_path)
+    print(last)
+
+
+if __name__ == '__main__':
+    main()
+"""
+
+
+def test_a_path_saved_through_a_name_or_a_joined_literal_is_read_back(tmp_path: Path) -> None:
+    """``torch.save({'queue': queue}, queue_path)`` and ``torch.load(queue_path)`` in the
+    same function, ``os.path.join(args.dump_path, 'last.pth')`` written and read: the
+    training's own files, nothing released to convert (issue 20: a self-supervised
+    repository's feature queue was listed as a checkpoint to convert)."""
+    review = build_review(str(write_repo(tmp_path / "q", {"train.py": _QUEUE_TRAIN})), jobs=1)
+    assert not [i for i in review.work if i.kind == "checkpoint"]
+    # a file the user names is another matter
+    weights = _QUEUE_TRAIN.replace(
+        "torch.load(queue_path)['queue']", "torch.load(args.weights)['queue']"
+    )
+    review = build_review(str(write_repo(tmp_path / "w", {"train.py": weights})), jobs=1)
+    assert [i for i in review.work if i.kind == "checkpoint"]

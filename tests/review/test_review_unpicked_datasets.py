@@ -162,3 +162,69 @@ def test_a_loss_method_only_the_untaken_mode_returns_gives_no_row(tmp_path) -> N
     ]
     # the cross-entropy mode's construction only: the focal mode's is another run's
     assert rows == [("losses.py:17", "")]
+
+
+MODE_FILES = {
+    "data.py": """
+        import random
+        from torch.utils.data import Dataset, DataLoader
+
+
+        class Samples(Dataset):
+            def __init__(self, mode):
+                self.mode = mode
+
+            def __len__(self):
+                return 10
+
+            def __getitem__(self, i):
+                image = [float(i)] * 4
+                if self.mode == 'train':
+                    image = self.jitter(image)
+                return image
+
+            def jitter(self, image):
+                gain = random.uniform(0.9, 1.1)
+                return [v * gain for v in image]
+
+
+        class Loader(object):
+            def __init__(self, mode):
+                if mode == 'train':
+                    self.data = DataLoader(Samples(mode), batch_size=2, shuffle=True)
+                else:
+                    self.data = DataLoader(Samples(mode), batch_size=1)
+    """,
+    "train.py": """
+        import torch
+        import torch.nn.functional as F
+        from data import Loader
+
+
+        def main():
+            model = torch.nn.Linear(4, 1)
+            optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+            train = Loader('train').data
+            for x in train:
+                x = F.interpolate(x[None, None], size=4, mode='linear')[0, 0]
+                loss = model(x).mean()
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+            for x in Loader('eval').data:
+                model(x)
+
+
+        if __name__ == '__main__':
+            main()
+    """,
+}
+
+
+def test_a_library_calls_keyword_does_not_pick_a_datasets_mode(tmp_path) -> None:
+    """``F.interpolate(..., mode='linear')`` says nothing of the dataset's ``if self.mode ==
+    'train':``: the training split's random steps stay recipe rows (issue 20: a depth
+    repository lost its whole augmentation to the ``mode='bilinear'`` of its resizes)."""
+    review = build_review(str(write_repo(tmp_path, MODE_FILES)), jobs=1)
+    rows = {i.name for i in review.recipe if i.category == "augmentation"}
+    assert "Samples.jitter" in rows
