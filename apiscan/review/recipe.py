@@ -50,6 +50,7 @@ left out: their optimizers and seeds are not the training recipe.
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
@@ -421,6 +422,8 @@ _SCHEDULE_NAME = re.compile(
 _LR_SCHEDULE = re.compile(r"(^|[._])(lr|wd|learning_rate|weight_decay)(_|$)", re.IGNORECASE)
 #: A list of a model's parameters (``teacher_param_list``), which a foreach average keeps.
 _PARAM_LIST = re.compile(r"param|weight", re.IGNORECASE)
+#: The builtins a formula written out may call (``len(crops)``).
+_BUILTIN_NAMES = frozenset(dir(builtins))
 _LR_NAME = re.compile(r"(^|_)(lr|learning_rate)(_|$)", re.IGNORECASE)
 _NO_AUG = re.compile(r"no_?aug|close_mosaic|(disable|stop|close)_(aug\w*|mosaic|mix_?up)", re.I)
 _TRANSFORM_CLASS = re.compile(
@@ -4385,6 +4388,7 @@ class _Recipe:
             self._constructor_inits(file)
             self._step_weights(file)
             self._forward_loss(file)
+            self._accumulated_loss(file)
             self._step_criteria(file)
             self._buffer_averages(file)
             self._foreach_averages(file)
@@ -7443,7 +7447,9 @@ class _Recipe:
                     elif _LR_SCHEDULE.search(stored):
                         note, row = f"stored as {stored}, {note}", "scheduler"
                         body = self._schedule_body(file, index, returned=True)
-                    elif call.statement and _LR_NAME.search(node.name):
+                    elif call.statement and (
+                        _LR_NAME.search(node.name) or self._writes_lr(file, index)
+                    ):
                         # lr_sched.adjust_learning_rate(optimizer, step / len(loader) + epoch,
                         # args) in the training loop: it sets the LR at each call
                         note, row = f"sets the LR where it is called, {note}", "scheduler"
@@ -8536,6 +8542,89 @@ class _Recipe:
                 note = f"a term of the loss the training step differentiates: {total.text}"
                 self.add("loss", f"term {term.name}", file.where(total.line), values, note)
 
+    def _accumulated_loss(self, file: _File) -> None:
+        """The loss the training step sums in place from terms written out with torch ops
+        (SwAV: ``loss = 0``; per crop ``subloss -= torch.mean(torch.sum(q *
+        F.log_softmax(x, dim=1), dim=1))`` with ``x = output[...] / args.temperature``;
+        ``loss += subloss / (np.sum(args.nmb_crops) - 1)``; ``loss /= len(...)``): one loss
+        row at its first update, with the updates in order, what kind each written-out
+        term is, and the settings they read followed to their values. A sum of calls of
+        the run's own criterion objects (``loss += criterion(out, y)``) is left to that
+        criterion's row."""
+        for call, fn, target in _differentiated(file):
+            if target.kind != "Name":
+                continue
+            d = file.defs[fn]
+            before = call.expr.line
+            updates = [
+                u
+                for u in d.updates
+                if u.node.kind == "Name" and u.node.name == target.name and u.line < before
+            ]
+            start = file.local_value(fn, target.name, updates[0].line) if updates else None
+            if start is None or start.kind != "Constant" or any(u.value is None for u in updates):
+                continue
+            # each name an update adds, with its own in-place updates (``subloss -= ...``)
+            steps: list[UpdateValues] = []
+            seen: set[str] = set()
+            todo = list(updates)
+            while todo:
+                u = todo.pop(0)
+                steps.append(u)
+                for leaf in u.value.walk() if u.value is not None else ():
+                    if leaf.kind != "Name" or leaf.name in seen or leaf.name == target.name:
+                        continue
+                    seen.add(leaf.name)
+                    todo += [
+                        v
+                        for v in d.updates
+                        if v.node.kind == "Name" and v.node.name == leaf.name and v.line < before
+                    ]
+            formulas = [u.value for u in steps if u.value is not None]
+            calls = [e for f in formulas for e in f.walk() if e.kind == "Call"]
+            if not calls or not all(self._written_out(file, c) for c in calls):
+                continue  # a criterion object's call, or a local function's: not written out
+            kinds = [k for f in formulas if (k := _written_loss_kind(f)) is not None]
+            if not kinds:
+                continue
+            values: list[tuple[str, str]] = [("type", kinds[0])]
+            values += [
+                (f"step {n}", u.statement)
+                for n, u in enumerate(sorted(steps, key=lambda u: u.line), 1)
+            ]
+            # the settings the terms read, through the locals they are computed from
+            # (``x = output[...] / args.temperature``)
+            read: list[Expr] = []
+            for f in formulas:
+                for leaf in _leaves(f):
+                    local = file.local_value(fn, leaf.name, before) if leaf.kind == "Name" else None
+                    read += _leaves(local) if local is not None else [leaf]
+            shown: dict[str, str] = {}
+            for leaf in read:
+                if leaf.kind != "Attribute" or leaf.text in shown or file.dotted(leaf):
+                    continue
+                found = self.values.resolve(file, fn, leaf, 0)
+                if found.literal and found.text != leaf.text:
+                    shown[leaf.text] = found.show()
+            values += sorted(shown.items())
+            note = (
+                "written out in the training step and summed in place; the step differentiates it"
+            )
+            self.add("loss", f"loss computed in {d.qual}", file.where(steps[0].line), values, note)
+
+    @staticmethod
+    def _written_out(file: _File, call: Expr) -> bool:
+        """``call`` is a library function (``torch.sum``, ``np.sum``), a builtin (``len``)
+        or a method of a value (``x.mean()``): a step of a formula written out, not a call
+        of the run's own criterion objects or functions (``criterion(out, y)``,
+        ``self.loss_fn(...)``)."""
+        func = call.func
+        if file.dotted(func) is not None:
+            return True
+        if func.kind == "Name":
+            return func.name in _BUILTIN_NAMES
+        return func.kind == "Attribute" and func.target.text != "self"
+
     def _forward_loss(self, file: _File) -> None:
         """The loss a model computes in its own ``forward`` when the training step
         differentiates what the model returns (barlowtwins' ``loss = model.forward(y1,
@@ -9287,7 +9376,9 @@ class _Recipe:
             return "wd_schedule" if self._sets_wd_only(*self.repo.defs[key]) else "scheduler"
         if not node.is_class and self._clips_gradients(*self.repo.defs[key]):
             return "grad_clip"
-        if not node.is_class and _SCHEDULE_NAME.search(name):
+        if not node.is_class and (
+            _SCHEDULE_NAME.search(name) or self._writes_lr(*self.repo.defs[key])
+        ):
             return _SCHEDULE_FUNCTION  # a scheduler only if what it returns is stored so
         if node.is_class and _SETTING_ASSIGNER.search(name):
             # ConvNeXt's LayerDecayValueAssigner hands each layer its learning-rate scale:
@@ -9326,6 +9417,25 @@ class _Recipe:
             if _is_wd_slot(a.target) or _is_lr_slot(a.target)
         ]
         return bool(slots) and all(_is_wd_slot(t) for t in slots)
+
+    @staticmethod
+    def _writes_lr(file: _File, index: int) -> bool:
+        """Function ``index`` writes a param group's LR (``param_group['lr'] = lr``), whatever
+        its name (``warmup_learning_rate``, ``linear_ramp``), and does nothing else a
+        training function does: its only loops walk the param groups, it neither
+        differentiates nor steps. It sets the LR where it is called; a training loop that
+        writes the LR between its steps is not one (its own statements are the row)."""
+        if not any(_is_lr_slot(a.target) for a in file.defs[index].assigns):
+            return False
+        if any(
+            loop.function == index and "param_groups" not in loop.iter.full()
+            for loop in file.values.loops
+        ):
+            return False
+        return not any(
+            c.function == index and c.expr.callee() in ("backward", "step")
+            for c in file.values.calls
+        )
 
     @staticmethod
     def _clips_gradients(file: _File, index: int) -> bool:
@@ -10605,6 +10715,8 @@ class _Recipe:
                 continue
             if category == "epochs" and self._model_argument_only(dest):
                 continue  # RAFT's --iters: refinement steps the model's call runs, no length
+            if category == "epochs" and dest not in self._loop_bounds() and self._count_of_op(dest):
+                continue  # SwAV's --sinkhorn_iterations: a normalisation's steps in the loss
             if category == "optimizer" and self._builds_optimizer() and self._option_unread(dest):
                 continue  # a --weight_decay no optimizer is given: declared, never read
             for o in options:
@@ -11147,6 +11259,56 @@ class _Recipe:
         reads = self._option_reads(dest)
         return bool(reads) and all(self._model_argument(r) for r in reads)
 
+    def _count_of_op(self, dest: str) -> bool:
+        """Every read of the option ``dest`` is the ``range(...)`` of a loop that only
+        computes: no loop inside it, no call of the repository's own code, no ``backward``
+        or ``step`` (SwAV's ``for it in range(args.sinkhorn_iterations):`` normalising a
+        matrix with torch ops). Its count is an algorithm's iterations, not how long
+        training runs, whatever its help says."""
+        reads = self._option_reads(dest)
+        if not reads:
+            return False
+        for r in reads:
+            file, at = r.file, (r.node.line, r.node.col, r.node.end_line, r.node.end_col)
+            loops = file.values.loops
+            loop = next(
+                (
+                    lp
+                    for lp in loops
+                    if lp.function == r.fn
+                    and lp.iter.kind == "Call"
+                    and lp.iter.callee() == "range"
+                    and (lp.iter.line, lp.iter.col) <= at[:2]
+                    and at[2:] <= (lp.iter.end_line, lp.iter.end_col)
+                ),
+                None,
+            )
+            if loop is None:
+                return False
+            last = max((u.line for u in loop.updates), default=loop.line)
+            if any(
+                inner is not loop
+                and inner.function == loop.function
+                and loop.line < inner.line <= last
+                for inner in loops
+            ):
+                return False
+            for c in file.values.calls:
+                if c.function != loop.function or not loop.line < c.expr.line <= last:
+                    continue
+                func = c.expr.func
+                if func.kind == "Attribute" and func.name in ("backward", "step"):
+                    return False
+                dotted = file.dotted(func)
+                if dotted is None or self.repo_key(dotted) is not None:
+                    # a local function, a method of the run's objects, the repository's
+                    # own code: the loop may train
+                    if not (func.kind == "Attribute" and func.target.kind == "Name"):
+                        return False
+                    if func.target.name == "self" or func.target.name in file.first:
+                        return False
+        return True
+
     def _picks_network(self, reads: Sequence[_Read]) -> bool:
         """``reads`` of a setting named like a loss weight (``compound_coef``) pick the
         network: at least one is an argument of a module's construction or call, and every
@@ -11516,6 +11678,11 @@ class _Recipe:
         * lf(epoch)])`` under ``if num_iter < num_warmup``): the formula, the settings it
         reads and the test it runs under. A warm-up when the formula or that test says so."""
         value = stmt.value
+        if value.kind == "Subscript" and value.parts and value.parts[0].kind == "Name":
+            # ``param_group["lr"] = lr_schedule[iteration]``: a per-step array computed
+            # before the loop, here or by the caller that hands it in
+            self._lr_array(file, fn, stmt)
+            return
         if value.literal or not any(n.kind in ("BinOp", "Call") for n in value.walk()):
             return  # ``g['lr'] = lrs[i]``: handed on, computed elsewhere
         if fn >= 0 and self._optimizer_method(file, fn):
@@ -11548,6 +11715,86 @@ class _Recipe:
         d = _Scope.of(file, fn)
         self.add(category, f"LR set by hand in {d.qual}", file.where(stmt.line), values,
                  f"written into each param group: {stmt.target.text} = ...")  # fmt: skip
+
+    def _lr_array(self, file: _File, fn: int, stmt: AssignValues) -> None:
+        """An LR read per step from an array (SwAV's ``param_group["lr"] =
+        lr_schedule[iteration]``, ``lr_schedule = np.concatenate((warmup_lr_schedule,
+        cosine_lr_schedule))`` in ``main``, which hands it to ``train``): the statements that
+        compute the array, where the function binds it or where each caller does, with the
+        settings they read and the shape they give. Nothing when no statement is found
+        (DINO's ``utils.cosine_scheduler(...)`` stored as ``lr_schedule`` has its row)."""
+        if fn < 0 or any(
+            i.category in ("scheduler", "warmup")
+            and i.where.path == file.path
+            and i.where.line == stmt.line
+            for i in self.out
+        ):
+            return
+        name = stmt.value.parts[0].name
+        places: list[tuple[_File, int, int]] = []  # (file, def, before line) binding it
+        if file.local_value(fn, name, stmt.line) is not None:
+            places.append((file, fn, stmt.line))
+        elif name in file.defs[fn].positional or any(p == name for p, _ in file.defs[fn].params):
+            for caller, call in self.values.call_sites(file, fn):
+                arg = bind_call(file.defs[fn], call.expr).get(name)
+                if arg is not None and arg.kind == "Name" and call.function >= 0:
+                    places.append((caller, call.function, call.expr.line))
+                    name = arg.name
+                    break
+        for where, scope, before in places:
+            array = where.local_value(scope, name, before)
+            if array is None or array.kind != "Call":
+                continue
+            # the array's statement and the locals it is built from (the warm-up's
+            # ``np.linspace``, the cosine's list), in source order
+            stmts: dict[int, str] = {}
+            todo, seen = [(name, before)], set()
+            formulas: list[Expr] = []
+            while todo and len(stmts) < 6:
+                local, upto = todo.pop(0)
+                if local in seen:
+                    continue
+                seen.add(local)
+                bound = where.local_value(scope, local, upto)
+                if bound is None:
+                    continue
+                stmts[bound.line] = f"{local} = {bound.text}"
+                formulas.append(bound)
+                todo += [(n, bound.line) for n in _array_names(bound)]
+            if len(formulas) < 2 and not any(e.kind == "BinOp" for e in array.walk()):
+                continue  # one call of a function: that function's row says what it computes
+            texts = [shorten(stmts[line], _TERM_LIMIT * 2) for line in sorted(stmts)]
+            values: list[tuple[str, str]] = []
+            joined = " ".join(stmts.values())
+            shape = [
+                word
+                for word, hit in (
+                    ("warm-up", bool(re.search(r"warm", joined, re.I))),
+                    ("cosine", bool(re.search(r"\bcos\(", joined))),
+                )
+                if hit
+            ]
+            if shape:
+                values.append(("shape", " then ".join(shape)))
+            values += [(f"step {n}", t) for n, t in enumerate(texts, 1)]
+            settings: dict[str, str] = {}
+            for formula in formulas:
+                for leaf in _leaves(formula):
+                    if leaf.kind != "Attribute" or leaf.text in settings or where.dotted(leaf):
+                        continue
+                    found = self.values.resolve(where, scope, leaf, 0)
+                    if found.literal and found.text != leaf.text:
+                        settings[leaf.text] = found.show()
+            values += sorted(settings.items())
+            d = _Scope.of(file, fn)
+            note = (
+                f"written into each param group every step: {stmt.target.text} = "
+                f"{stmt.value.text}; the array computed at {where.loc(min(stmts))}"
+            )
+            self.add(
+                "scheduler", f"LR set by hand in {d.qual}", file.where(stmt.line), values, note
+            )
+            return
 
     def _optimizer_method(self, file: _File, fn: int) -> bool:
         """Def ``fn`` is a method of an optimizer class (a ``torch.optim.Optimizer``)."""
@@ -12148,6 +12395,34 @@ def _summands(expr: Expr) -> list[Expr]:
     if expr.kind == "BinOp" and expr.name in ("Add", "Sub"):
         return [t for part in expr.parts for t in _summands(part)]
     return [expr]
+
+
+def _array_names(expr: Expr) -> list[str]:
+    """The plain names an array's formula is built from (``np.concatenate((warmup,
+    cosine))``: ``warmup``, ``cosine``), not the receivers of settings (``args`` of
+    ``args.base_lr``) nor what only a length is taken of (``len(train_loader)``)."""
+    if expr.kind == "Name":
+        return [expr.name]
+    if expr.kind == "Attribute" or (expr.kind == "Call" and expr.callee() == "len"):
+        return []
+    parts = expr.parts[1:] if expr.kind == "Call" else expr.parts  # not the callee
+    return [n for p in parts for n in _array_names(p)]
+
+
+def _written_loss_kind(expr: Expr) -> str | None:
+    """The kind of a loss term written out with torch ops in an in-place update (``subloss
+    -= torch.mean(torch.sum(q * F.log_softmax(x, dim=1), dim=1))``): a cross-entropy
+    against soft targets (a sum of targets times a log-softmax, or a log-softmax's
+    negated mean), else the kinds :func:`_inline_loss_kind` tells; None for anything
+    else."""
+    for e in expr.walk():
+        if (
+            e.kind == "BinOp"
+            and e.name == "Mult"
+            and any(p.kind == "Call" and p.callee() in ("log_softmax", "log") for p in e.parts)
+        ):
+            return "cross-entropy against soft targets (targets × log-softmax)"
+    return _inline_loss_kind(expr, "")
 
 
 def _inline_loss_kind(expr: Expr, name: str) -> str | None:

@@ -1,0 +1,122 @@
+"""A function that writes a param group's learning rate sets the LR where it is called,
+whatever its name: a per-step warm-up named ``warmup_learning_rate`` is an LR schedule row
+beside the epoch-level ``adjust_learning_rate`` (issue 20: a contrastive repository's
+ten-epoch linear warm-up, on in every documented command, was absent from the recipe)."""
+
+from __future__ import annotations
+
+from scan_helpers import write_repo
+
+from apiscan.review.build import build_review
+
+FILES = {
+    "util.py": """
+        def adjust_learning_rate(optimizer, epoch, base_lr):
+            lr = base_lr * (0.1 ** (epoch // 30))
+            for group in optimizer.param_groups:
+                group['lr'] = lr
+
+
+        def ramp_up(optimizer, step, total, base_lr):
+            if step < total:
+                lr = base_lr * (step + 1) / total
+                for group in optimizer.param_groups:
+                    group['lr'] = lr
+
+
+        def log_value(name, value):
+            print(name, value)
+    """,
+    "train.py": """
+        import torch
+        from util import adjust_learning_rate, ramp_up, log_value
+
+
+        def main():
+            model = torch.nn.Linear(4, 1)
+            optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+            step = 0
+            for epoch in range(90):
+                adjust_learning_rate(optimizer, epoch, 0.1)
+                for _ in range(10):
+                    ramp_up(optimizer, step, 500, 0.1)
+                    loss = model(torch.zeros(2, 4)).sum()
+                    optimizer.zero_grad()
+                    loss.backward()
+                    optimizer.step()
+                    step += 1
+                log_value('loss', loss.item())
+
+
+        if __name__ == '__main__':
+            main()
+    """,
+}
+
+
+def test_a_function_writing_the_lr_is_a_schedule_row(tmp_path) -> None:
+    review = build_review(str(write_repo(tmp_path, FILES)), jobs=1)
+    rows = {i.name: i for i in review.recipe if i.category == "scheduler"}
+    assert {"util.adjust_learning_rate", "util.ramp_up"} <= set(rows)
+    assert rows["util.ramp_up"].note.startswith("sets the LR")
+    assert "util.log_value" not in rows
+
+
+ARRAY_FILES = {
+    "train.py": """
+        import argparse
+        import math
+        import numpy as np
+        import torch
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument('--base_lr', type=float, default=0.6)
+        parser.add_argument('--final_lr', type=float, default=0.0006)
+        parser.add_argument('--warmup_epochs', type=int, default=10)
+        parser.add_argument('--epochs', type=int, default=100)
+        args = parser.parse_args()
+
+
+        def train(loader, model, optimizer, epoch, lr_schedule):
+            for it, x in enumerate(loader):
+                iteration = epoch * len(loader) + it
+                for param_group in optimizer.param_groups:
+                    param_group['lr'] = lr_schedule[iteration]
+                loss = model(x).sum()
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+
+
+        def main():
+            model = torch.nn.Linear(4, 1)
+            loader = [torch.zeros(2, 4)] * 10
+            optimizer = torch.optim.SGD(model.parameters(), lr=args.base_lr)
+            warmup = np.linspace(0, args.base_lr, len(loader) * args.warmup_epochs)
+            steps = len(loader) * (args.epochs - args.warmup_epochs)
+            cosine = np.array([args.final_lr + 0.5 * (args.base_lr - args.final_lr)
+                               * (1 + math.cos(math.pi * t / steps)) for t in range(steps)])
+            lr_schedule = np.concatenate((warmup, cosine))
+            for epoch in range(args.epochs):
+                train(loader, model, optimizer, epoch, lr_schedule)
+
+
+        if __name__ == '__main__':
+            main()
+    """,
+}
+
+
+def test_an_lr_array_handed_to_the_step_is_the_schedule(tmp_path) -> None:
+    """``param_group['lr'] = lr_schedule[iteration]`` with the array built by the caller
+    (a linear warm-up then a cosine, concatenated): the row shows how it is computed and
+    the settings it reads."""
+    review = build_review(str(write_repo(tmp_path, ARRAY_FILES)), jobs=1)
+    rows = [i for i in review.recipe if i.name == "LR set by hand in train"]
+    assert len(rows) == 1
+    values = dict(rows[0].values)
+    assert values["shape"] == "warm-up then cosine"
+    steps = [v for k, v in rows[0].values if k.startswith("step ")]
+    assert steps[0].startswith("warmup = np.linspace(")
+    assert steps[-1] == "lr_schedule = np.concatenate((warmup, cosine))"
+    assert values["args.final_lr"].startswith("0.0006")
