@@ -9425,8 +9425,18 @@ class _Recipe:
         training function does: its only loops walk the param groups, it neither
         differentiates nor steps. It sets the LR where it is called; a training loop that
         writes the LR between its steps is not one (its own statements are the row)."""
-        if not any(_is_lr_slot(a.target) for a in file.defs[index].assigns):
-            return False
+        groups = {
+            name
+            for loop in file.values.loops
+            if loop.function == index and "param_groups" in loop.iter.full()
+            for name in loop.names
+        }
+        if not any(
+            _is_lr_slot(a.target)
+            and ("param_groups" in a.target.full() or _root_name(a.target) in groups)
+            for a in file.defs[index].assigns
+        ):
+            return False  # a dict of settings logged (``p['lr'] = args.lr``): no param group
         if any(
             loop.function == index and "param_groups" not in loop.iter.full()
             for loop in file.values.loops
