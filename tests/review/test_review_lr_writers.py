@@ -26,16 +26,23 @@ FILES = {
 
         def log_value(name, value):
             print(name, value)
+
+
+        def save_config(lr):
+            p = {}
+            p['lr'] = lr
+            print(p)
     """,
     "train.py": """
         import torch
-        from util import adjust_learning_rate, ramp_up, log_value
+        from util import adjust_learning_rate, ramp_up, log_value, save_config
 
 
         def main():
             model = torch.nn.Linear(4, 1)
             optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
             step = 0
+            save_config(0.1)
             for epoch in range(90):
                 adjust_learning_rate(optimizer, epoch, 0.1)
                 for _ in range(10):
@@ -60,6 +67,8 @@ def test_a_function_writing_the_lr_is_a_schedule_row(tmp_path) -> None:
     assert {"util.adjust_learning_rate", "util.ramp_up"} <= set(rows)
     assert rows["util.ramp_up"].note.startswith("sets the LR")
     assert "util.log_value" not in rows
+    # a dict of settings written out is no param group
+    assert "util.save_config" not in rows
 
 
 ARRAY_FILES = {
