@@ -2214,22 +2214,29 @@ class _Builders:
         names = " or ".join(sorted(c.rpartition(".")[2] for c in built))
         return f"{names} ({file.text(func.refs[0], 20)}[{shown}])"
 
-    def _returned_each(self, dotted: str) -> list[str]:
+    def _returned_each(self, dotted: str, chosen: bool = False) -> list[str]:
         """The module classes the def ``dotted`` returns, one per ``return``, in line order;
         a returned local bound in each branch of an ``if`` (semseg's ``build_encoder``:
         ``if arch == 'resnet18': net_encoder = Resnet(...) elif ...``, then ``return
-        net_encoder``) returns each branch's class."""
+        net_encoder``) returns each branch's class. With ``chosen``, only the branches the
+        run's values take (``arch`` given the config's ``resnet50dilated``), when that
+        leaves any."""
         found = self._def(dotted)
         if found is None:
             return []
         file, fid = found
         out: dict[str, int] = {}
+        taken: dict[str, int] = {}
         for ref in file.returns_in(fid):
             for value in self._branch_values(file, ref, fid):
                 cls = self.built(file, value, fid, 1)
                 if cls is not None:
-                    out.setdefault(cls, file.exprs[value].line)
-        return sorted(out, key=lambda c: out[c])
+                    line = file.exprs[value].line
+                    out.setdefault(cls, line)
+                    if not (self.unchosen and self.unchosen(file.path, line)):
+                        taken.setdefault(cls, line)
+        kept = taken if chosen and taken else out
+        return sorted(kept, key=lambda c: kept[c])
 
     @staticmethod
     def _branch_values(file: ModelFile, ref: int, fid: int) -> list[int]:
@@ -2282,6 +2289,8 @@ class _Builders:
         either = self._returned_each(dotted)
         if len(either) < 2:
             return "", [], ""
+        # the branches the run's values take (the config's ``arch``): the part is theirs
+        either = [c for c in self._returned_each(dotted, chosen=True) if c in either]
         picked = self._picked_by(file, expr, dotted)
         call = file.text(ref, 60)
         if picked and "=" not in picked:
@@ -2988,6 +2997,15 @@ class _Builders:
                         c for c in either if c != dotted and self.classes[c].role not in _NOT_TOP
                     ]
                     recursive = False
+                    if picker and either and cls not in either:
+                        # the branches the run's values take build other classes than the
+                        # builder's first (semseg's ``resnet50dilated``): theirs; the
+                        # classes of the branches they leave are no models of their own
+                        cls = either[0]
+                        alternatives.update(self._returned_each(picker))
+                        if len(either) == 1:
+                            candidates.add(picker)
+                            picked = f"{picked}, the branch the run's values take"
                     if not picker or cls not in either:
                         either = [cls]
                     elif self._def(picker) != (file, fid):
@@ -3009,7 +3027,7 @@ class _Builders:
                             )
                     via = file.text(arg, 60)
                     shown = " or ".join(c.rpartition(".")[2] for c in either)
-                    if len(either) > 1:
+                    if len(either) > 1 or picked.endswith("the branch the run's values take"):
                         via = f"picked {picked}"
                     if len(either) > _BUILDER_SHOWN:
                         names = ", ".join(c.rpartition(".")[2] for c in either[:3])

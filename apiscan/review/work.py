@@ -2540,9 +2540,11 @@ def _option_key(expr: Expr, bound: Mapping[str, Expr] | None = None) -> str | No
         chain
         and len(chain) > 2
         and chain[0] in _YACS_RECEIVERS
-        and all(part.isupper() for part in chain[1:])
+        and chain[1].isupper()
+        and all(part.isupper() for part in chain[1:-1])
     ):
-        # a yacs key (``cfg.DATA_LOADER.MODE``), valued by the run's config
+        # a yacs key (``cfg.DATA_LOADER.MODE``, ``cfg.MODEL.arch_encoder``), valued by the
+        # run's config
         # (:func:`~apiscan.review.config_files.yacs_settings`)
         return "config:" + ".".join(chain[1:])
     tail = chain[1:] if chain and chain[0] == "self" else chain
@@ -5297,6 +5299,34 @@ def string_choices(
     return _string_choices(analyses, ancillary, argparse.values())
 
 
+def _called_name(call: Expr) -> str:
+    """The last name of what ``call`` calls (:meth:`Expr.callee`), or the literal key of a
+    module's namespace it calls through (``resnet.__dict__['resnet18'](pretrained=True)``:
+    ``resnet18``)."""
+    name = call.callee().rpartition(".")[2]
+    func = call.parts[0] if call.parts else None
+    if name or func is None or func.kind != "Subscript" or len(func.parts) < 2:
+        return name
+    table, key = func.parts[0], func.parts[1]
+    if table.kind == "Attribute" and table.name == "__dict__" and key.kind == "Constant":
+        return key.value if isinstance(key.value, str) else ""
+    return ""
+
+
+def _plain_method(defs: Sequence[DefValues], d: DefValues) -> bool:
+    """``d`` is a method (not a dunder) of a module-level class."""
+    return (
+        d.owner >= 0
+        and not d.is_class
+        and defs[d.owner].owner < 0
+        and not (d.name.startswith("__") and d.name.endswith("__"))
+    )
+
+
+#: The string methods a key is passed through unchanged in meaning (``arch.lower()``).
+_CASE_METHODS = frozenset({"lower", "upper", "strip"})
+
+
 def _bound_parameters(
     calls: Sequence[tuple[str, int, str, object, tuple[tuple[Expr, bool], ...]]],
     off_functions: Collection[str],
@@ -5330,14 +5360,30 @@ def _bound_parameters(
         given += [(k.name, k.target) for k in expr.keywords if k.name]
         handed.append((callee, {param for param, _ in given}))
         for param, value in given:
+            # ``cfg.MODEL.arch_encoder.lower()``: the setting's value, lower-cased
+            case = ""
             if (
-                value.kind == "Constant"
+                value.kind == "Call"
+                and value.func.kind == "Attribute"
+                and value.func.name in _CASE_METHODS
+                and not value.args
+                and not value.keywords
+            ):
+                case, value = value.func.name, value.func.target
+            key = (
+                (choice_key(value) or _option_key(value) or "") if value.kind == "Attribute" else ""
+            )
+            if (
+                not case
+                and value.kind == "Constant"
                 and isinstance(value.value, str | int)
                 and not isinstance(value.value, bool)
             ):
                 found: set[object] = {value.value}
-            elif value.kind == "Attribute" and fixed.get(key := choice_key(value) or ""):
-                found = set(fixed[key])
+            elif value.kind == "Attribute" and fixed.get(key):
+                found = {
+                    getattr(v, case)() if case and isinstance(v, str) else v for v in fixed[key]
+                }
             else:
                 loose.add((callee, param))
                 continue
@@ -5379,6 +5425,11 @@ def _string_choices(
     #: read none the running calls give a value (the tests live as long as ``calls``)
     reads: dict[int, frozenset[str]] = {}
     functions: dict[str, set[str]] = {}  # a module-level function's name -> its paths
+    #: a method's name -> (path, qualified name) of each method so named (ModelBuilder's
+    #: ``build_encoder(arch=...)``: its parameters are bound as a function's are when no
+    #: other def shares its name)
+    methods: dict[str, set[tuple[str, str]]] = {}
+    method_of: dict[tuple[str, int], str] = {}  # (path, line) of a call -> its method
     # a library module's self-test (CRAFT's ``CRAFT(pretrained=True)`` under ``__main__`` in
     # craft.py) is not a call that runs when the model is used
     tests = self_tests(analyses)
@@ -5400,9 +5451,14 @@ def _string_choices(
             # a module-level function, or a class: built by calling it by name
             if d.owner < 0 and (d.is_class or d.function >= 0):
                 functions.setdefault(d.name, set()).add(fa.path)
+            elif _plain_method(values.defs, d):
+                methods.setdefault(d.name, set()).add((fa.path, d.qual))
         for call in values.calls:
             if first <= call.expr.line <= last:
                 continue
+            around = values.defs[call.function] if call.function >= 0 else None
+            if around is not None and _plain_method(values.defs, around):
+                method_of[(fa.path, call.expr.line)] = around.name
             # every ``if`` around it in its function (an ``elif`` is an ``if`` in its
             # parent's ``else``), negated where the call is in the ``else`` part
             inner = tuple(
@@ -5442,6 +5498,7 @@ def _string_choices(
             name = outer.name if outer is not None and outer.owner < 0 else ""
             stores.append((fa.path, a.line, name, inner))
     unique = {n for n, paths in functions.items() if len(paths) == 1}
+    unique_methods = {n for n, found in methods.items() if len(found) == 1 and n not in functions}
     #: a module-level function's positional parameter names (a class's are its __init__'s,
     #: less ``self``), and the literal defaults of its parameters (CRAFT's
     #: ``CRAFT.__init__(self, pretrained=False, ...)``: what a call that omits one passes)
@@ -5451,11 +5508,13 @@ def _string_choices(
         defs = facts.values.defs if facts.values is not None else ()
         for d in defs:
             method = d.owner >= 0 and d.name == "__init__" and defs[d.owner].owner < 0
-            if (d.owner < 0 and not d.is_class and d.function >= 0) or method:
+            own = d.name in unique_methods and _plain_method(defs, d)
+            if (d.owner < 0 and not d.is_class and d.function >= 0) or method or own:
                 name = defs[d.owner].name if method else d.name
                 if name in params:
                     continue
-                params[name] = list(d.positional[1:] if method else d.positional)
+                bound_self = method or (own and not d.static)
+                params[name] = list(d.positional[1:] if bound_self else d.positional)
                 defaults_of[name] = {
                     p: e.value for p, e in d.params if e is not None and e.kind == "Constant"
                 }
@@ -5489,13 +5548,16 @@ def _string_choices(
                 ):
                     chosen.setdefault(kw.name, set()).add(target.value)
         bound = _bound_parameters(
-            calls, off_functions, off_calls, unique, params, defaults_of, fixed
+            calls, off_functions, off_calls, unique | unique_methods, params, defaults_of, fixed
         )
         new_calls: set[tuple[str, int]] = set()
         for path, line, fn, _, tests_around in calls:
             # the values the running calls hand the function's own parameters (P2PNet's
             # ``Backbone_VGG(args.backbone, True)``, ``--backbone`` 'vgg16_bn': ``name``)
             known = {**chosen, **bound[fn]} if fn in bound else chosen
+            method = method_of.get((path, line), "")
+            if method in bound:  # a method's own parameters (``build_encoder(arch)``)
+                known = {**known, **bound[method]}
             for test, in_else in tests_around:
                 if reads[id(test)].isdisjoint(known):
                     continue  # it reads no name the running calls give a value
@@ -5504,7 +5566,7 @@ def _string_choices(
                     break
         callers: dict[str, list[bool]] = {}
         for path, line, fn, call, _ in calls:
-            last = call.expr.callee().rpartition(".")[2]  # type: ignore[attr-defined]
+            last = _called_name(call.expr)  # type: ignore[attr-defined]
             if last in unique:
                 off = fn in off_functions or (path, line) in new_calls
                 callers.setdefault(last, []).append(off)

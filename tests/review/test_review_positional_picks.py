@@ -125,10 +125,29 @@ def test_a_parameter_given_an_unknown_value_stays_open(tmp_path: Path) -> None:
             "models/nets.py": NETS,
             "models/backbone.py": BACKBONE.replace(
                 "return Backbone(args.backbone, True)",
-                "return Backbone(args.backbone.lower(), True)",
+                "return Backbone(args.backbone.split('-')[0], True)",
             ),
             "train.py": TRAIN,
         },
     )
     [what] = _weights(tmp_path)
     assert "_make_vgg('vgg11')" in what and "_make_vgg('vgg11_bn')" in what
+
+
+def test_a_value_lower_cased_on_the_way_keeps_its_pick(tmp_path: Path) -> None:
+    # ``args.backbone.lower()``: the default's value, lower-cased: still the one branch
+    write_repo(
+        tmp_path,
+        {
+            "models/__init__.py": "",
+            "models/nets.py": NETS,
+            "models/backbone.py": BACKBONE.replace(
+                "return Backbone(args.backbone, True)",
+                "return Backbone(args.backbone.lower(), True)",
+            ),
+            "train.py": TRAIN,
+        },
+    )
+    assert _weights(tmp_path) == [
+        "pretrained weights loaded by architecture name: _make_vgg('vgg11_bn')"
+    ]
