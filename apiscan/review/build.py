@@ -2766,6 +2766,11 @@ def work_recipe(
                     f"file start from it ({commands[0]})"
                 )
                 note = f"{started}; {note}" if note else started
+            elif not ran:
+                # only a tool or demo loads it (an inference script's ``--checkpoint``): the
+                # released weights the ported model is used with, no resume of the training
+                used = "loaded only by files counted apart (tools, demos): the released weights"
+                note = f"{used}; {note}" if note else used
             elif why[where[0]]:
                 resume = f"loaded {why[where[0]]}: a run resumed, not the training's start"
                 note = f"{resume}; {note}" if note else resume
