@@ -115,6 +115,7 @@ def self_tests(analyses: Sequence[FileAnalysis]) -> dict[str, tuple[int, int]]:
     its schedule), never the training entry, which nothing imports. The recipe, the work
     items and the model tree read this one rule."""
     referenced = imported_modules(analyses)
+    subclasses = trainer_subclasses(analyses)
     return {
         fa.path: fa.syntax.main_block
         for fa in analyses
@@ -128,6 +129,8 @@ def self_tests(analyses: Sequence[FileAnalysis]) -> dict[str, tuple[int, int]]:
         # ``train()`` builds ``transformers.Trainer``, though a tool imports a helper of it)
         and fa.syntax is not None
         and not any(trainer_calls(fa.syntax))
+        # (or a subclass of it the repository defines: LLaVA's ``LLaVATrainer``)
+        and not trainer_lines(fa, subclasses)
     }
 
 
@@ -138,6 +141,28 @@ def trainer_calls(facts: SyntaxFacts) -> Iterator[CallValues]:
     from apiscan.review.oplibs import absolute_call_values
 
     return (call for name, call in absolute_call_values(facts) if LIBRARY_TRAINER.match(name))
+
+
+def trainer_subclasses(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
+    """The repository's classes deriving from a library trainer, by module and qualified
+    name (LLaVA's ``llava.train.llava_trainer.LLaVATrainer(Trainer)``)."""
+    return frozenset(
+        f"{m}.{c.qualname}"
+        for fa in analyses
+        for c in fa.classes
+        if any(LIBRARY_TRAINER.match(b) for b in c.bases)
+        for m in fa.modules
+    )
+
+
+def trainer_lines(fa: FileAnalysis, subclasses: frozenset[str]) -> set[int]:
+    """The lines of ``fa`` where it builds one of the repository's trainer ``subclasses``
+    (resolved through its imports: a subclass defined in another file counts)."""
+    return {
+        c.line
+        for c in fa.calls
+        if c.role == "call" and c.callee.removesuffix(".__init__") in subclasses
+    }
 
 
 def fits_with(fa: FileAnalysis, frameworks: Iterable[str], lines: tuple[int, int] = (0, 0)) -> bool:

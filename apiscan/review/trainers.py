@@ -22,8 +22,14 @@ from pathlib import Path
 from apiscan.extract.records import FileAnalysis
 from apiscan.review.commands import Launch, documented_runs
 from apiscan.review.model import RecipeItem, Where
-from apiscan.review.roles import LIBRARY_TRAINER
-from apiscan.review.sources import is_test_path, place, trainer_calls, with_facts
+from apiscan.review.sources import (
+    is_test_path,
+    place,
+    trainer_calls,
+    trainer_lines,
+    trainer_subclasses,
+    with_facts,
+)
 
 #: The arguments of ``transformers.TrainingArguments`` that make the recipe: the option ->
 #: (category, the library's documented default, or None where it has no value of its own).
@@ -68,31 +74,37 @@ _ROW_NAMES = {
 
 def trainer_files(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
     """The files outside tests that build a library trainer (:data:`LIBRARY_TRAINER`), or a
-    class of their own deriving from one: the training entry of a repository whose loop is
-    the library's."""
+    class of the repository deriving from one (defined there or imported): the training
+    entry of a repository whose loop is the library's."""
     found = set()
+    subclasses = trainer_subclasses(analyses)
     for fa, facts in with_facts(analyses):
         if is_test_path(fa.path):
             continue
-        subclasses = {
-            c.qualname for c in fa.classes if any(LIBRARY_TRAINER.match(b) for b in c.bases)
-        }
-        if any(trainer_calls(facts)):
-            found.add(fa.path)
-        calls = facts.values.calls if facts.values is not None else ()
-        if subclasses and any(c.expr.callee() in subclasses for c in calls):
+        if any(trainer_calls(facts)) or trainer_lines(fa, subclasses):
             found.add(fa.path)
     return frozenset(found)
 
 
 def trainer_functions(analyses: Sequence[FileAnalysis]) -> frozenset[tuple[str, str]]:
-    """(path, top-level def) of each function that builds a library trainer: the training
-    itself, as a function that builds an optimizer is (stanford_alpaca's ``train()``, run by
-    the ``__main__`` block of a script other scripts import helpers from)."""
+    """(path, top-level def) of each function that builds a library trainer or a class of
+    the repository deriving from one: the training itself, as a function that builds an
+    optimizer is (stanford_alpaca's ``train()``, run by the ``__main__`` block of a script
+    other scripts import helpers from; LLaVA's ``train()`` building its ``LLaVATrainer``)."""
     found = set()
+    subclasses = trainer_subclasses(analyses)
     for fa, facts in with_facts(analyses):
         defs = facts.values.defs if facts.values is not None else ()
-        for call in trainer_calls(facts):
+        lines = trainer_lines(fa, subclasses)
+        calls = (
+            [
+                *trainer_calls(facts),
+                *(c for c in facts.values.calls if c.expr.line in lines),
+            ]
+            if facts.values is not None
+            else []
+        )
+        for call in calls:
             if 0 <= call.function < len(defs):
                 found.add((fa.path, defs[call.function].qual.partition(".")[0]))
     return frozenset(found)
@@ -107,15 +119,32 @@ def trainer_recipe(
     category at the command (or at the trainer's construction where nothing documents a
     run)."""
     by_path = {fa.path: fa for fa in analyses}
+    subclasses = trainer_subclasses(analyses)
+    # the scripts that run a training function of another file (LLaVA's train_mem.py:
+    # ``from llava.train.train import train`` ... ``train(...)``): their commands are its run
+    trained = {
+        f"{m}.{fn}": path
+        for path, fn in trainer_functions(analyses)
+        for m in by_path[path].modules
+        if path in by_path
+    }
+    runners: dict[str, list[FileAnalysis]] = {}
+    for fa in analyses:
+        for c in fa.calls:
+            target = trained.get(c.callee)
+            if c.role == "call" and target is not None and target != fa.path:
+                runners.setdefault(target, []).append(fa)
     out: list[RecipeItem] = []
     for script in sorted(scripts):
         fa = by_path.get(script)
         if fa is None:
             continue
-        modules = {m: script for m in fa.modules}
-        runs = documented_runs(root, {script: script, **modules})
+        named = {script: script, **{m: script for m in fa.modules}}
+        for runner in runners.get(script, ()):
+            named.update({runner.path: runner.path, **{m: runner.path for m in runner.modules}})
+        runs = documented_runs(root, named)
         run = runs[0] if runs else None
-        built = _construction(fa)
+        built = _construction(fa, subclasses)
         where = Where(run.path, run.line) if run is not None else built
         if where is None:
             continue
@@ -137,12 +166,13 @@ def trainer_recipe(
     return tuple(out)
 
 
-def _construction(fa: FileAnalysis) -> Where | None:
-    """Where ``fa`` builds the library trainer (or its subclass), first."""
+def _construction(fa: FileAnalysis, subclasses: frozenset[str]) -> Where | None:
+    """Where ``fa`` builds the library trainer (or a subclass of the repository), first."""
     facts = fa.syntax
     if facts is None:
         return None
     lines = [call.expr.line for call in trainer_calls(facts)]
+    lines += trainer_lines(fa, subclasses)
     return place(fa, min(lines)) if lines else None
 
 

@@ -162,3 +162,52 @@ def test_the_trainer_is_machinery_and_the_collate_no_custom_op(review: Review) -
     assert [i for i in review.work if i.kind == "pretrained-backbone"]
     # the batches padded to their longest sample: an input pipeline to bucket
     assert review.effort.input_shape_rewrites == 1
+
+
+_MY_TRAINER = """
+from transformers import Trainer
+
+
+class MyTrainer(Trainer):
+    def _get_train_sampler(self):
+        return super()._get_train_sampler()
+"""
+
+_WRAPPER = """
+from pkg.train import train
+
+if __name__ == "__main__":
+    train()
+"""
+
+
+@pytest.fixture(scope="module")
+def wrapped(tmp_path_factory: pytest.TempPathFactory) -> Review:
+    """The trainer subclassed in its own module (``class MyTrainer(Trainer)``), built by
+    ``pkg/train.py``'s ``train()``, which a wrapper script runs; the README launches the
+    wrapper (LLaVA's ``deepspeed llava/train/train_mem.py ...``)."""
+    train = _TRAIN.replace(
+        "from transformers import Trainer", "from pkg.my_trainer import MyTrainer"
+    )
+    train = train.replace("trainer = Trainer(", "trainer = MyTrainer(")
+    readme = _README.replace("train.py", "pkg/train_wrapper.py")
+    root = write_repo(
+        tmp_path_factory.mktemp("hfwrapped") / "repo",
+        {
+            "pkg/__init__.py": "",
+            "pkg/my_trainer.py": _MY_TRAINER,
+            "pkg/train.py": train,
+            "pkg/train_wrapper.py": _WRAPPER,
+            "README.md": readme,
+        },
+    )
+    return build_review(str(root), jobs=1)
+
+
+def test_a_subclassed_trainer_run_by_a_wrapper_trains_with_the_command(wrapped: Review) -> None:
+    assert not wrapped.inference_only
+    optimizer = rows(wrapped, "optimizer")
+    assert optimizer["learning_rate"] == "2e-5"
+    assert rows(wrapped, "epochs")["num_train_epochs"] == "3"
+    where = next(r.where for r in wrapped.recipe if r.category == "optimizer")
+    assert where.path == "README.md"
