@@ -4399,6 +4399,7 @@ class _Recipe:
         self._cudnn()
         self._repo_instances()
         self._settings()
+        self._loop_lengths()
         self._unpacked_settings()
         self._optimizer_named_defaults()
         self._launchers()
@@ -10612,6 +10613,42 @@ class _Recipe:
                 found.update(e.name for e in outer.iter.walk() if e.kind == "Attribute" and e.name)
         self._loop_bound_memo = frozenset(found)
         return self._loop_bound_memo
+
+    def _loop_lengths(self) -> None:
+        """What a training's epoch loop runs to when no option declares it and no row says
+        it yet (tacotron2's ``for epoch in range(epoch_offset, hparams.epochs):`` around the
+        loop over the data, ``epochs=500`` a keyword of the ``HParams(...)`` its
+        ``create_hparams()`` returns): a training-length row with the value the attribute
+        resolves to. Options are :meth:`_settings`' rows, config files' keys their own."""
+        if any(i.category == "epochs" for i in self.out):
+            return
+        for path, file in sorted(self.files.items()):
+            if is_test_path(path) or self.apart(path) or not self._trains(path):
+                continue
+            loops = file.values.loops
+            for outer in loops:
+                if outer.iter.kind != "Call" or outer.iter.callee() != "range":
+                    continue
+                last = max((u.line for u in outer.updates), default=outer.line)
+                if not any(
+                    inner is not outer
+                    and inner.function == outer.function
+                    and outer.line < inner.line <= last
+                    and not (inner.iter.kind == "Call" and inner.iter.callee() == "range")
+                    for inner in loops
+                ):
+                    continue
+                for e in outer.iter.args:
+                    chain = e.chain() if e.kind == "Attribute" else None
+                    if not chain or len(chain) != 2 or chain[1] in self.repo.argparse:
+                        continue
+                    found = self.values.resolve(file, outer.function, e, 0)
+                    if not found.literal or _literal_number(found.text) is None:
+                        continue
+                    note = "what the loop around the training's batches runs to"
+                    where = file.where(outer.line)
+                    self.add("epochs", e.text, where, (("value", found.show()),), note)
+                    return
 
     def _none_resolved(self, f: _File, dest: str) -> str | None:
         """The value an option declared with no default takes where the script fills it in

@@ -129,3 +129,44 @@ def test_an_lr_array_handed_to_the_step_is_the_schedule(tmp_path) -> None:
     assert steps[0].startswith("warmup = np.linspace(")
     assert steps[-1] == "lr_schedule = np.concatenate((warmup, cosine))"
     assert values["args.final_lr"].startswith("0.0006")
+
+
+HPARAMS_FILES = {
+    "hparams.py": """
+        from types import SimpleNamespace
+
+
+        def create_hparams():
+            return SimpleNamespace(epochs=300, learning_rate=1e-3, batch_size=4)
+    """,
+    "train.py": """
+        import torch
+        from hparams import create_hparams
+
+
+        def train(hparams):
+            model = torch.nn.Linear(4, 1)
+            optimizer = torch.optim.Adam(model.parameters(), lr=hparams.learning_rate)
+            loader = [torch.zeros(hparams.batch_size, 4)] * 10
+            for epoch in range(0, hparams.epochs):
+                for x in loader:
+                    loss = model(x).sum()
+                    optimizer.zero_grad()
+                    loss.backward()
+                    optimizer.step()
+
+
+        if __name__ == '__main__':
+            train(create_hparams())
+    """,
+}
+
+
+def test_the_epoch_loops_bound_is_the_length_without_an_option(tmp_path) -> None:
+    """``for epoch in range(0, hparams.epochs):`` around the batches, ``epochs=300`` a
+    keyword of the settings object ``create_hparams()`` returns: the training length (issue
+    20: a speech-synthesis repository's 500 epochs were missing from its recipe)."""
+    review = build_review(str(write_repo(tmp_path, HPARAMS_FILES)), jobs=1)
+    rows = [(i.name, dict(i.values)["value"]) for i in review.recipe if i.category == "epochs"]
+    assert len(rows) == 1 and rows[0][0] == "hparams.epochs"
+    assert rows[0][1].startswith("300")
