@@ -2416,6 +2416,8 @@ def work_items(
     checkpoints.extend(
         _array_loaders(findings, called, _fallback_loaders(analyses, ancillary, root))
     )
+    if not any(i.what.startswith("weights read as arrays") for i in checkpoints):
+        checkpoints.extend(_numpy_archives(analyses, ancillary))
     released = list(_released_checkpoint(result.api_findings, ancillary))
     if not any(i.kind == "checkpoint" for i in checkpoints):
         checkpoints.extend(released)
@@ -8096,6 +8098,56 @@ def _array_loaders(
             "checkpoint"
         ),
         uses=len(found),
+    )
+
+
+#: The names of a model's own loader of weights in another format (BiT's ``load_from``,
+#: ``load_weights``, ``from_tf``).
+_ARCHIVE_LOADER = re.compile(r"^(?:load\w*|\w*_load|from_\w+)$", re.IGNORECASE)
+
+
+def _numpy_archives(analyses: Sequence[FileAnalysis], ancillary: Ancillary) -> Iterable[WorkItem]:
+    """Released weights read from a NumPy archive and handed to the model's own loader in
+    ported code (BiT's ``model.load_from(np.load(f"{args.model}.npz"))``, whose
+    ``load_from`` copies each array into a parameter, transposing TensorFlow's kernels):
+    the weights are another framework's, named and laid out its way; the port reads the
+    same archive into MindSpore's Parameters (set_data), or converts it once. A loader whose
+    arrays are converted with ``torch.from_numpy`` inside it is :func:`_array_loaders`'."""
+    places: list[Where] = []
+    shown: list[str] = []
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path) or is_test_path(fa.path) or facts.values is None:
+            continue
+        archives = {
+            (c.expr.line, c.expr.col)
+            for name, c in absolute_call_values(facts)
+            if name in ("numpy.load", "numpy.lib.npyio.load")
+        }
+        if not archives:
+            continue
+        for call in facts.values.calls:
+            func = call.expr.func
+            name = func.name if func.kind in ("Name", "Attribute") else ""
+            if not _ARCHIVE_LOADER.match(name) or name in ("load", "loads"):
+                continue
+            if any((a.line, a.col) in archives for a in call.expr.args):
+                places.append(place(fa, call.expr.line))
+                shown.append(shorten(call.expr.text, 80))
+    if not places:
+        return
+    yield WorkItem(
+        kind="checkpoint",
+        what="weights read from a NumPy archive by the model's own loader: "
+        + ", ".join(dict.fromkeys(shown)),
+        where=tuple(dict.fromkeys(places)),
+        why=(
+            "released weights kept as named arrays (another framework's: TensorFlow or JAX "
+            "kernels, laid out HWIO) are copied into PyTorch's parameters by the model's own "
+            "loader: rewrite it to fill MindSpore's Parameters (set_data, the same name "
+            "mapping and transposes), or convert the archive once to a MindSpore checkpoint, "
+            "and check the outputs against PyTorch's"
+        ),
+        uses=len(places),
     )
 
 

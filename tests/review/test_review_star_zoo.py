@@ -164,3 +164,68 @@ def test_a_path_saved_through_a_name_or_a_joined_literal_is_read_back(tmp_path: 
     )
     review = build_review(str(write_repo(tmp_path / "w", {"train.py": weights})), jobs=1)
     assert [i for i in review.work if i.kind == "checkpoint"]
+
+
+_NPZ_MODEL = """
+import torch
+import torch.nn as nn
+
+
+def tf2th(w):
+    if w.ndim == 4:
+        w = w.transpose([3, 2, 0, 1])
+    return torch.from_numpy(w)
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3)
+        self.head = nn.Linear(8, 2)
+
+    def forward(self, x):
+        return self.head(self.conv(x).mean((2, 3)))
+
+    def load_from(self, weights, prefix='net/'):
+        with torch.no_grad():
+            self.conv.weight.copy_(tf2th(weights[f'{prefix}conv/kernel']))
+"""
+
+_NPZ_TRAIN = """
+import numpy as np
+import torch
+from model import Net
+
+
+def main():
+    model = Net()
+    model.load_from(np.load('released.npz'))
+    stats = np.load('mean_std.npy')
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.003, momentum=0.9)
+    for _ in range(3):
+        loss = model(torch.zeros(2, 3, 8, 8) - float(stats[0])).sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+if __name__ == '__main__':
+    main()
+"""
+
+
+def test_released_weights_read_from_a_numpy_archive_are_converted(tmp_path: Path) -> None:
+    """``model.load_from(np.load('released.npz'))``, the loader copying each array into a
+    parameter through a helper: a checkpoint to convert (issue 20: a transfer-learning
+    repository's released TensorFlow weights were no work item); a statistics array read
+    with ``np.load`` and used as data is none."""
+    review = build_review(
+        str(write_repo(tmp_path / "npz", {"model.py": _NPZ_MODEL, "train.py": _NPZ_TRAIN})),
+        jobs=1,
+    )
+    items = [i for i in review.work if i.kind == "checkpoint"]
+    assert [i.what for i in items] == [
+        "weights read from a NumPy archive by the model's own loader: "
+        "model.load_from(np.load('released.npz'))"
+    ]
+    assert [str(w) for w in items[0].where] == ["train.py:8"]
