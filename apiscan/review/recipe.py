@@ -10642,6 +10642,8 @@ class _Recipe:
                     chain = e.chain() if e.kind == "Attribute" else None
                     if not chain or len(chain) != 2 or chain[1] in self.repo.argparse:
                         continue
+                    if chain[0] in self.repo.parsed_names:
+                        continue  # options and loaded config files have their own rows
                     found = self.values.resolve(file, outer.function, e, 0)
                     if not found.literal or _literal_number(found.text) is None:
                         continue
