@@ -1869,16 +1869,45 @@ def entry_points(result: ScanResult, analyses: Sequence[FileAnalysis]) -> frozen
     defined: dict[str, list[str]] = {}
     for f in edges.keys() | step:
         defined.setdefault(f.rpartition(".")[2], []).append(f)
+    #: each repository class (module.qualname) -> the methods it defines, empty ones included
+    methods = {
+        f"{module}.{cls.qualname}": frozenset(cls.methods)
+        for fa in files.values()
+        for module in fa.modules
+        for cls in fa.classes
+    }
+
+    def ancestors(cls: str) -> set[str]:
+        out, todo = set(), [cls]
+        while todo:
+            c = todo.pop()
+            if c in out:
+                continue
+            out.add(c)
+            todo.extend(resolve(b) for b in bases.get(c, ()) if b)
+        return out
+
+    def interface(name: str, found: Sequence[str]) -> bool:
+        """Whether every definition of method ``name`` overrides one the repository's common
+        base class declares (an options-selected model: ``BaseModel.optimize_parameters``
+        implemented by each ``--model``'s class): a call on an untyped instance of that base
+        runs one of them, whichever the options pick."""
+        owners = [f.rpartition(".")[0] for f in found]
+        if not owners or not all(o in methods for o in owners):
+            return False
+        common = set.intersection(*(ancestors(o) for o in owners))
+        return any(name in methods.get(c, ()) for c in common)
 
     def untyped(callee: str) -> bool:
         name = callee.rpartition(".")[2]
         found = defined.get(name, [])
-        return (
-            callee.startswith("?.")
-            and name not in _GENERIC_METHODS
-            and 0 < len(found) <= 2
-            and all(reaches(f) for f in found)
-        )
+        if not callee.startswith("?.") or name in _GENERIC_METHODS or not found:
+            return False
+        if len(found) <= 2 and all(reaches(f) for f in found):
+            return True
+        # an interface method: the options pick the implementation, and the training runs
+        # through one that steps the optimizer
+        return interface(name, found) and any(reaches(f) for f in found)
 
     # the training frameworks whose modules the repository's training step is written in
     # (a LightningModule's ``configure_optimizers`` and ``training_step``)
