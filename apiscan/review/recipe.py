@@ -4084,6 +4084,17 @@ def _is_none(node: Expr | None) -> bool:
     return node is not None and node.kind == "Constant" and node.value is None
 
 
+def _word_default(node: Expr | None) -> bool:
+    """A default that is a word, not a count (``'latest'``): the option names something."""
+    if node is None or node.kind != "Constant" or not isinstance(node.value, str):
+        return False
+    try:
+        float(node.value)
+    except ValueError:
+        return True
+    return False
+
+
 # ----------------------------------------------------------------------------- the recipe
 #: A value's trail step naming the constructor parameter whose default it is.
 _PARAMETER_DEFAULT = re.compile(r"default of parameter (\w+) of ([\w.]+)\.__init__\(\)")
@@ -10605,6 +10616,8 @@ class _Recipe:
                 continue
             if category == "epochs" and self._model_argument_only(dest):
                 continue  # RAFT's --iters: refinement steps the model's call runs, no length
+            if category == "epochs" and all(_word_default(o.default) for o in options):
+                continue  # --epoch 'latest': which saved epoch to load, no length
             if category == "optimizer" and self._builds_optimizer() and self._option_unread(dest):
                 continue  # a --weight_decay no optimizer is given: declared, never read
             for o in options:

@@ -4439,6 +4439,50 @@ def _handed_on(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
     return frozenset(out)
 
 
+def _pattern_imports(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
+    """The repository modules a call loads by a name built around a key
+    (``importlib.import_module("data." + name + "_dataset")``, the name assigned first in the
+    same def or written in the call): every module whose dotted name fits the pattern may be
+    the one an option picks, its classes looked up by name in it
+    (``lib.__dict__.items()``). None of them is imported by name."""
+    from apiscan.review.registry import _concatenated
+
+    patterns: set[tuple[str, str]] = set()
+    for _fa, facts in with_facts(analyses):
+        values = facts.values
+        if values is None:
+            continue
+        bound = dict(facts.imports)
+        for call in values.calls:
+            expr = call.expr
+            func = expr.func if expr.parts else None
+            chain = func.chain() if func is not None else None
+            if not chain or not expr.args:
+                continue
+            dotted = ".".join([bound.get(chain[0], chain[0]), *chain[1:]])
+            if dotted != "importlib.import_module":
+                continue
+            arg = expr.args[0]
+            if arg.kind == "Name" and 0 <= call.function < len(values.defs):
+                stored = [
+                    a.value
+                    for a in values.defs[call.function].assigns
+                    if a.target.kind == "Name" and a.target.name == arg.name and a.line <= expr.line
+                ]
+                arg = stored[-1] if stored else arg
+            pieces = _concatenated(arg)
+            if not pieces or sum(not isinstance(p, str) for p in pieces) != 1:
+                continue
+            at = next(i for i, p in enumerate(pieces) if not isinstance(p, str))
+            prefix, suffix = "".join(pieces[:at]), "".join(pieces[at + 1 :])
+            if prefix or suffix:
+                patterns.add((prefix, suffix))
+    if not patterns:
+        return frozenset()
+    fits = [re.compile(rf"(?:\w+\.)*{re.escape(a)}\w+{re.escape(b)}") for a, b in patterns]
+    return frozenset(m for fa in analyses for m in fa.modules if any(f.fullmatch(m) for f in fits))
+
+
 def _reexported(
     fa: FileAnalysis, framework: Collection[str], handed: Collection[str] = ()
 ) -> set[str]:
@@ -4558,6 +4602,7 @@ def uncalled_functions(
     trained = _trains_here(analyses)
     framework = _framework_classes(analyses) if trained else frozenset()
     handed = _handed_on(analyses) if trained else frozenset()
+    loaded = _pattern_imports(analyses)
     every_call = call_index(
         fa.syntax.values
         for fa in analyses
@@ -4771,6 +4816,8 @@ def uncalled_functions(
         library = any(m in imported for m in fa.modules) or fa.path in variants
         if not library and not trained:
             continue
+        if any(m in loaded for m in fa.modules):
+            continue  # loaded by a name an option spells: any of its classes may be picked
         # (a class a registry's decorator fills a table with is built by name)
         decorated = _decorated(facts) | _registered_classes(facts)
         # a module some file reads whole (``models_vit.__dict__[args.model](...)``,
