@@ -41,7 +41,7 @@ from apiscan.review.inference import (
     inference_steps,
 )
 from apiscan.review.leftout import documented_definitions, left_out
-from apiscan.review.masked import METRICS, REDUCTION, masked_selections
+from apiscan.review.masked import DEBUG_CHECKS, METRICS, REDUCTION, masked_selections
 from apiscan.review.model import (
     WORK_KINDS,
     ModuleNode,
@@ -852,6 +852,7 @@ def review(options: ScanOptions) -> Review:
             frozenset(k for k, kind in masked.items() if kind == METRICS),
             unbuilt - switched,
             exporting,
+            reports=frozenset(k for k, kind in masked.items() if kind == DEBUG_CHECKS),
             callers=effort.callers_of(analyses),
             # the training datasets: the classes whose per-sample steps the recipe reads
             fixed=fixed_size_inputs(
