@@ -2191,6 +2191,8 @@ class _Builders:
             if annotated in self.classes:
                 return annotated
         for ref in file.returns_in(fid):
+            if not file.own_return(ref, fid):
+                continue  # a nested def's (``def norm_layer(x): return Identity()``)
             cls = self.built(file, ref, fid, depth + 1)
             if cls is not None:
                 if self.trail is not None:
