@@ -2851,22 +2851,20 @@ def checkpoint_writes(
         if call is None or not call.expr.args:
             continue
         saved = call.expr.args[0]
+        # each training call of the helper may hand it another state (HiFi-GAN's
+        # ``save_checkpoint(g_path, {'generator': ...})`` then ``save_checkpoint(do_path,
+        # {'mpd': ..., 'msd': ..., 'optim_g': ...})``): what each one writes
+        holds: list[tuple[str, str]] = []
         if by and saved.kind == "Name" and call.function >= 0:
-            handed = _handed_argument(values.defs[call.function], saved.name, by[0])
-            saved = handed if handed is not None else saved
-            caller = by[0][0].syntax.values if by[0][0].syntax is not None else None
-            at = by[0][1]
-            if handed is not None and handed.kind == "Name" and caller and at.function >= 0:
-                # ``ckpt_state = {...}`` then ``save_checkpoint(ckpt_state, ...)``
-                bound = [
-                    a
-                    for a in caller.defs[at.function].assigns
-                    if a.target.kind == "Name"
-                    and a.target.name == handed.name
-                    and a.line < at.expr.line
-                ]
-                if bound:
-                    saved = max(bound, key=lambda a: a.line).value
+            for one in by:
+                state = _handed_state(values.defs[call.function], saved, one)
+                shown_state = _held(state)
+                if all(shown_state != h for _, h in holds):
+                    holds.append((str(place(one[0], one[1].expr.line)), shown_state))
+        if len(holds) == 1:
+            holds = []  # every call hands the same state: one row as before
+        if by and saved.kind == "Name" and call.function >= 0:
+            saved = _handed_state(values.defs[call.function], saved, by[0])
         elif saved.kind == "Name" and call.function >= 0:
             bound = [
                 a
@@ -2878,10 +2876,10 @@ def checkpoint_writes(
                 # in no line order: the branches of a depth pick come last to first)
                 saved = max(bound, key=lambda a: a.line).value
         shown: list[tuple[str, str]] = []
-        if saved.kind == "Dict" and saved.keys and all(saved.keys):
-            shown.append(("holds", ", ".join(str(k) for k in saved.keys)))
+        if holds:
+            shown.extend((f"holds ({where})", held) for where, held in holds)
         else:
-            shown.append(("holds", saved.text))
+            shown.append(("holds", _held(saved)))
         own = options.values_in(f.path)
         tests = [branch.test for branch in reversed(call.ifs)]
         if tests:
@@ -2958,6 +2956,33 @@ def _helper_calls(
         and any(m.startswith(callee.rpartition(".")[0] + ".") for m in modules)
         for c in calls
     ]
+
+
+def _held(saved: Expr) -> str:
+    """What a checkpoint write holds: the keys of the dict it saves, else its text."""
+    if saved.kind == "Dict" and saved.keys and all(saved.keys):
+        return ", ".join(str(k) for k in saved.keys)
+    return saved.text
+
+
+def _handed_state(d: DefValues, saved: Expr, by: tuple[FileAnalysis, CallValues]) -> Expr:
+    """The state a helper's parameter ``saved`` holds at the training's call ``by``: the
+    argument handed there, or the dict that argument was bound to before the call
+    (``ckpt_state = {...}`` then ``save_checkpoint(ckpt_state, ...)``)."""
+    handed = _handed_argument(d, saved.name, by)
+    if handed is None:
+        return saved
+    caller = by[0].syntax.values if by[0].syntax is not None else None
+    at = by[1]
+    if handed.kind == "Name" and caller and at.function >= 0:
+        bound = [
+            a
+            for a in caller.defs[at.function].assigns
+            if a.target.kind == "Name" and a.target.name == handed.name and a.line < at.expr.line
+        ]
+        if bound:
+            return max(bound, key=lambda a: a.line).value
+    return handed
 
 
 def _handed_argument(d: DefValues, param: str, by: tuple[FileAnalysis, CallValues]) -> Expr | None:
