@@ -10359,7 +10359,16 @@ class _Recipe:
             sites = self.values.call_sites(f, fn)
             shown: list[str] = []
             places: dict[str, None] = {}
+            defaulted = False
             for arg in calls[0].expr.args:
+                default = params.get(arg.name) if arg.kind == "Name" else None
+                if not sites and default is not None and default.kind == "Constant":
+                    # called by nothing the records show with values: handed on as a
+                    # callback (``self.ups.apply(init_weights)`` calls it with the module
+                    # alone), so it runs with its defaults
+                    shown.append(default.text)
+                    defaulted = True
+                    continue
                 if arg.kind != "Name" or arg.name not in params or not sites:
                     shown.append(arg.text)
                     continue
@@ -10379,6 +10388,9 @@ class _Recipe:
                 shown.append(" | ".join(found) if found else arg.text)
             if shown == [a.text for a in calls[0].expr.args]:
                 out.append((key, text))
+                continue
+            if defaulted:
+                out.append((key, f"{', '.join(shown)} (the defaults of {d.name}())"))
                 continue
             where = list(places)
             more = f" and {len(where) - 4} more" if len(where) > 4 else ""
