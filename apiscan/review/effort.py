@@ -149,6 +149,11 @@ RATES: dict[str, tuple[float, float]] = {
     # the training loop's per-step host reads (loss.item() logged), moved out of the compiled
     # step or read every N steps: one small change for the repository
     "step-sync": (0.1, 0.2),
+    # a GAN's step: the generator's and the discriminator's losses each differentiated over
+    # their own network's parameters (two value_and_grad functions), the generated batch
+    # stopped from the discriminator's gradient, the requires_grad toggles dropped, and
+    # the alternation checked step by step against PyTorch
+    "adversarial-step": (1.0, 2.0),
     # a tensor attribute the network copies to the device each step, registered as a buffer
     # (a Parameter with requires_grad=False) and its .to() dropped: a line and a check
     "host-buffer": (0.1, 0.2),

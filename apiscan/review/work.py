@@ -2501,12 +2501,92 @@ def work_items(
             ancillary.documented_script(),
         )
     )
+    items.extend(adversarial_steps(findings, analyses, ancillary))
     if tree is not None:
         items = _unreached_trips(items, analyses, ancillary, tree)
     order = list(WORK_KINDS)
     return tuple(
         sorted(items, key=lambda i: (order.index(i.kind), i.where[0].path, i.where[0].line))
     )
+
+
+#: An optimizer's step on a known optimizer class (not a scaler's, not a scheduler's).
+_OPTIMIZER_STEP = re.compile(r"^torch\.optim\.(?:[A-Z]\w*|Optimizer)\.step$")
+
+
+def adversarial_steps(
+    findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> list[WorkItem]:
+    """A training step that steps two or more optimizers in turn, each after a backward pass
+    of its own (a GAN's ``optimizer_D.step()`` after ``loss_D.backward()``, then
+    ``optimizer_G.step()`` after ``loss_G.backward()``), in the function itself or in the
+    methods and functions of its file it calls (``backward_G``, ``backward_D``): one item
+    per such function. A single backward pass followed by several optimizers' steps (one
+    loss, parameter groups split over optimizers) is one gradient computation, no item."""
+    by_path = {fa.path: fa for fa in analyses if not fa.errors}
+    steps: dict[tuple[str, str], list[ApiFinding]] = {}
+    backwards: dict[tuple[str, str], int] = {}
+    for f in findings:
+        if f.usage != "call" or ancillary.why(f.path) or is_test_path(f.path):
+            continue
+        if _OPTIMIZER_STEP.match(f.api):
+            steps.setdefault((f.path, f.function), []).append(f)
+        elif f.api in BACKWARD_APIS:
+            backwards[(f.path, f.function)] = backwards.get((f.path, f.function), 0) + 1
+    out: list[WorkItem] = []
+    for (path, function), stepped in sorted(steps.items()):
+        fa = by_path.get(path)
+        values = fa.syntax.values if fa is not None and fa.syntax is not None else None
+        if values is None:
+            continue
+        receivers = {
+            c.expr.func.text.rpartition(".")[0]
+            for c in values.calls
+            if c.expr.parts
+            and c.expr.func.kind == "Attribute"
+            and c.expr.func.name == "step"
+            and any(c.expr.line == f.span.line for f in stepped)
+        }
+        if len(receivers) < 2:
+            continue
+        # the backward passes of the function and of what it calls in its own file,
+        # transitively (``backward_D_A`` calling ``backward_D_basic``)
+        edges: dict[str, set[str]] = {}
+        for c in fa.calls:
+            if c.role == "call":
+                edges.setdefault(c.caller, set()).add(c.callee.rpartition(".")[2])
+        own = {fn for p, fn in backwards if p == path}
+        reached, todo = {function}, [function]
+        while todo:
+            caller = todo.pop()
+            for fn in own | set(edges):
+                if (
+                    fn not in reached
+                    and fn.rpartition(".")[2] in edges.get(caller, ())
+                    and fn.rpartition(".")[0] == caller.rpartition(".")[0]
+                ):
+                    reached.add(fn)
+                    todo.append(fn)
+        passes = sum(backwards.get((path, fn), 0) for fn in reached)
+        if passes < 2:
+            continue
+        names = ", ".join(sorted(receivers))
+        out.append(
+            WorkItem(
+                kind="adversarial-step",
+                what=f"{function}: {len(receivers)} optimizers ({names}) stepped in turn, "
+                f"{passes} backward passes",
+                where=tuple(place(fa, f.span.line) for f in stepped),
+                why="each network's loss is differentiated over its own parameters and its "
+                "optimizer stepped in turn (a GAN's generator and discriminator): in MindSpore "
+                "two gradient functions (mindspore.value_and_grad over each network's "
+                "parameters), the generated batch passed through ops.stop_gradient for the "
+                "discriminator's loss where PyTorch detaches it, the requires_grad toggles "
+                "dropped; checked step by step against PyTorch, since a wrong detach or "
+                "parameter set trains silently wrong",
+            )
+        )
+    return out
 
 
 def _registered_models(analyses: Sequence[FileAnalysis]) -> set[str]:
