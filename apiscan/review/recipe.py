@@ -387,7 +387,9 @@ _BRANCH_DECIDED = frozenset(
 #: The rows whose ``if``/``elif`` branch is weighed where they are built
 #: (:meth:`_Recipe._branch_rows`; a wrapper for several devices only under an option's
 #: test, :meth:`_Recipe._wrapper_choice`).
-_BRANCH_ROWS = frozenset({"loss", "scheduler", "wd_schedule", "augmentation", "distributed"})
+_BRANCH_ROWS = frozenset(
+    {"loss", "scheduler", "wd_schedule", "augmentation", "distributed", "init"}
+)
 #: An attribute an initialisation routine sets that holds weights.
 _WEIGHT_ATTR = re.compile(r"\b(weight|bias|data|param\w*|embed\w*|token\w*)\b")
 #: A setting named for testing or evaluation.
