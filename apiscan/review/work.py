@@ -1851,6 +1851,10 @@ def _reference_graph(
         graph.setdefault(path, set()).add(target)
     for path, target in _local_hub_loads(analyses):
         graph.setdefault(path, set()).add(target)
+    # modules loaded by a name an option spells (``import_module("models." + name +
+    # "_model")``): the loader uses each of them
+    for path, targets in _pattern_loads(analyses).items():
+        graph.setdefault(path, set()).update(targets)
     return graph
 
 
@@ -4521,14 +4525,21 @@ def _handed_on(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
 
 def _pattern_imports(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
     """The repository modules a call loads by a name built around a key
-    (``importlib.import_module("data." + name + "_dataset")``, the name assigned first in the
-    same def or written in the call): every module whose dotted name fits the pattern may be
-    the one an option picks, its classes looked up by name in it
-    (``lib.__dict__.items()``). None of them is imported by name."""
+    (:func:`_pattern_loads`): every module whose dotted name fits the pattern may be the one
+    an option picks, its classes looked up by name in it (``lib.__dict__.items()``). None
+    of them is imported by name."""
+    paths = {p for targets in _pattern_loads(analyses).values() for p in targets}
+    return frozenset(m for fa in analyses if fa.path in paths for m in fa.modules)
+
+
+def _pattern_loads(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
+    """path of each file that loads modules by a name built around a key
+    (``importlib.import_module("data." + name + "_dataset")``, the name assigned first in
+    the same def or written in the call) -> the paths of the modules that fit the pattern."""
     from apiscan.review.registry import _concatenated
 
-    patterns: set[tuple[str, str]] = set()
-    for _fa, facts in with_facts(analyses):
+    patterns: dict[str, set[tuple[str, str]]] = {}
+    for fa, facts in with_facts(analyses):
         values = facts.values
         if values is None:
             continue
@@ -4556,11 +4567,16 @@ def _pattern_imports(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
             at = next(i for i, p in enumerate(pieces) if not isinstance(p, str))
             prefix, suffix = "".join(pieces[:at]), "".join(pieces[at + 1 :])
             if prefix or suffix:
-                patterns.add((prefix, suffix))
-    if not patterns:
-        return frozenset()
-    fits = [re.compile(rf"(?:\w+\.)*{re.escape(a)}\w+{re.escape(b)}") for a, b in patterns]
-    return frozenset(m for fa in analyses for m in fa.modules if any(f.fullmatch(m) for f in fits))
+                patterns.setdefault(fa.path, set()).add((prefix, suffix))
+    out: dict[str, set[str]] = {}
+    for path, found in patterns.items():
+        fits = [re.compile(rf"(?:\w+\.)*{re.escape(a)}\w+{re.escape(b)}") for a, b in found]
+        out[path] = {
+            fa.path
+            for fa in analyses
+            if fa.path != path and any(f.fullmatch(m) for m in fa.modules for f in fits)
+        }
+    return out
 
 
 def _reexported(
