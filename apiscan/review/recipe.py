@@ -4086,6 +4086,25 @@ def _is_none(node: Expr | None) -> bool:
     return node is not None and node.kind == "Constant" and node.value is None
 
 
+#: What a test of the layer an initialiser visits calls or reads (``isinstance(m,
+#: nn.Conv2d)``, ``classname.find('Conv')``, ``m.__class__.__name__``, ``hasattr(m, 'bias')``).
+_LAYER_TESTS = frozenset({"isinstance", "hasattr", "type", "find", "startswith", "endswith"})
+
+
+def _layer_test(call: CallValues) -> bool:
+    """Whether the ``if`` ``call`` sits in tests the kind of layer being initialised: the
+    branches of such a chain all run, one per kind of layer the initialiser visits
+    (``Module.apply``), none an alternative of the others."""
+    if not call.ifs or call.ifs[0].function != call.function:
+        return False
+    for e in call.ifs[0].test.walk():
+        if e.kind == "Call" and e.callee().rpartition(".")[2] in _LAYER_TESTS:
+            return True
+        if e.kind in ("Name", "Attribute") and e.name in ("classname", "__class__"):
+            return True
+    return False
+
+
 def _word_default(node: Expr | None) -> bool:
     """A default that is a word, not a count (``'latest'``): the option names something."""
     if node is None or node.kind != "Constant" or not isinstance(node.value, str):
@@ -4961,6 +4980,8 @@ class _Recipe:
                     call.expr.line == item.where.line
                     and call.expr.callee().rpartition(".")[2] == last
                 ):
+                    if item.category == "init" and _layer_test(call):
+                        break  # ``if isinstance(m, nn.Conv2d)`` under ``apply``: every kind runs
                     if item.category != "distributed" or self._wrapper_choice(call):
                         self._note_branch(item.category, item.name, item.where, file, call)
                     break

@@ -79,3 +79,35 @@ def test_untold_initialiser_rows_are_alternatives(tmp_path) -> None:
     inits = {r.name: r.note for r in review.recipe if r.category == "init"}
     assert {"torch.nn.init.normal_", "torch.nn.init.xavier_normal_"} <= inits.keys(), inits
     assert all("alternatives" in inits[n] for n in inits), inits
+
+
+LAYER_KINDS = """
+    import torch
+    from torch import nn
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(3, 3, 3)
+            self.bn = nn.BatchNorm2d(3)
+            for m in self.modules():
+                if isinstance(m, nn.Conv2d):
+                    nn.init.kaiming_normal_(m.weight, mode="fan_out")
+                elif isinstance(m, nn.BatchNorm2d):
+                    nn.init.ones_(m.weight)
+
+        def forward(self, x):
+            return self.bn(self.conv(x))
+"""
+
+
+def test_branches_on_the_layer_kind_all_run(tmp_path) -> None:
+    # one branch per kind of layer the loop visits: every initialiser runs, no alternatives
+    train = TRAIN.replace("from networks import define_net", "from networks import Net")
+    train = train.replace("define_net()", "Net()")
+    root = write_repo(tmp_path, {"networks.py": LAYER_KINDS, "train.py": train})
+    review = build_review(str(root))
+    inits = {r.name: r.note for r in review.recipe if r.category == "init"}
+    assert {"torch.nn.init.kaiming_normal_", "torch.nn.init.ones_"} <= inits.keys(), inits
+    assert not any("alternatives" in note for note in inits.values()), inits
