@@ -2459,6 +2459,7 @@ def work_items(
     torch_api = load_torch_api()
     items.extend(_cells_in_forward(findings, torch_api))
     items.extend(_torch_in_data(findings, analyses, torch_api))
+    items.extend(_torch_in_datasets(findings, analyses, ancillary, torch_api))
     items.extend(_bn_momentum_writes(findings, analyses, uncalled))
     items.extend(_tied_weights(analyses, ancillary, uncalled))
     items.extend(_loss_attributes(analyses, ancillary, uncalled))
@@ -7215,6 +7216,92 @@ def _torch_in_data(
             ),
             uses=len(uses),
         )
+
+
+#: Torch computations a dataset may run per sample besides functional ops and layers: the
+#: signal ops of an audio or spectral pipeline (a mel spectrogram in ``__getitem__``).
+_SIGNAL_OPS = frozenset(
+    {
+        "torch.stft",
+        "torch.istft",
+        "torch.matmul",
+        "torch.hann_window",
+        "torch.hamming_window",
+        "torch.blackman_window",
+    }
+)
+#: The bases that make a class a map-style or iterable dataset.
+_DATASET_BASES = ("torch.utils.data.Dataset", "torch.utils.data.dataset.Dataset")
+
+
+def _torch_in_datasets(
+    findings: Sequence[ApiFinding],
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    torch_api: TorchApi,
+) -> Iterable[WorkItem]:
+    """A dataset whose ``__getitem__`` computes with torch on every sample, itself or
+    through a function of the repository it calls (HiFi-GAN's ``MelDataset`` calling
+    ``mel_spectrogram``: ``torch.stft`` and a mel filterbank ``torch.matmul``), one item per
+    dataset: it runs on the host in the loader's workers, where a MindSpore dataset
+    pipeline runs NumPy code or mindspore.dataset ops; the computation is rewritten with
+    them (``mindspore.dataset.audio``, librosa, NumPy), even where the network's loss calls
+    the same function on the device."""
+    module_paths = {m: fa.path for fa in analyses for m in fa.modules}
+    datasets: list[tuple[FileAnalysis, str]] = []
+    for fa in analyses:
+        if fa.errors or ancillary.why(fa.path) or is_test_path(fa.path):
+            continue
+        for c in fa.classes:
+            if any(b in _DATASET_BASES for b in c.bases) and "__getitem__" in c.methods:
+                datasets.append((fa, c.qualname))
+    if not datasets:
+        return
+    by_function: dict[tuple[str, str], list[ApiFinding]] = {}
+    for f in findings:
+        if f.usage != "call" or not f.api.startswith("torch."):
+            continue
+        if (
+            f.api in _SIGNAL_OPS
+            or f.api.startswith(("torch.fft.", _FUNCTIONAL))
+            or (f.api.startswith("torch.nn.") and torch_api.is_layer(f.api))
+        ):
+            by_function.setdefault((f.path, f.function), []).append(f)
+    for fa, cls in datasets:
+        getitem = f"{cls}.__getitem__"
+        reached = [(fa.path, getitem)]
+        for c in fa.calls:
+            if c.caller != getitem or c.role != "call":
+                continue
+            module, _, name = c.callee.rpartition(".")
+            path = module_paths.get(module)
+            if path is not None and not ancillary.why(path):
+                reached.append((path, name))
+        uses = [f for key in reached for f in by_function.get(key, ())]
+        computing = sorted({f.api for f in uses if f.api in _SIGNAL_OPS or "fft" in f.api})
+        if not uses or not computing:
+            continue
+        uses.sort(key=lambda f: f.sort_key())
+        via = sorted({fn for path, fn in reached[1:] if by_function.get((path, fn))})
+        shown = f" (through {', '.join(via)})" if via else ""
+        yield WorkItem(
+            kind="data-torch-op",
+            what=f"{cls}: {', '.join(sorted({f.api for f in uses}))}{shown}",
+            where=(*_places(uses), place(fa, _class_line(fa, cls))),
+            why=(
+                f"the dataset {cls} computes with torch on every sample{shown}, on the host "
+                "in the loader's workers: a MindSpore dataset pipeline runs NumPy code or "
+                "mindspore.dataset ops there (mindspore.dataset.audio's Spectrogram and "
+                "MelScale, or librosa and NumPy), so the features are computed with them; "
+                "where the loss runs the same function on the device it is ported twice, "
+                "and the two are checked to agree"
+            ),
+            uses=len(uses),
+        )
+
+
+def _class_line(fa: FileAnalysis, qualname: str) -> int:
+    return next((c.line for c in fa.classes if c.qualname == qualname and c.line), 1)
 
 
 def data_pipeline_sites(work: Sequence[WorkItem]) -> Callable[[ApiFinding], bool]:
