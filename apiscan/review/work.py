@@ -49,6 +49,7 @@ from apiscan.review.commands import (
     documented_entry,
     documented_scripts,
     documented_stages,
+    launch_commands,
     launches,
     training_commands_scripts,
 )
@@ -438,7 +439,81 @@ class Ancillary:
             self._recipes.update(dict.fromkeys(unloaded, "task"))
             # (one that builds an optimizer holds another launcher's training, not the run's)
             self.keep -= unloaded.keys()
+            unpicked = self._unpicked_loads(analyses)
+            self._why.update(unpicked)
+            self._recipes.update(dict.fromkeys(unpicked, "task"))
+            self.keep -= unpicked.keys()
         self._why.update(self._copies(analyses))
+
+    def _unpicked_loads(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """The modules a loader picks by an option's value (``import_module("models." +
+        opt.model + "_model")``: :func:`_pattern_loads`) that no value the run can give
+        names: not the option's default, not a value a model's ``parser.set_defaults``
+        gives it, not one a documented command of a ported script passes (``python train.py
+        --model pix2pix``). A template or an inference-only model (``--model test``, run by
+        a tool) is another configuration's, counted apart with its recipe rows. Only where
+        exactly one option's values all name modules of the pattern: otherwise nothing."""
+        if self._root is None:
+            return {}
+        loads = _pattern_keys(analyses)
+        if not loads:
+            return {}
+        readings = self._readings or Readings(self._root, analyses)
+        defaults = readings.argparse.values()
+        # a module some file imports by name (the loader's ``BaseModel``) is no pick
+        imported = {t for targets in self._imports.values() for t in targets}
+        candidates = {path for keyed in loads.values() for path in keyed.values()}
+        #: path -> dest -> the values its ``parser.set_defaults(dest=...)`` calls give
+        given: dict[str, dict[str, set[str]]] = {}
+        for fa, facts in with_facts(analyses):
+            for call in facts.values.calls if facts.values is not None else ():
+                if call.expr.callee() == "set_defaults":
+                    for k in call.expr.keywords:
+                        value = k.target
+                        if value.kind == "Constant" and isinstance(value.value, str):
+                            given.setdefault(fa.path, {}).setdefault(k.name, set()).add(value.value)
+        commands = [
+            words
+            for path, _, words, _ in launch_commands(self._root)
+            if not path.endswith(".sh") or not self._why.get(path)
+        ]
+        picks: dict[tuple[str, str], tuple[str, set[str]]] = {}
+        picked_paths: set[str] = set()
+        for _ in range(2):  # a picked model's ``set_defaults(dataset_mode=...)`` picks more
+            for pattern, keyed in loads.items():
+                dests = [
+                    dest
+                    for dest, held in defaults.items()
+                    if held and all(isinstance(v, str) and v in keyed for v in held)
+                ]
+                if len(dests) != 1:
+                    continue
+                dest = dests[0]
+                picked = {v for v in defaults[dest] if isinstance(v, str)}
+                for path, by_dest in given.items():
+                    if path not in candidates or path in picked_paths:
+                        picked |= by_dest.get(dest, set())
+                flag = f"--{dest}"
+                for words in commands:
+                    script = next((w for w in words if w.endswith(".py")), "")
+                    if not script or self._why.get(script.removeprefix("./")):
+                        continue  # a tool's command (``test.py --model test``) trains nothing
+                    for i, word in enumerate(words[:-1]):
+                        if word == flag:
+                            picked.add(words[i + 1])
+                        elif word.startswith(flag + "="):
+                            picked.add(word.partition("=")[2])
+                picks[pattern] = (flag, picked)
+                picked_paths |= {keyed[k] for k in picked if k in keyed}
+        out: dict[str, str] = {}
+        for pattern, (flag, picked) in picks.items():
+            keyed = loads[pattern]
+            if not picked & keyed.keys():
+                continue
+            for key, path in keyed.items():
+                if key not in picked and path not in self._why and path not in imported:
+                    out[path] = f"{UNPICKED} ({flag} {key})"
+        return out
 
     def _other_config_system(
         self, analyses: Sequence[FileAnalysis], entry: str | None
@@ -1574,6 +1649,8 @@ OTHER_TASK = "other task"
 UNRUN_SCRIPT = "script the training does not run (data preparation, evaluation...)"
 #: Why a config module no documented training command loads is counted apart.
 UNLAUNCHED = "configuration the documented training does not load"
+#: Why a module an option picks by name that no value of the run names is counted apart.
+UNPICKED = "alternative no documented run picks"
 
 #: Why a module that only root-level tools import is counted apart (with the tools).
 TOOLS_ONLY = "used only by tools"
@@ -4533,10 +4610,27 @@ def _pattern_imports(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
     return frozenset(m for fa in analyses if fa.path in paths for m in fa.modules)
 
 
-def _pattern_loads(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
+def _pattern_keys(analyses: Sequence[FileAnalysis]) -> dict[tuple[str, str], dict[str, str]]:
+    """Each (prefix, suffix) of a module name built around a key
+    (:func:`_pattern_loads`) -> key -> the path of the module that key loads
+    (``"cycle_gan"`` -> ``models/cycle_gan_model.py``)."""
+    out: dict[tuple[str, str], dict[str, str]] = {}
+    for found in _load_patterns(analyses).values():
+        for prefix, suffix in found:
+            fit = re.compile(rf"(?:\w+\.)*{re.escape(prefix)}(\w+){re.escape(suffix)}")
+            keyed = out.setdefault((prefix, suffix), {})
+            for fa in analyses:
+                for m in fa.modules:
+                    hit = fit.fullmatch(m)
+                    if hit:
+                        keyed.setdefault(hit.group(1), fa.path)
+    return {k: v for k, v in out.items() if v}
+
+
+def _load_patterns(analyses: Sequence[FileAnalysis]) -> dict[str, set[tuple[str, str]]]:
     """path of each file that loads modules by a name built around a key
     (``importlib.import_module("data." + name + "_dataset")``, the name assigned first in
-    the same def or written in the call) -> the paths of the modules that fit the pattern."""
+    the same def or written in the call) -> the (prefix, suffix) of each such name."""
     from apiscan.review.registry import _concatenated
 
     patterns: dict[str, set[tuple[str, str]]] = {}
@@ -4569,6 +4663,13 @@ def _pattern_loads(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
             prefix, suffix = "".join(pieces[:at]), "".join(pieces[at + 1 :])
             if prefix or suffix:
                 patterns.setdefault(fa.path, set()).add((prefix, suffix))
+    return patterns
+
+
+def _pattern_loads(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
+    """path of each file that loads modules by a name built around a key
+    (:func:`_load_patterns`) -> the paths of the modules that fit the pattern."""
+    patterns = _load_patterns(analyses)
     out: dict[str, set[str]] = {}
     for path, found in patterns.items():
         fits = [re.compile(rf"(?:\w+\.)*{re.escape(a)}\w+{re.escape(b)}") for a, b in found]

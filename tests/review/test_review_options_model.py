@@ -13,6 +13,14 @@ from scan_helpers import write_repo
 from apiscan.review.build import build_review
 
 FILES = {
+    "README.md": """
+        # Two generators
+
+        ```bash
+        python train.py --dataroot ./datasets/maps --model gan
+        python train.py --dataroot ./datasets/facades --model paired
+        ```
+    """,
     "options.py": """
         import argparse
 
@@ -260,3 +268,15 @@ def test_option_read_by_the_picked_model_decides_its_branch(review) -> None:
     inits = {r.name: r.note for r in review.recipe if r.category == "init"}
     assert "torch.nn.init.normal_" in inits, inits
     assert "torch.nn.init.xavier_normal_" not in inits, inits
+
+
+def test_module_no_run_picks_is_counted_apart(review) -> None:
+    # --model gan (the default) and paired (documented) are the runs; third no run picks,
+    # and the base every model imports is no pick at all
+    apart = dict(review.ancillary)
+    assert "models/third_model.py" in apart, apart
+    assert "--model third" in apart["models/third_model.py"]
+    for ported in ("models/gan_model.py", "models/paired_model.py", "models/base_model.py"):
+        assert ported not in apart, apart
+    optimizers = {r.name for r in review.recipe if r.category == "optimizer"}
+    assert "torch.optim.RMSprop" not in optimizers, optimizers
