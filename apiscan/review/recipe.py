@@ -10535,7 +10535,11 @@ class _Recipe:
                     for inner in loops
                 ):
                     continue
-                found.update(e.name for e in outer.iter.walk() if e.kind == "Attribute" and e.name)
+                # the stop, not the start (``range(opt.epoch_count, opt.n_epochs + 1)``:
+                # the epoch a resumed run starts from) nor the step
+                args = outer.iter.args
+                bound = args[1] if len(args) > 1 else outer.iter
+                found.update(e.name for e in bound.walk() if e.kind == "Attribute" and e.name)
         self._loop_bound_memo = frozenset(found)
         return self._loop_bound_memo
 

@@ -33,6 +33,7 @@ FILES = {
             parser.add_argument("--init_type", type=str, default="normal")
             parser.add_argument("--load_size", type=int, default=286)
             parser.add_argument("--n_epochs", type=int, default=100)
+            parser.add_argument("--epoch_count", type=int, default=1)
             parser.add_argument("--epoch", type=str, default="latest", help="which epoch to load")
             return parser.parse_args()
     """,
@@ -228,7 +229,7 @@ FILES = {
             opt = parse()
             dataset = create_dataset(opt)
             model = create_model(opt)
-            for epoch in range(opt.n_epochs):
+            for epoch in range(opt.epoch_count, opt.n_epochs + 1):
                 for data in dataset:
                     model.set_input(data)
                     model.optimize_parameters()
@@ -260,6 +261,8 @@ def test_epoch_named_by_a_word_is_no_training_length(review) -> None:
     lengths = {r.name for r in review.recipe if r.category == "epochs"}
     assert "argparse --n_epochs" in lengths, lengths
     assert "argparse --epoch" not in lengths, lengths
+    # the start of the epochs' range (a resumed run's first epoch) is no length either
+    assert "argparse --epoch_count" not in lengths, lengths
 
 
 def test_option_read_by_the_picked_model_decides_its_branch(review) -> None:
