@@ -460,8 +460,14 @@ class Ancillary:
             return {}
         readings = self._readings or Readings(self._root, analyses)
         defaults = readings.argparse.values()
-        # a module some file imports by name (the loader's ``BaseModel``) is no pick
-        imported = {t for targets in self._imports.values() for t in targets}
+        # a module some file imports or names (the loader's ``BaseModel``) is no pick; the
+        # loader's own references to the modules it may load are not such a use
+        loaders = _pattern_loads(analyses)
+        imported = {
+            t
+            for source, targets in _reference_graph(analyses, self._imports).items()
+            for t in targets - loaders.get(source, set())
+        }
         candidates = {path for keyed in loads.values() for path in keyed.values()}
         #: path -> dest -> the values its ``parser.set_defaults(dest=...)`` calls give
         given: dict[str, dict[str, set[str]]] = {}
@@ -481,6 +487,8 @@ class Ancillary:
         picked_paths: set[str] = set()
         for _ in range(2):  # a picked model's ``set_defaults(dataset_mode=...)`` picks more
             for pattern, keyed in loads.items():
+                if not pattern[1]:
+                    continue  # no naming convention (``"models." + arch``): any module fits
                 dests = [
                     dest
                     for dest, held in defaults.items()
