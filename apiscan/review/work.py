@@ -5022,7 +5022,7 @@ def uncalled_functions(
         library = any(m in imported for m in fa.modules) or fa.path in variants
         if not library and not trained:
             continue
-        if any(m in loaded for m in fa.modules):
+        if not library and any(m in loaded for m in fa.modules):
             continue  # loaded by a name an option spells: any of its classes may be picked
         # (a class a registry's decorator fills a table with is built by name)
         decorated = _decorated(facts) | _registered_classes(facts)
