@@ -41,7 +41,7 @@ from apiscan.review.inference import (
     inference_steps,
 )
 from apiscan.review.leftout import documented_definitions, left_out
-from apiscan.review.masked import METRICS, REDUCTION, masked_selections
+from apiscan.review.masked import DEBUG_CHECKS, METRICS, REDUCTION, masked_selections
 from apiscan.review.model import (
     WORK_KINDS,
     ModuleNode,
@@ -852,6 +852,7 @@ def review(options: ScanOptions) -> Review:
             frozenset(k for k, kind in masked.items() if kind == METRICS),
             unbuilt - switched,
             exporting,
+            reports=frozenset(k for k, kind in masked.items() if kind == DEBUG_CHECKS),
             callers=effort.callers_of(analyses),
             # the training datasets: the classes whose per-sample steps the recipe reads
             fixed=fixed_size_inputs(
@@ -1869,16 +1870,45 @@ def entry_points(result: ScanResult, analyses: Sequence[FileAnalysis]) -> frozen
     defined: dict[str, list[str]] = {}
     for f in edges.keys() | step:
         defined.setdefault(f.rpartition(".")[2], []).append(f)
+    #: each repository class (module.qualname) -> the methods it defines, empty ones included
+    methods = {
+        f"{module}.{cls.qualname}": frozenset(cls.methods)
+        for fa in files.values()
+        for module in fa.modules
+        for cls in fa.classes
+    }
+
+    def ancestors(cls: str) -> set[str]:
+        out, todo = set(), [cls]
+        while todo:
+            c = todo.pop()
+            if c in out:
+                continue
+            out.add(c)
+            todo.extend(resolve(b) for b in bases.get(c, ()) if b)
+        return out
+
+    def interface(name: str, found: Sequence[str]) -> bool:
+        """Whether every definition of method ``name`` overrides one the repository's common
+        base class declares (an options-selected model: ``BaseModel.optimize_parameters``
+        implemented by each ``--model``'s class): a call on an untyped instance of that base
+        runs one of them, whichever the options pick."""
+        owners = [f.rpartition(".")[0] for f in found]
+        if not owners or not all(o in methods for o in owners):
+            return False
+        common = set.intersection(*(ancestors(o) for o in owners))
+        return any(name in methods.get(c, ()) for c in common)
 
     def untyped(callee: str) -> bool:
         name = callee.rpartition(".")[2]
         found = defined.get(name, [])
-        return (
-            callee.startswith("?.")
-            and name not in _GENERIC_METHODS
-            and 0 < len(found) <= 2
-            and all(reaches(f) for f in found)
-        )
+        if not callee.startswith("?.") or name in _GENERIC_METHODS or not found:
+            return False
+        if len(found) <= 2 and all(reaches(f) for f in found):
+            return True
+        # an interface method: the options pick the implementation, and the training runs
+        # through one that steps the optimizer
+        return interface(name, found) and any(reaches(f) for f in found)
 
     # the training frameworks whose modules the repository's training step is written in
     # (a LightningModule's ``configure_optimizers`` and ``training_step``)
@@ -2826,22 +2856,20 @@ def checkpoint_writes(
         if call is None or not call.expr.args:
             continue
         saved = call.expr.args[0]
+        # each training call of the helper may hand it another state (HiFi-GAN's
+        # ``save_checkpoint(g_path, {'generator': ...})`` then ``save_checkpoint(do_path,
+        # {'mpd': ..., 'msd': ..., 'optim_g': ...})``): what each one writes
+        holds: list[tuple[str, str]] = []
         if by and saved.kind == "Name" and call.function >= 0:
-            handed = _handed_argument(values.defs[call.function], saved.name, by[0])
-            saved = handed if handed is not None else saved
-            caller = by[0][0].syntax.values if by[0][0].syntax is not None else None
-            at = by[0][1]
-            if handed is not None and handed.kind == "Name" and caller and at.function >= 0:
-                # ``ckpt_state = {...}`` then ``save_checkpoint(ckpt_state, ...)``
-                bound = [
-                    a
-                    for a in caller.defs[at.function].assigns
-                    if a.target.kind == "Name"
-                    and a.target.name == handed.name
-                    and a.line < at.expr.line
-                ]
-                if bound:
-                    saved = max(bound, key=lambda a: a.line).value
+            for one in by:
+                state = _handed_state(values.defs[call.function], saved, one)
+                shown_state = _held(state)
+                if all(shown_state != h for _, h in holds):
+                    holds.append((str(place(one[0], one[1].expr.line)), shown_state))
+        if len(holds) == 1:
+            holds = []  # every call hands the same state: one row as before
+        if by and saved.kind == "Name" and call.function >= 0:
+            saved = _handed_state(values.defs[call.function], saved, by[0])
         elif saved.kind == "Name" and call.function >= 0:
             bound = [
                 a
@@ -2853,10 +2881,10 @@ def checkpoint_writes(
                 # in no line order: the branches of a depth pick come last to first)
                 saved = max(bound, key=lambda a: a.line).value
         shown: list[tuple[str, str]] = []
-        if saved.kind == "Dict" and saved.keys and all(saved.keys):
-            shown.append(("holds", ", ".join(str(k) for k in saved.keys)))
+        if holds:
+            shown.extend((f"holds ({where})", held) for where, held in holds)
         else:
-            shown.append(("holds", saved.text))
+            shown.append(("holds", _held(saved)))
         own = options.values_in(f.path)
         tests = [branch.test for branch in reversed(call.ifs)]
         if tests:
@@ -2933,6 +2961,33 @@ def _helper_calls(
         and any(m.startswith(callee.rpartition(".")[0] + ".") for m in modules)
         for c in calls
     ]
+
+
+def _held(saved: Expr) -> str:
+    """What a checkpoint write holds: the keys of the dict it saves, else its text."""
+    if saved.kind == "Dict" and saved.keys and all(saved.keys):
+        return ", ".join(str(k) for k in saved.keys)
+    return saved.text
+
+
+def _handed_state(d: DefValues, saved: Expr, by: tuple[FileAnalysis, CallValues]) -> Expr:
+    """The state a helper's parameter ``saved`` holds at the training's call ``by``: the
+    argument handed there, or the dict that argument was bound to before the call
+    (``ckpt_state = {...}`` then ``save_checkpoint(ckpt_state, ...)``)."""
+    handed = _handed_argument(d, saved.name, by)
+    if handed is None:
+        return saved
+    caller = by[0].syntax.values if by[0].syntax is not None else None
+    at = by[1]
+    if handed.kind == "Name" and caller and at.function >= 0:
+        bound = [
+            a
+            for a in caller.defs[at.function].assigns
+            if a.target.kind == "Name" and a.target.name == handed.name and a.line < at.expr.line
+        ]
+        if bound:
+            return max(bound, key=lambda a: a.line).value
+    return handed
 
 
 def _handed_argument(d: DefValues, param: str, by: tuple[FileAnalysis, CallValues]) -> Expr | None:

@@ -149,6 +149,11 @@ RATES: dict[str, tuple[float, float]] = {
     # the training loop's per-step host reads (loss.item() logged), moved out of the compiled
     # step or read every N steps: one small change for the repository
     "step-sync": (0.1, 0.2),
+    # a GAN's step: the generator's and the discriminator's losses each differentiated over
+    # their own network's parameters (two value_and_grad functions), the generated batch
+    # stopped from the discriminator's gradient, the requires_grad toggles dropped, and
+    # the alternation checked step by step against PyTorch
+    "adversarial-step": (1.0, 2.0),
     # a tensor attribute the network copies to the device each step, registered as a buffer
     # (a Parameter with requires_grad=False) and its .to() dropped: a line and a check
     "host-buffer": (0.1, 0.2),
@@ -546,6 +551,7 @@ def estimate(
     metrics: frozenset[tuple[str, str]] = frozenset(),
     unbuilt: frozenset[tuple[str, str]] = frozenset(),
     exporting: Mapping[tuple[str, str], str] | None = None,
+    reports: frozenset[tuple[str, str]] = frozenset(),
     callers: Mapping[Key, frozenset[Key]] | None = None,
     fixed: tuple[str, ...] = (),
     alternatives: frozenset[tuple[str, str]] = frozenset(),
@@ -712,7 +718,8 @@ def estimate(
     ]
     reduced = sorted({(f.path, f.function) for f in shapes if (f.path, f.function) in masked})
     measured = sorted({(f.path, f.function) for f in shapes if (f.path, f.function) in metrics})
-    shapes = [f for f in shapes if (f.path, f.function) not in masked | metrics]
+    checks = sorted({(f.path, f.function) for f in shapes if (f.path, f.function) in reports})
+    shapes = [f for f in shapes if (f.path, f.function) not in masked | metrics | reports]
     # code counted apart (a predictor, a demo) that hands the network its varying shapes is
     # where they come from: the helpers it reaches go with it, not priced
     apart_sources = {
@@ -851,6 +858,17 @@ def estimate(
                 f"{_listing([f'{p}:{fn}' for p, fn in measured])}."
             ]
             if measured
+            else []
+        ),
+        *(
+            [
+                f"{_count(len(checks), 'debugging check')}: functions whose branches on "
+                "tensor values only print or log (a range check on the input), not made "
+                "static: deleted from the compiled network or kept outside it, their host "
+                "reads priced with the training step's: "
+                f"{_listing([f'{p}:{fn}' for p, fn in checks])}."
+            ]
+            if checks
             else []
         ),
         f"{_count(len(inputs), 'input pipeline')} with multi-scale training or "

@@ -213,6 +213,10 @@ def _roots(d: DefValues, calls: Sequence[CallValues]) -> list[tuple[Expr, str]]:
 #: What a function's masked selections are (:func:`masked_selections`): only reduced (a
 #: loss over the valid elements), or only read on the host (metrics logged from the loss).
 REDUCTION, METRICS = "reduction", "metrics"
+#: A function whose only dynamic-shape findings are branches on tensor values that only
+#: report (``if torch.min(y) < -1.: print(...)``): debugging checks, deleted from the
+#: compiled network or kept outside it, no shape rewrite.
+DEBUG_CHECKS = "reports"
 
 
 def _selection_ends(d: DefValues, calls: Sequence[CallValues], lines: Iterable[int]) -> str:
@@ -277,6 +281,7 @@ def masked_selections(
     """(path, function) of each function whose dynamic-shape findings are masked selections
     that are only reduced or read on the host (and branches that only report), with what
     they are: :data:`REDUCTION`, a masked reduction to rewrite, not a dynamic-shape function;
+    :data:`DEBUG_CHECKS`, branches on tensor values that only print or log (no masked selection);
     :data:`METRICS`, a metrics computation whose values only leave for the host (RAFT's
     ``sequence_loss``: ``epe[valid]`` read as ``epe.mean().item()`` and ``(epe < 1)...``):
     computed outside the compiled step or with masked reductions, with the step's host reads
@@ -299,9 +304,13 @@ def masked_selections(
                 continue
             masks = {f.span.line for f in shapes if f.rule in MASK_RULES}
             rest = [f for f in shapes if f.rule not in MASK_RULES]
-            if not masks or any(f.rule != BRANCH_RULE for f in rest):
+            if any(f.rule != BRANCH_RULE for f in rest):
                 continue
             calls = [c for c in values.calls if c.function == i]
+            if not masks:
+                if rest and all(_reports_only(calls, f.span.line) for f in rest):
+                    found[(fa.path, d.qual)] = DEBUG_CHECKS
+                continue
             if not all(_reports_only(calls, f.span.line) for f in rest):
                 continue
             kind = _selection_ends(d, calls, sorted(masks))

@@ -198,6 +198,10 @@ WORK_KINDS: dict[str, str] = {
     # values the training loop reads on the host each step (loss.item() logged): one minor
     # item for the repository, a synchronisation per step
     "step-sync": "Host read per training step",
+    # two networks trained against each other in one step (a GAN's generator and
+    # discriminator), each loss with its own backward pass and optimizer: two gradient
+    # functions over separate parameter sets in MindSpore
+    "adversarial-step": "Adversarial training step (two optimizers in turn)",
     # non-maximum suppression in the network: as many boxes as survive, a count that is data
     # (listed with its places; priced with the dynamic-shape rewrites of its functions)
     "suppression": "Non-maximum suppression (data-dependent box count)",

@@ -388,7 +388,9 @@ _BRANCH_DECIDED = frozenset(
 #: The rows whose ``if``/``elif`` branch is weighed where they are built
 #: (:meth:`_Recipe._branch_rows`; a wrapper for several devices only under an option's
 #: test, :meth:`_Recipe._wrapper_choice`).
-_BRANCH_ROWS = frozenset({"loss", "scheduler", "wd_schedule", "augmentation", "distributed"})
+_BRANCH_ROWS = frozenset(
+    {"loss", "scheduler", "wd_schedule", "augmentation", "distributed", "init"}
+)
 #: An attribute an initialisation routine sets that holds weights.
 _WEIGHT_ATTR = re.compile(r"\b(weight|bias|data|param\w*|embed\w*|token\w*)\b")
 #: A setting named for testing or evaluation.
@@ -4087,6 +4089,36 @@ def _is_none(node: Expr | None) -> bool:
     return node is not None and node.kind == "Constant" and node.value is None
 
 
+#: What a test of the layer an initialiser visits calls or reads (``isinstance(m,
+#: nn.Conv2d)``, ``classname.find('Conv')``, ``m.__class__.__name__``, ``hasattr(m, 'bias')``).
+_LAYER_TESTS = frozenset({"isinstance", "hasattr", "type", "find", "startswith", "endswith"})
+
+
+def _layer_test(call: CallValues) -> bool:
+    """Whether the ``if`` ``call`` sits in tests the kind of layer being initialised: the
+    branches of such a chain all run, one per kind of layer the initialiser visits
+    (``Module.apply``), none an alternative of the others."""
+    if not call.ifs or call.ifs[0].function != call.function:
+        return False
+    for e in call.ifs[0].test.walk():
+        if e.kind == "Call" and e.callee().rpartition(".")[2] in _LAYER_TESTS:
+            return True
+        if e.kind in ("Name", "Attribute") and e.name in ("classname", "__class__"):
+            return True
+    return False
+
+
+def _word_default(node: Expr | None) -> bool:
+    """A default that is a word, not a count (``'latest'``): the option names something."""
+    if node is None or node.kind != "Constant" or not isinstance(node.value, str):
+        return False
+    try:
+        float(node.value)
+    except ValueError:
+        return True
+    return False
+
+
 # ----------------------------------------------------------------------------- the recipe
 #: A value's trail step naming the constructor parameter whose default it is.
 _PARAMETER_DEFAULT = re.compile(r"default of parameter (\w+) of ([\w.]+)\.__init__\(\)")
@@ -4953,6 +4985,8 @@ class _Recipe:
                     call.expr.line == item.where.line
                     and call.expr.callee().rpartition(".")[2] == last
                 ):
+                    if item.category == "init" and _layer_test(call):
+                        break  # ``if isinstance(m, nn.Conv2d)`` under ``apply``: every kind runs
                     if item.category != "distributed" or self._wrapper_choice(call):
                         self._note_branch(item.category, item.name, item.where, file, call)
                     break
@@ -10469,7 +10503,16 @@ class _Recipe:
             sites = self.values.call_sites(f, fn)
             shown: list[str] = []
             places: dict[str, None] = {}
+            defaulted = False
             for arg in calls[0].expr.args:
+                default = params.get(arg.name) if arg.kind == "Name" else None
+                if not sites and default is not None and default.kind == "Constant":
+                    # called by nothing the records show with values: handed on as a
+                    # callback (``self.ups.apply(init_weights)`` calls it with the module
+                    # alone), so it runs with its defaults
+                    shown.append(default.text)
+                    defaulted = True
+                    continue
                 if arg.kind != "Name" or arg.name not in params or not sites:
                     shown.append(arg.text)
                     continue
@@ -10489,6 +10532,9 @@ class _Recipe:
                 shown.append(" | ".join(found) if found else arg.text)
             if shown == [a.text for a in calls[0].expr.args]:
                 out.append((key, text))
+                continue
+            if defaulted:
+                out.append((key, f"{', '.join(shown)} (the defaults of {d.name}())"))
                 continue
             where = list(places)
             more = f" and {len(where) - 4} more" if len(where) > 4 else ""
@@ -10610,7 +10656,11 @@ class _Recipe:
                     for inner in loops
                 ):
                     continue
-                found.update(e.name for e in outer.iter.walk() if e.kind == "Attribute" and e.name)
+                # the stop, not the start (``range(opt.epoch_count, opt.n_epochs + 1)``:
+                # the epoch a resumed run starts from) nor the step
+                args = outer.iter.args
+                bound = args[1] if len(args) > 1 else outer.iter
+                found.update(e.name for e in bound.walk() if e.kind == "Attribute" and e.name)
         self._loop_bound_memo = frozenset(found)
         return self._loop_bound_memo
 
@@ -10766,6 +10816,8 @@ class _Recipe:
                 continue  # RAFT's --iters: refinement steps the model's call runs, no length
             if category == "epochs" and dest not in self._loop_bounds() and self._count_of_op(dest):
                 continue  # SwAV's --sinkhorn_iterations: a normalisation's steps in the loss
+            if category == "epochs" and all(_word_default(o.default) for o in options):
+                continue  # --epoch 'latest': which saved epoch to load, no length
             if category == "optimizer" and self._builds_optimizer() and self._option_unread(dest):
                 continue  # a --weight_decay no optimizer is given: declared, never read
             for o in options:

@@ -134,6 +134,11 @@ class ModelFile:
         """The values of the ``return`` statements in the def ``fid``, walk order."""
         return [ref for ref, fids in self.facts.returns if fid in fids]
 
+    def own_return(self, ref: int, fid: int) -> bool:
+        """Whether the ``return`` of value ``ref`` is the def ``fid``'s own, not that of a
+        def nested in it (a factory's inner ``def layer(x): return Identity()``)."""
+        return any(r == ref and fids and fids[-1] == fid for r, fids in self.facts.returns)
+
     def same_branch(self, assign: Assign, use: Expr) -> bool:
         """Whether ``use`` sees ``assign``: every compound statement around the assignment
         is around the use too, in the same branch (``if task == "train": model =

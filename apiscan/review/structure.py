@@ -648,6 +648,18 @@ class StructureBuilder:
         imports = dict(facts.imports)
         module = fa.modules[0] if fa.modules else ""
         out: set[str] = set()
+        # a local bound to repository classes and then called (HiFi-GAN-like ``block =
+        # BlockA if cfg.kind == '1' else BlockB`` ... ``block(ch, k, d)``): each class it
+        # may hold is built there
+        aliases: dict[str, list[str]] = {}
+        for d in values.defs:
+            if d.qual != qualname and not d.qual.startswith(qualname + "."):
+                continue
+            for a in d.assigns:
+                if a.target.kind != "Name" or a.value.kind not in ("Name", "IfExp"):
+                    continue
+                names = [a.value] if a.value.kind == "Name" else list(a.value.parts[1:])
+                aliases[a.target.name] = [e.name for e in names if e.kind == "Name"]
         for call in values.calls:
             if call.function < 0:
                 continue
@@ -656,6 +668,11 @@ class StructureBuilder:
                 continue
             if call.expr.func.text in _TYPE_TESTS:
                 continue  # ``isinstance(m, MoEMlp)`` in an initialiser: tested, not built
+            if call.expr.func.kind == "Name":
+                for name in aliases.get(call.expr.func.name, ()):
+                    cls = self.hierarchy.resolve(imports.get(name) or f"{module}.{name}")
+                    if cls is not None and cls in self.classes:
+                        out.add(cls)
             for arg in (*call.expr.args, *(k.target for k in call.expr.keywords)):
                 for e in arg.walk():
                     if e.kind != "Name" or not e.name:
@@ -2175,6 +2192,8 @@ class _Builders:
             if annotated in self.classes:
                 return annotated
         for ref in file.returns_in(fid):
+            if not file.own_return(ref, fid):
+                continue  # a nested def's (``def norm_layer(x): return Identity()``)
             cls = self.built(file, ref, fid, depth + 1)
             if cls is not None:
                 if self.trail is not None:

@@ -49,6 +49,7 @@ from apiscan.review.commands import (
     documented_entry,
     documented_scripts,
     documented_stages,
+    launch_commands,
     launches,
     training_commands_scripts,
 )
@@ -438,7 +439,89 @@ class Ancillary:
             self._recipes.update(dict.fromkeys(unloaded, "task"))
             # (one that builds an optimizer holds another launcher's training, not the run's)
             self.keep -= unloaded.keys()
+            unpicked = self._unpicked_loads(analyses)
+            self._why.update(unpicked)
+            self._recipes.update(dict.fromkeys(unpicked, "task"))
+            self.keep -= unpicked.keys()
         self._why.update(self._copies(analyses))
+
+    def _unpicked_loads(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """The modules a loader picks by an option's value (``import_module("models." +
+        opt.model + "_model")``: :func:`_pattern_loads`) that no value the run can give
+        names: not the option's default, not a value a model's ``parser.set_defaults``
+        gives it, not one a documented command of a ported script passes (``python train.py
+        --model pix2pix``). A template or an inference-only model (``--model test``, run by
+        a tool) is another configuration's, counted apart with its recipe rows. Only where
+        exactly one option's values all name modules of the pattern: otherwise nothing."""
+        if self._root is None:
+            return {}
+        loads = _pattern_keys(analyses)
+        if not loads:
+            return {}
+        readings = self._readings or Readings(self._root, analyses)
+        defaults = readings.argparse.values()
+        # a module some file imports or names (the loader's ``BaseModel``) is no pick; the
+        # loader's own references to the modules it may load are not such a use
+        loaders = _pattern_loads(analyses)
+        imported = {
+            t
+            for source, targets in _reference_graph(analyses, self._imports).items()
+            for t in targets - loaders.get(source, set())
+        }
+        candidates = {path for keyed in loads.values() for path in keyed.values()}
+        #: path -> dest -> the values its ``parser.set_defaults(dest=...)`` calls give
+        given: dict[str, dict[str, set[str]]] = {}
+        for fa, facts in with_facts(analyses):
+            for call in facts.values.calls if facts.values is not None else ():
+                if call.expr.callee() == "set_defaults":
+                    for k in call.expr.keywords:
+                        value = k.target
+                        if value.kind == "Constant" and isinstance(value.value, str):
+                            given.setdefault(fa.path, {}).setdefault(k.name, set()).add(value.value)
+        commands = [
+            words
+            for path, _, words, _ in launch_commands(self._root)
+            if not path.endswith(".sh") or not self._why.get(path)
+        ]
+        picks: dict[tuple[str, str], tuple[str, set[str]]] = {}
+        picked_paths: set[str] = set()
+        for _ in range(2):  # a picked model's ``set_defaults(dataset_mode=...)`` picks more
+            for pattern, keyed in loads.items():
+                if not pattern[1]:
+                    continue  # no naming convention (``"models." + arch``): any module fits
+                dests = [
+                    dest
+                    for dest, held in defaults.items()
+                    if held and all(isinstance(v, str) and v in keyed for v in held)
+                ]
+                if len(dests) != 1:
+                    continue
+                dest = dests[0]
+                picked = {v for v in defaults[dest] if isinstance(v, str)}
+                for path, by_dest in given.items():
+                    if path not in candidates or path in picked_paths:
+                        picked |= by_dest.get(dest, set())
+                flag = f"--{dest}"
+                for words in commands:
+                    script = next((w for w in words if w.endswith(".py")), "")
+                    if not script or self._why.get(script.removeprefix("./")):
+                        continue  # a tool's command (``test.py --model test``) trains nothing
+                    for i, word in enumerate(words[:-1]):
+                        if word == flag:
+                            picked.add(words[i + 1])
+                        elif word.startswith(flag + "="):
+                            picked.add(word.partition("=")[2])
+                picks[pattern] = (flag, picked)
+                picked_paths |= {keyed[k] for k in picked if k in keyed}
+        out: dict[str, str] = {}
+        for pattern, (flag, picked) in picks.items():
+            keyed = loads[pattern]
+            if not picked & keyed.keys():
+                continue
+            for key, path in keyed.items():
+                if key not in picked and path not in self._why and path not in imported:
+                    out[path] = f"{UNPICKED} ({flag} {key})"
+        return out
 
     def _other_config_system(
         self, analyses: Sequence[FileAnalysis], entry: str | None
@@ -1574,6 +1657,8 @@ OTHER_TASK = "other task"
 UNRUN_SCRIPT = "script the training does not run (data preparation, evaluation...)"
 #: Why a config module no documented training command loads is counted apart.
 UNLAUNCHED = "configuration the documented training does not load"
+#: Why a module an option picks by name that no value of the run names is counted apart.
+UNPICKED = "alternative no documented run picks"
 
 #: Why a module that only root-level tools import is counted apart (with the tools).
 TOOLS_ONLY = "used only by tools"
@@ -1851,6 +1936,10 @@ def _reference_graph(
         graph.setdefault(path, set()).add(target)
     for path, target in _local_hub_loads(analyses):
         graph.setdefault(path, set()).add(target)
+    # modules loaded by a name an option spells (``import_module("models." + name +
+    # "_model")``): the loader uses each of them
+    for path, targets in _pattern_loads(analyses).items():
+        graph.setdefault(path, set()).update(targets)
     return graph
 
 
@@ -2457,6 +2546,7 @@ def work_items(
     torch_api = load_torch_api()
     items.extend(_cells_in_forward(findings, torch_api))
     items.extend(_torch_in_data(findings, analyses, torch_api))
+    items.extend(_torch_in_datasets(findings, analyses, ancillary, torch_api))
     items.extend(_bn_momentum_writes(findings, analyses, uncalled))
     items.extend(_tied_weights(analyses, ancillary, uncalled))
     items.extend(_loss_attributes(analyses, ancillary, uncalled))
@@ -2503,12 +2593,92 @@ def work_items(
             ancillary.documented_script(),
         )
     )
+    items.extend(adversarial_steps(findings, analyses, ancillary))
     if tree is not None:
         items = _unreached_trips(items, analyses, ancillary, tree)
     order = list(WORK_KINDS)
     return tuple(
         sorted(items, key=lambda i: (order.index(i.kind), i.where[0].path, i.where[0].line))
     )
+
+
+#: An optimizer's step on a known optimizer class (not a scaler's, not a scheduler's).
+_OPTIMIZER_STEP = re.compile(r"^torch\.optim\.(?:[A-Z]\w*|Optimizer)\.step$")
+
+
+def adversarial_steps(
+    findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> list[WorkItem]:
+    """A training step that steps two or more optimizers in turn, each after a backward pass
+    of its own (a GAN's ``optimizer_D.step()`` after ``loss_D.backward()``, then
+    ``optimizer_G.step()`` after ``loss_G.backward()``), in the function itself or in the
+    methods and functions of its file it calls (``backward_G``, ``backward_D``): one item
+    per such function. A single backward pass followed by several optimizers' steps (one
+    loss, parameter groups split over optimizers) is one gradient computation, no item."""
+    by_path = {fa.path: fa for fa in analyses if not fa.errors}
+    steps: dict[tuple[str, str], list[ApiFinding]] = {}
+    backwards: dict[tuple[str, str], int] = {}
+    for f in findings:
+        if f.usage != "call" or ancillary.why(f.path) or is_test_path(f.path):
+            continue
+        if _OPTIMIZER_STEP.match(f.api):
+            steps.setdefault((f.path, f.function), []).append(f)
+        elif f.api in BACKWARD_APIS:
+            backwards[(f.path, f.function)] = backwards.get((f.path, f.function), 0) + 1
+    out: list[WorkItem] = []
+    for (path, function), stepped in sorted(steps.items()):
+        fa = by_path.get(path)
+        values = fa.syntax.values if fa is not None and fa.syntax is not None else None
+        if values is None:
+            continue
+        receivers = {
+            c.expr.func.text.rpartition(".")[0]
+            for c in values.calls
+            if c.expr.parts
+            and c.expr.func.kind == "Attribute"
+            and c.expr.func.name == "step"
+            and any(c.expr.line == f.span.line for f in stepped)
+        }
+        if len(receivers) < 2:
+            continue
+        # the backward passes of the function and of what it calls in its own file,
+        # transitively (``backward_D_A`` calling ``backward_D_basic``)
+        edges: dict[str, set[str]] = {}
+        for c in fa.calls:
+            if c.role == "call":
+                edges.setdefault(c.caller, set()).add(c.callee.rpartition(".")[2])
+        own = {fn for p, fn in backwards if p == path}
+        reached, todo = {function}, [function]
+        while todo:
+            caller = todo.pop()
+            for fn in own | set(edges):
+                if (
+                    fn not in reached
+                    and fn.rpartition(".")[2] in edges.get(caller, ())
+                    and fn.rpartition(".")[0] == caller.rpartition(".")[0]
+                ):
+                    reached.add(fn)
+                    todo.append(fn)
+        passes = sum(backwards.get((path, fn), 0) for fn in reached)
+        if passes < 2:
+            continue
+        names = ", ".join(sorted(receivers))
+        out.append(
+            WorkItem(
+                kind="adversarial-step",
+                what=f"{function}: {len(receivers)} optimizers ({names}) stepped in turn, "
+                f"{passes} backward passes",
+                where=tuple(place(fa, f.span.line) for f in stepped),
+                why="each network's loss is differentiated over its own parameters and its "
+                "optimizer stepped in turn (a GAN's generator and discriminator): in MindSpore "
+                "two gradient functions (mindspore.value_and_grad over each network's "
+                "parameters), the generated batch passed through ops.stop_gradient for the "
+                "discriminator's loss where PyTorch detaches it, the requires_grad toggles "
+                "dropped; checked step by step against PyTorch, since a wrong detach or "
+                "parameter set trains silently wrong",
+            )
+        )
+    return out
 
 
 def _registered_models(analyses: Sequence[FileAnalysis]) -> set[str]:
@@ -4443,6 +4613,86 @@ def _handed_on(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
     return frozenset(out)
 
 
+def _pattern_imports(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
+    """The repository modules a call loads by a name built around a key
+    (:func:`_pattern_loads`): every module whose dotted name fits the pattern may be the one
+    an option picks, its classes looked up by name in it (``lib.__dict__.items()``). None
+    of them is imported by name."""
+    paths = {p for targets in _pattern_loads(analyses).values() for p in targets}
+    return frozenset(m for fa in analyses if fa.path in paths for m in fa.modules)
+
+
+def _pattern_keys(analyses: Sequence[FileAnalysis]) -> dict[tuple[str, str], dict[str, str]]:
+    """Each (prefix, suffix) of a module name built around a key
+    (:func:`_pattern_loads`) -> key -> the path of the module that key loads
+    (``"cycle_gan"`` -> ``models/cycle_gan_model.py``)."""
+    out: dict[tuple[str, str], dict[str, str]] = {}
+    for found in _load_patterns(analyses).values():
+        for prefix, suffix in found:
+            fit = re.compile(rf"(?:\w+\.)*{re.escape(prefix)}(\w+){re.escape(suffix)}")
+            keyed = out.setdefault((prefix, suffix), {})
+            for fa in analyses:
+                for m in fa.modules:
+                    hit = fit.fullmatch(m)
+                    if hit:
+                        keyed.setdefault(hit.group(1), fa.path)
+    return {k: v for k, v in out.items() if v}
+
+
+def _load_patterns(analyses: Sequence[FileAnalysis]) -> dict[str, set[tuple[str, str]]]:
+    """path of each file that loads modules by a name built around a key
+    (``importlib.import_module("data." + name + "_dataset")``, the name assigned first in
+    the same def or written in the call) -> the (prefix, suffix) of each such name."""
+    from apiscan.review.registry import _concatenated
+
+    patterns: dict[str, set[tuple[str, str]]] = {}
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if values is None:
+            continue
+        bound = dict(facts.imports)
+        for call in values.calls:
+            expr = call.expr
+            func = expr.func if expr.parts else None
+            chain = func.chain() if func is not None else None
+            if not chain or not expr.args:
+                continue
+            dotted = ".".join([bound.get(chain[0], chain[0]), *chain[1:]])
+            if dotted != "importlib.import_module":
+                continue
+            arg = expr.args[0]
+            if arg.kind == "Name" and 0 <= call.function < len(values.defs):
+                stored = [
+                    a.value
+                    for a in values.defs[call.function].assigns
+                    if a.target.kind == "Name" and a.target.name == arg.name and a.line <= expr.line
+                ]
+                arg = stored[-1] if stored else arg
+            pieces = _concatenated(arg)
+            if not pieces or sum(not isinstance(p, str) for p in pieces) != 1:
+                continue
+            at = next(i for i, p in enumerate(pieces) if not isinstance(p, str))
+            prefix, suffix = "".join(pieces[:at]), "".join(pieces[at + 1 :])
+            if prefix or suffix:
+                patterns.setdefault(fa.path, set()).add((prefix, suffix))
+    return patterns
+
+
+def _pattern_loads(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
+    """path of each file that loads modules by a name built around a key
+    (:func:`_load_patterns`) -> the paths of the modules that fit the pattern."""
+    patterns = _load_patterns(analyses)
+    out: dict[str, set[str]] = {}
+    for path, found in patterns.items():
+        fits = [re.compile(rf"(?:\w+\.)*{re.escape(a)}\w+{re.escape(b)}") for a, b in found]
+        out[path] = {
+            fa.path
+            for fa in analyses
+            if fa.path != path and any(f.fullmatch(m) for m in fa.modules for f in fits)
+        }
+    return out
+
+
 def _reexported(
     fa: FileAnalysis, framework: Collection[str], handed: Collection[str] = ()
 ) -> set[str]:
@@ -4562,6 +4812,7 @@ def uncalled_functions(
     trained = _trains_here(analyses)
     framework = _framework_classes(analyses) if trained else frozenset()
     handed = _handed_on(analyses) if trained else frozenset()
+    loaded = _pattern_imports(analyses)
     every_call = call_index(
         fa.syntax.values
         for fa in analyses
@@ -4775,6 +5026,8 @@ def uncalled_functions(
         library = any(m in imported for m in fa.modules) or fa.path in variants
         if not library and not trained:
             continue
+        if not library and any(m in loaded for m in fa.modules):
+            continue  # loaded by a name an option spells: any of its classes may be picked
         # (a class a registry's decorator fills a table with is built by name)
         decorated = _decorated(facts) | _registered_classes(facts)
         # a module some file reads whole (``models_vit.__dict__[args.model](...)``,
@@ -7142,6 +7395,92 @@ def _torch_in_data(
             ),
             uses=len(uses),
         )
+
+
+#: Torch computations a dataset may run per sample besides functional ops and layers: the
+#: signal ops of an audio or spectral pipeline (a mel spectrogram in ``__getitem__``).
+_SIGNAL_OPS = frozenset(
+    {
+        "torch.stft",
+        "torch.istft",
+        "torch.matmul",
+        "torch.hann_window",
+        "torch.hamming_window",
+        "torch.blackman_window",
+    }
+)
+#: The bases that make a class a map-style or iterable dataset.
+_DATASET_BASES = ("torch.utils.data.Dataset", "torch.utils.data.dataset.Dataset")
+
+
+def _torch_in_datasets(
+    findings: Sequence[ApiFinding],
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    torch_api: TorchApi,
+) -> Iterable[WorkItem]:
+    """A dataset whose ``__getitem__`` computes with torch on every sample, itself or
+    through a function of the repository it calls (HiFi-GAN's ``MelDataset`` calling
+    ``mel_spectrogram``: ``torch.stft`` and a mel filterbank ``torch.matmul``), one item per
+    dataset: it runs on the host in the loader's workers, where a MindSpore dataset
+    pipeline runs NumPy code or mindspore.dataset ops; the computation is rewritten with
+    them (``mindspore.dataset.audio``, librosa, NumPy), even where the network's loss calls
+    the same function on the device."""
+    module_paths = {m: fa.path for fa in analyses for m in fa.modules}
+    datasets: list[tuple[FileAnalysis, str]] = []
+    for fa in analyses:
+        if fa.errors or ancillary.why(fa.path) or is_test_path(fa.path):
+            continue
+        for c in fa.classes:
+            if any(b in _DATASET_BASES for b in c.bases) and "__getitem__" in c.methods:
+                datasets.append((fa, c.qualname))
+    if not datasets:
+        return
+    by_function: dict[tuple[str, str], list[ApiFinding]] = {}
+    for f in findings:
+        if f.usage != "call" or not f.api.startswith("torch."):
+            continue
+        if (
+            f.api in _SIGNAL_OPS
+            or f.api.startswith(("torch.fft.", _FUNCTIONAL))
+            or (f.api.startswith("torch.nn.") and torch_api.is_layer(f.api))
+        ):
+            by_function.setdefault((f.path, f.function), []).append(f)
+    for fa, cls in datasets:
+        getitem = f"{cls}.__getitem__"
+        reached = [(fa.path, getitem)]
+        for c in fa.calls:
+            if c.caller != getitem or c.role != "call":
+                continue
+            module, _, name = c.callee.rpartition(".")
+            path = module_paths.get(module)
+            if path is not None and not ancillary.why(path):
+                reached.append((path, name))
+        uses = [f for key in reached for f in by_function.get(key, ())]
+        computing = sorted({f.api for f in uses if f.api in _SIGNAL_OPS or "fft" in f.api})
+        if not uses or not computing:
+            continue
+        uses.sort(key=lambda f: f.sort_key())
+        via = sorted({fn for path, fn in reached[1:] if by_function.get((path, fn))})
+        shown = f" (through {', '.join(via)})" if via else ""
+        yield WorkItem(
+            kind="data-torch-op",
+            what=f"{cls}: {', '.join(sorted({f.api for f in uses}))}{shown}",
+            where=(*_places(uses), place(fa, _class_line(fa, cls))),
+            why=(
+                f"the dataset {cls} computes with torch on every sample{shown}, on the host "
+                "in the loader's workers: a MindSpore dataset pipeline runs NumPy code or "
+                "mindspore.dataset ops there (mindspore.dataset.audio's Spectrogram and "
+                "MelScale, or librosa and NumPy), so the features are computed with them; "
+                "where the loss runs the same function on the device it is ported twice, "
+                "and the two are checked to agree"
+            ),
+            uses=len(uses),
+        )
+
+
+def _class_line(fa: FileAnalysis, qualname: str) -> int:
+    return next((c.line for c in fa.classes if c.qualname == qualname and c.line), 1)
 
 
 def data_pipeline_sites(work: Sequence[WorkItem]) -> Callable[[ApiFinding], bool]:
