@@ -56,7 +56,7 @@ from apiscan.review.registry import (
     model_files,
 )
 from apiscan.review.roles import DATASETS, VENDORED, side_script, trains
-from apiscan.review.sources import imported_modules, place
+from apiscan.review.sources import imported_modules, place, self_tests
 from apiscan.scope.classify import _LOSS_CLASS, is_test_path
 
 #: Roles in the order a reader meets them (also the order of ``ROLES`` in reports).
@@ -1077,13 +1077,20 @@ class _Builders:
         driven = imported_modules(a for a in analyses if not a.path.endswith(NOTEBOOK))
         #: scripts no other file imports, run as ``__main__`` or named as an entry point
         #: (train_net.py; CenterTrack's main.py calls ``main(opt)`` at module level)
+        # ... and a training run others import a helper or the training function from (a
+        # trainer script's ``__main__``: the one self-test rule, :func:`self_tests`, says no)
+        trials = self_tests(analyses)
         self.entries = [
             f
             for f in self.files
             if f.fa.syntax is not None
             and (f.fa.syntax.main_block != (0, 0) or _entry_name(f.path))
-            and not any(
-                m in (referenced if f.fa.syntax.main_block != (0, 0) else driven) for m in f.modules
+            and (
+                not any(
+                    m in (referenced if f.fa.syntax.main_block != (0, 0) else driven)
+                    for m in f.modules
+                )
+                or (f.fa.syntax.main_block != (0, 0) and f.path not in trials)
             )
         ]
         self.self_tests: dict[str, tuple[int, int, bool, bool]] = {}

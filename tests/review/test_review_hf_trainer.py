@@ -211,3 +211,65 @@ def test_a_subclassed_trainer_run_by_a_wrapper_trains_with_the_command(wrapped: 
     assert rows(wrapped, "epochs")["num_train_epochs"] == "3"
     where = next(r.where for r in wrapped.recipe if r.category == "optimizer")
     assert where.path == "README.md"
+
+
+_OWN_LM = """
+import torch.nn as nn
+from transformers import LlamaForCausalLM, LlamaModel
+
+
+class Projector(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.proj = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        return self.proj(x)
+
+
+class VisualModel(LlamaModel):
+    def __init__(self, config):
+        super().__init__(config)
+        self.projector = Projector(config.hidden_size)
+
+
+class VisualLM(LlamaForCausalLM):
+    def __init__(self, config):
+        super().__init__(config)
+        self.model = VisualModel(config)
+"""
+
+
+@pytest.fixture(scope="module")
+def own_model(tmp_path_factory: pytest.TempPathFactory) -> Review:
+    """The training function builds the repository's own language model with the class
+    method it inherits (``VisualLM.from_pretrained(...)``), the class re-exported by its
+    package's ``__init__`` from a module below; a wrapper script the README launches runs
+    the function (LLaVA's layout)."""
+    train = _TRAIN.replace(
+        "from transformers import Trainer",
+        "from transformers import Trainer\nfrom pkg.model import *",
+    ).replace(
+        "transformers.AutoModelForCausalLM.from_pretrained(model_args.model_name_or_path)",
+        "VisualLM.from_pretrained(model_args.model_name_or_path)",
+    )
+    root = write_repo(
+        tmp_path_factory.mktemp("hfown") / "repo",
+        {
+            "pkg/__init__.py": "",
+            "pkg/model/__init__.py": "try:\n    from .language.visual_lm import VisualLM\nexcept ImportError:\n    pass\n",
+            "pkg/model/language/__init__.py": "",
+            "pkg/model/language/visual_lm.py": _OWN_LM,
+            "pkg/train.py": train,
+            "pkg/train_wrapper.py": _WRAPPER,
+            "README.md": _README.replace("train.py", "pkg/train_wrapper.py"),
+        },
+    )
+    return build_review(str(root), jobs=1)
+
+
+def test_the_own_model_a_wrapped_training_builds_is_the_top_model(own_model: Review) -> None:
+    tops = [t.cls for t in own_model.top_models]
+    assert tops and tops[0].endswith("visual_lm.VisualLM")
+    parts = dict(own_model.top_models[0].parts)
+    assert parts["extends"] == "transformers.LlamaForCausalLM"
