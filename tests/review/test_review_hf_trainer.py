@@ -258,7 +258,8 @@ def own_model(tmp_path_factory: pytest.TempPathFactory) -> Review:
         {
             "pkg/__init__.py": "",
             "pkg/model/__init__.py": (
-                "try:\n    from .language.visual_lm import VisualLM\nexcept ImportError:\n    pass\n"
+                "try:\n    from .language.visual_lm import VisualLM\n"
+                "except ImportError:\n    pass\n"
             ),
             "pkg/model/language/__init__.py": "",
             "pkg/model/language/visual_lm.py": _OWN_LM,
