@@ -54,7 +54,7 @@ from apiscan.review.commands import (
 )
 from apiscan.review.config_files import OptionFiles, config_names, config_words
 from apiscan.review.evaluate import Namespaces, bind_call, choice_key, outcomes, values_of
-from apiscan.review.gaps import float_only_passes, sibling_module
+from apiscan.review.gaps import float_only_passes, own_packages, sibling_module
 from apiscan.review.leftout import call_index, globals_picks
 from apiscan.review.masked import METRICS
 from apiscan.review.model import (
@@ -2184,8 +2184,9 @@ def _repository_tail(name: str, tails: set[str]) -> bool:
 
 
 def _local_packages(analyses: Iterable[FileAnalysis]) -> set[str]:
-    """The repository's own top-level packages (of the files analysed without error)."""
-    return {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
+    """The repository's own top-level packages (of the files analysed without error;
+    :func:`own_packages`: a namespace folder named like the framework it imports is not)."""
+    return own_packages(analyses)
 
 
 #: Bases that call none of a class's methods by name.
