@@ -4361,7 +4361,92 @@ class _Recipe:
         through a ``sys.path`` entry: discovery names the file by it too), or None."""
         return self.repo.canonical.get(dotted)
 
+    #: (path, line, def) -> the call of a function of a module loaded by an option
+    #: (:meth:`_module_picked_calls`): called under a local name, not the def's
+    _picked_calls: dict[tuple[str, int, str], CallValues]
+
+    def _module_picked_calls(self) -> None:
+        """The calls of a function of a module the code loads by an option
+        (``MODEL = importlib.import_module(FLAGS.model)``, then ``criterion =
+        MODEL.get_loss`` and ``criterion(end_points, config)``, or ``MODEL.get_loss(...)``):
+        call sites of the def of that name in the module the option's default names (a
+        repository module of that name, or ending in it), as the scan's call facts give
+        those of an imported function, so the loss the step calls is a row."""
+        for path, file in sorted(self.files.items()):
+            if is_test_path(path):
+                continue
+            loaded: dict[tuple[int, str], str] = {}  # (scope, name) -> module
+            for a, fn in file.assigns:
+                value = a.value
+                if (
+                    a.target.kind != "Name"
+                    or value.kind != "Call"
+                    or len(value.parts) < 2
+                    or file.dotted(value.parts[0]) != "importlib.import_module"
+                ):
+                    continue
+                key = self.values.resolve(file, fn, value.parts[1], 0)
+                name = key.text.strip("'\"") if key.literal else ""
+                if name:
+                    loaded[(fn, a.target.name)] = name
+            if not loaded:
+                continue
+
+            aliases: dict[tuple[int, str], str] = {}
+            for a, fn in file.assigns:
+                if a.target.kind == "Name" and a.value.kind == "Attribute":
+                    found = self._loaded_def(loaded, fn, a.value.chain())
+                    if found is not None:
+                        aliases[(fn, a.target.name)] = found
+            for call in file.values.calls:
+                func = call.expr.parts[0] if call.expr.parts else None
+                if func is None:
+                    continue
+                chain = func.chain()
+                found = self._loaded_def(loaded, call.function, chain)
+                if found is None and chain is not None and len(chain) == 1:
+                    found = aliases.get((call.function, chain[0])) or aliases.get((-1, chain[0]))
+                if found is None or found not in self.repo.defs:
+                    continue
+                caller = file.defs[call.function].qual if call.function >= 0 else ""
+                fact = CallFact(caller, found, call.expr.line)
+                sites = self.repo.call_sites.setdefault(found, [])
+                if (path, fact) not in sites:
+                    sites.append((path, fact))
+                self._picked_calls[(path, call.expr.line, found)] = call
+
+    def _loaded_def(
+        self, loaded: Mapping[tuple[int, str], str], fn: int, chain: list[str] | None
+    ) -> str | None:
+        """The repository def ``X.f`` names where ``X`` is a module loaded by an option
+        (``loaded``: (scope, name) -> the module's name; :meth:`_module_picked_calls`)."""
+        if chain is None or len(chain) != 2:
+            return None
+        module = loaded.get((fn, chain[0])) or loaded.get((-1, chain[0]))
+        if module is None:
+            return None
+        dotted = f"{module}.{chain[1]}"
+        found = self.repo_key(dotted)
+        if found is None:
+            ends = sorted(k for k in self.repo.canonical if k.endswith(f".{dotted}"))
+            found = self.repo_key(ends[0]) if ends else None
+        if found is None:
+            # imported there (VoteNet's ``from loss_helper import get_loss``)
+            owner = next(
+                (
+                    f
+                    for _, f in sorted(self.files.items())
+                    if any(m == module or m.endswith(f".{module}") for m in f.fa.modules)
+                ),
+                None,
+            )
+            target = owner.imports.get(chain[1]) if owner is not None else None
+            found = self.repo_key(target) if target else None
+        return found
+
     def items(self) -> tuple[RecipeItem, ...]:
+        self._picked_calls = {}
+        self._module_picked_calls()
         files = [file for path, file in sorted(self.files.items()) if not is_test_path(path)]
         for file in files:
             self._compositions(file)
@@ -7390,6 +7475,8 @@ class _Recipe:
                     continue
                 calls = caller.calls_on.get(fact.line, [])
                 call = next((c for c in calls if c.expr.callee() == node.name), None)
+                if call is None:
+                    call = self._picked_calls.get((path, fact.line, key))
                 if call is None and len(calls) == 1:
                     call = _partial_bound(calls[0], node.name) or calls[0]  # or renamed
                 if call is not None:
@@ -9260,10 +9347,43 @@ class _Recipe:
                 and a.target.parts[1].value == "loss"
             ]
             if combined:
+                first = combined[0]
+                if len(combined) == 1 and first.value.kind == "Name":
+                    # ``loss = vote_loss + 0.5*objectness_loss + ...; loss *= 10;
+                    # end_points['loss'] = loss``: the sum the name was assigned
+                    sums = [
+                        a
+                        for a in d.assigns
+                        if a.line < first.line
+                        and a.target.kind == "Name"
+                        and a.target.name == first.value.name
+                        and a.value.kind == "BinOp"
+                    ]
+                    if sums:
+                        last = max(sums, key=lambda a: a.line)
+                        text = shorten(last.value.text, 2 * _TERM_LIMIT)
+                        out = [("terms", f"loss = {text} ({where.loc(last.line)})")]
+                        # and the sums it adds (``box_loss = center_loss + 0.1*...``)
+                        for name in dict.fromkeys(
+                            e.name for e in last.value.walk() if e.kind == "Name"
+                        ):
+                            inner = [
+                                a
+                                for a in d.assigns
+                                if a.line < last.line
+                                and a.target.kind == "Name"
+                                and a.target.name == name
+                                and a.value.kind == "BinOp"
+                            ]
+                            if inner:
+                                term = max(inner, key=lambda a: a.line)
+                                text = shorten(term.value.text, 2 * _TERM_LIMIT)
+                                out.append((name, f"{text} ({where.loc(term.line)})"))
+                        return out
                 texts = " | ".join(
                     dict.fromkeys(shorten(a.value.text, _TERM_LIMIT) for a in combined)
                 )
-                return [("terms", f"loss = {texts} ({where.loc(combined[0].line)})")]
+                return [("terms", f"loss = {texts} ({where.loc(first.line)})")]
         return []
 
     def _repo_category(self, key: str, node: DefValues) -> str | None:
@@ -12211,6 +12331,10 @@ def _is_loss_function(name: str) -> bool:
         # a diffusion's ``training_losses``: the terms of the step's loss, in a dict (a bare
         # ``losses`` method is a head's bookkeeping of its own terms, already rows)
         words.append("loss")
+    if len(words) == 2 and words[0] == "get" and words[1] in _LOSS_WORDS:
+        # PointNet's and VoteNet's ``get_loss(end_points, config)``: computes the loss (a
+        # getter of something of the loss names more: ``get_loss_weights``)
+        return True
     return bool(_LOSS_WORDS & set(words)) and not (set(words) & _LOSS_HELPER_WORDS)
 
 

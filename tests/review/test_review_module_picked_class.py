@@ -3,7 +3,9 @@ a class of it in branches (issue 20 item 5): ``MODEL = importlib.import_module(F
 ``if FLAGS.model == 'boxnet': Detector = MODEL.BoxNet else: Detector = MODEL.VoteNet``,
 ``net = Detector(...)``. The top model is the class the default module's binding names,
 built by the training script: not "inference only" because only a self-test in the model's
-own file was found to build it."""
+own file was found to build it. The loss the step calls through ``criterion =
+MODEL.get_loss`` (imported there from a loss module) is a recipe row with its weighted
+terms."""
 
 from __future__ import annotations
 
@@ -31,11 +33,21 @@ PARTS = """
 
 REPO = {
     "models/parts.py": PARTS,
+    "models/losses.py": """
+        import torch
+        def get_loss(end_points, target):
+            reg_loss = torch.nn.functional.mse_loss(end_points["out"], target)
+            size_loss = end_points["out"].abs().mean()
+            box_loss = reg_loss + 0.1 * size_loss
+            loss = box_loss + 0.5 * end_points["out"].pow(2).mean()
+            loss *= 10
+            end_points["loss"] = loss
+            return loss, end_points
+    """,
     "models/detnet.py": """
         import torch
         from parts import Backbone, Head
-        def get_loss(out, target):
-            return torch.nn.functional.mse_loss(out, target)
+        from losses import get_loss
         class DetNet(torch.nn.Module):
             def __init__(self, num_class):
                 super().__init__()
@@ -50,7 +62,7 @@ REPO = {
     "models/boxnet.py": """
         import torch
         from parts import Backbone, Head
-        from detnet import get_loss
+        from losses import get_loss
         class BoxNet(torch.nn.Module):
             def __init__(self, num_class):
                 super().__init__()
@@ -83,7 +95,8 @@ REPO = {
         def train_one_epoch():
             for _ in range(10):
                 optimizer.zero_grad()
-                loss = criterion(net(torch.rand(2, 3)), torch.rand(2, 10))
+                end_points = {"out": net(torch.rand(2, 3))}
+                loss, end_points = criterion(end_points, torch.rand(2, 10))
                 loss.backward()
                 optimizer.step()
         if __name__ == "__main__":
@@ -100,3 +113,12 @@ def test_class_of_the_module_an_option_loads(tmp_path: Path) -> None:
     assert top.where.path == "train.py"
     assert INFERENCE_ONLY_PART not in top.parts
     assert "BoxNet" not in tops
+
+
+def test_loss_of_the_module_an_option_loads(tmp_path: Path) -> None:
+    review = build_review(str(write_repo(tmp_path, REPO)))
+    losses = [i for i in review.recipe if i.category == "loss"]
+    assert [i.name for i in losses] == ["losses.get_loss"], review.recipe
+    values = dict(losses[0].values)
+    assert "box_loss + 0.5 * end_points" in values["terms"]
+    assert values["box_loss"].startswith("reg_loss + 0.1 * size_loss")
