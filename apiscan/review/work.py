@@ -9288,6 +9288,7 @@ def compiled_ops(
         if not any(parts and parts[-1] == key[0] for parts, _ in submodules)
     }
     if not native and not submodules:
+        _fold_gradients(ops)
         return _compiled_items(ops, analyses)
     packages = {m.rsplit(".", i)[0] for m in modules for i in range(1, m.count(".") + 1)}
     jit = _jit_extensions(result, analyses)
@@ -9365,7 +9366,29 @@ def compiled_ops(
         entry = ops.setdefault((TORCH_OPS + namespace, op), (set(), [], _OWN_EXTENSION))
         entry[0].add(binding)
         entry[1].append(Where(f.path, f.span.line, f.cell))
+    _fold_gradients(ops)
     return _compiled_items(ops, analyses)
+
+
+#: A binding that is another binding's gradient (``gather_points_grad`` beside
+#: ``gather_points``), named with a suffix the forward does not carry.
+_GRADIENT_SUFFIX = re.compile(r"_(?:grad|gradient|bwd)$")
+
+
+def _fold_gradients(ops: dict[tuple[str, str], tuple[set[str], list[Where], str]]) -> None:
+    """The gradient kernels of an extension's ops (pointnet2's ``gather_points_grad``,
+    ``group_points_grad``, ``three_interpolate_grad``, called in the ``backward`` of the
+    ``autograd.Function`` whose ``forward`` calls ``gather_points``) folded into the op they
+    differentiate: one custom op, written with its backward, not two. A suffixed binding
+    whose op has no forward of that name in the same module stays an op of its own."""
+    for module, op in sorted(ops):
+        forward = _GRADIENT_SUFFIX.sub("", op)
+        if forward == op or (module, forward) not in ops:
+            continue
+        bindings, places, _ = ops.pop((module, op))
+        entry = ops[(module, forward)]
+        entry[0].update(bindings)
+        entry[1].extend(w for w in places if w not in entry[1])
 
 
 #: The kind of a compiled op only alternatives use: listed, counted apart.
