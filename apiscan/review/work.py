@@ -2983,6 +2983,25 @@ def defaulted_flags(
     for (path, i, name), value in candidates.items():
         if (path, i, name) not in kept and not name.startswith("**"):
             flags.setdefault(path, {}).setdefault(i, {})[name] = [value]
+    # what ``self.x`` holds in a class's methods where ``__init__`` sets it once from a
+    # parameter that keeps its default (pointnet2's grouper testing ``if
+    # self.sample_uniformly:`` in its ``forward``, the flag no construction switches on):
+    # a branch on it in a method is told as one on the parameter
+    for fa, values in files:
+        own = flags.get(fa.path, {})
+        for owner, found in attrs[fa.path].items():
+            stored = {
+                f"self.{attr}": own[init][param]
+                for attr, (init, param) in found.items()
+                if param in own.get(init, {})
+            }
+            if not stored:
+                continue
+            for m, d in enumerate(values.defs):
+                if d.owner == owner and not d.is_class and d.name != "__init__":
+                    given = flags.setdefault(fa.path, {}).setdefault(m, {})
+                    for key, value in stored.items():
+                        given.setdefault(key, value)
     return flags
 
 
