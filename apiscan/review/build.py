@@ -809,6 +809,16 @@ def review(options: ScanOptions) -> Review:
     # a part handed to a class only in left-out code (an unpicked builder's backbone handed
     # to the same wrapper the picked builder uses) is no part of the class the run builds
     injected = _handed_where_run(injected, injected_at, left)
+    # a top built only in a branch the run's values skip (``if args.model == 'pointnet':
+    # model = PointNet(args)`` beside the default's ``DGCNN(args)``) is one of the
+    # alternatives: told so in the tree, after the models the run builds
+    others = not_picked | _classes_in(modules, picked_out | switched)
+    if any(t.cls not in others for t in tops):
+        tops = [t for t in tops if t.cls not in others] + [
+            t if _said_alternative(t) else _as_alternative(t, _SKIPPED_BRANCH)
+            for t in tops
+            if t.cls in others
+        ]
     modules = structure.with_top_roles(modules, tops, injected)
     # a random resize every composition crops to a fixed size after: one batch shape
     cropped = cropped_resizes(result, recipe)
@@ -1256,9 +1266,21 @@ def _live_tops(tops: Sequence[TopModel], dead: Collection[tuple[str, str]]) -> l
     return out
 
 
-def _as_alternative(top: TopModel) -> TopModel:
-    """``top`` said to be an alternative: its builder runs only for what the run leaves out."""
-    why = f"an alternative: {top.builder or 'its builder'} runs only in code the run leaves out"
+#: Why a top the run's builder constructs only in a branch it skips is an alternative.
+_SKIPPED_BRANCH = "built only in a branch the run's values skip"
+
+
+def _said_alternative(top: TopModel) -> bool:
+    """Whether ``top`` is already said to be an alternative (:func:`_as_alternative`)."""
+    return bool(top.parts) and top.parts[0][1].startswith("an alternative")
+
+
+def _as_alternative(top: TopModel, how: str = "") -> TopModel:
+    """``top`` said to be an alternative: its builder runs only for what the run leaves out
+    (or ``how``, where the builder runs but builds it only in a branch it skips)."""
+    why = "an alternative: " + (
+        how or f"{top.builder or 'its builder'} runs only in code the run leaves out"
+    )
     if top.parts and top.parts[0][0] == "selected by":
         why += f" ({top.parts[0][1]})"
         return replace(top, parts=(("selected by", why), *top.parts[1:]))
