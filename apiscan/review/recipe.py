@@ -8028,13 +8028,16 @@ class _Recipe:
         return out
 
     def _draws(
-        self, file: _File, fn: int, show: Callable[[Expr, _Val], str]
+        self, file: _File, fn: int, show: Callable[[Expr, _Val], str], depth: int = 0
     ) -> tuple[list[str], list[Expr]]:
-        """The random draws def ``fn`` makes, in order (library draws, and the repository
-        functions it calls that draw), each shown with its arguments (``show`` gives an
-        argument's text from the argument and what it resolves to), the name it is stored
-        as and the ``if`` that gates it (the draw being the test: ``if np.random.rand() <
-        0.5``); and the expressions they and those tests read."""
+        """The random draws def ``fn`` makes, in order (library draws, a shuffle of the
+        sample's points or rows, and the repository functions it calls that draw, followed
+        by the draws such a function makes with their amounts: dgcnn's
+        ``translate_pointcloud`` scaling by ``np.random.uniform(low=2./3., high=3./2.)``),
+        each shown with its arguments (``show`` gives an argument's text from the argument
+        and what it resolves to), the name it is stored as and the ``if`` that gates it (the
+        draw being the test: ``if np.random.rand() < 0.5``); and the expressions they and
+        those tests read."""
         ifs = [
             i
             for i in self._file_ifs(file)
@@ -8052,14 +8055,20 @@ class _Recipe:
                 # an ``except`` handler's stand-in for a sample that failed to load (a
                 # random image where the file is corrupt): no augmentation of the samples
                 continue
-            if not (
+            library = bool(
                 RANDOM_DRAW.match(file.dotted(func) or func.text)
-                or self._draws_inside(file, call.expr)
-            ):
+                or _SHUFFLE_DRAW.match(file.dotted(func) or func.text)
+            )
+            if not (library or self._draws_inside(file, call.expr)):
                 continue
             shown = []
+            # (a helper's draw is shown only with amounts of its own: one reading its
+            # parameters says nothing the call's row does not)
+            params = {n for n, _ in file.defs[fn].params} if depth else set()
+            own = True
             for arg in call.expr.args:
                 value = self.values.resolve(file, fn, arg, 0)
+                own = own and (value.literal or not _reads_names(arg, params))
                 shown.append(show(arg, value) if value.literal else arg.text)
                 read += _leaves(arg)
             # the amounts passed by keyword are the draw's too (``random_affine(img, labels,
@@ -8069,6 +8078,7 @@ class _Recipe:
                     shown.append(kw.text)
                     continue
                 value = self.values.resolve(file, fn, kw.target, 0)
+                own = own and (value.literal or not _reads_names(kw.target, params))
                 told = show(kw.target, value) if value.literal else kw.target.text
                 shown.append(f"{kw.name}={told}")
                 read += _leaves(kw.target)
@@ -8084,6 +8094,13 @@ class _Recipe:
                 ),
                 None,
             )
+            if stored is not None and params:
+                # what the stored value reads beside the draw (``a = random.random() *
+                # (degrees[1] - degrees[0])``: the helper's parameter ``degrees``)
+                inside = {e.name for e in call.expr.walk() if e.kind == "Name"}
+                own = own and not _reads_names(stored.value, params - inside)
+            if depth and not own:
+                continue
             if stored is not None:
                 # ``flip = random.randint(0, 1) if self.cfg.flip else 0``: what the draw is
                 # for, and the switch around it
@@ -8110,6 +8127,13 @@ class _Recipe:
             if gate is not None:
                 read += _leaves(gate.test)
             draws.append(shorten(text, _TERM_LIMIT * 2))
+            found = None if library or depth else self.values.repo_function(file, call.expr)
+            if found is not None and found[0].defs[found[1]].owner < 0:
+                # a module-level helper (a method of the dataset has its own row)
+                # what the helper draws, with its amounts (one call deep)
+                inner, _ = self._draws(found[0], found[1], show, depth + 1)
+                name = found[0].defs[found[1]].name
+                draws += [shorten(f"in {name}: {d}", _TERM_LIMIT * 2) for d in inner]
         return draws, read
 
     def _defaults_kept(self, file: _File, call: Expr) -> str:
@@ -12320,6 +12344,16 @@ def _set_by_own_methods(found: _AttrSet, sets: Sequence[_AttrSet]) -> bool:
         a.cls == found.cls and a.attr == found.attr and a.method not in ("__init__", "")
         for a in sets
     )
+
+
+def _reads_names(expr: Expr, names: Collection[str]) -> bool:
+    """Whether ``expr`` reads one of ``names`` (a helper's parameters)."""
+    return bool(names) and any(e.kind == "Name" and e.name in names for e in expr.walk())
+
+
+#: A random permutation of a sample's points or rows (``np.random.shuffle(pointcloud)``): a
+#: draw of the augmentation a dataset writes by hand, though it draws no amount.
+_SHUFFLE_DRAW = re.compile(r"^(?:random|np\.random|numpy\.random)\.(?:shuffle|permutation)$")
 
 
 def _is_loss_function(name: str) -> bool:
