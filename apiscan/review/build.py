@@ -2859,7 +2859,9 @@ def checkpoint_writes(
                 ]
                 if bound:
                     saved = max(bound, key=lambda a: a.line).value
-        elif saved.kind == "Name" and call.function >= 0:
+        added: list[str] = []  # keys written into the dict after it is built
+        stored_as = saved.name if saved.kind == "Name" else ""
+        if stored_as and not by and call.function >= 0:
             bound = [
                 a
                 for a in values.defs[call.function].assigns
@@ -2868,10 +2870,24 @@ def checkpoint_writes(
             if bound:
                 # the last one written before the save (the records list a def's assignments
                 # in no line order: the branches of a depth pick come last to first)
-                saved = max(bound, key=lambda a: a.line).value
+                last = max(bound, key=lambda a: a.line)
+                saved = last.value
+                # ``save_dict['model_state_dict'] = net.state_dict()`` (in a ``try``) after
+                # ``save_dict = {'epoch': ..., 'optimizer_state_dict': ...}``: held too
+                added = [
+                    str(a.target.parts[1].value)
+                    for a in sorted(values.defs[call.function].assigns, key=lambda a: a.line)
+                    if a.target.kind == "Subscript"
+                    and len(a.target.parts) > 1
+                    and a.target.parts[0].kind == "Name"
+                    and a.target.parts[0].name == stored_as
+                    and isinstance(a.target.parts[1].value, str)
+                    and last.line < a.line < line
+                ]
         shown: list[tuple[str, str]] = []
         if saved.kind == "Dict" and saved.keys and all(saved.keys):
-            shown.append(("holds", ", ".join(str(k) for k in saved.keys)))
+            keys = list(dict.fromkeys([*(str(k) for k in saved.keys), *added]))
+            shown.append(("holds", ", ".join(keys)))
         else:
             shown.append(("holds", saved.text))
         own = options.values_in(f.path)
