@@ -672,13 +672,41 @@ def own_packages(analyses: Iterable[FileAnalysis]) -> set[str]:
     return tops - shadowed
 
 
+#: Python 2's standard-library modules, imported as the fallback of their Python 3 names
+#: (``try: import builtins except ImportError: import __builtin__ as builtins``): no package
+#: to install.
+PY2_STDLIB = frozenset(
+    {
+        "__builtin__",
+        "cPickle",
+        "cStringIO",
+        "StringIO",
+        "Queue",
+        "ConfigParser",
+        "urllib2",
+        "urlparse",
+        "httplib",
+        "HTMLParser",
+        "Tkinter",
+        "tkMessageBox",
+        "commands",
+        "copy_reg",
+        "thread",
+        "cookielib",
+        "SocketServer",
+        "SimpleHTTPServer",
+        "xmlrpclib",
+    }
+)
+
+
 def third_party(analyses: Sequence[FileAnalysis]) -> tuple[ThirdParty, ...]:
     """Packages the code imports that are neither the standard library, torch, nor the
     repository's own (a module beside the importing file, :func:`sibling_module`, is its
     own too), with the dotted names used from each and how many files import it
     (the names each file uses from each package, as its worker recorded them)."""
     local = own_packages(analyses)
-    excluded = local | set(sys.stdlib_module_names) | {"torch"}
+    excluded = local | set(sys.stdlib_module_names) | PY2_STDLIB | {"torch"}
     paths = {fa.path for fa in analyses}
     uses: dict[str, set[str]] = {}
     files: Counter[str] = Counter()

@@ -99,3 +99,28 @@ def test_namespace_package_of_the_repository_stays_its_own(tmp_path: Path) -> No
     write_repo(tmp_path, files)
     _, analyses = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
     assert "mylib" in own_packages(analyses)
+
+
+def test_python2_standard_library_fallbacks_are_no_packages(tmp_path: Path) -> None:
+    files = dict(TWO_HALVES)
+    files["pytorch/compat.py"] = """
+        try:
+            import builtins
+        except ImportError:
+            import __builtin__ as builtins
+        try:
+            import cPickle as pickle
+        except ImportError:
+            import pickle
+        try:
+            from StringIO import StringIO
+        except ImportError:
+            from io import StringIO
+        def dump(x, f):
+            builtins.print(x)
+            pickle.dump(x, f)
+            return StringIO()
+    """
+    review = build_review(str(write_repo(tmp_path, files)))
+    packages = {t.package for t in review.third_party}
+    assert not packages & {"__builtin__", "cPickle", "StringIO"}, packages
