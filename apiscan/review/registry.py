@@ -595,6 +595,27 @@ class Registries:
                 return None
         return self._by_name(file, call, func_ref, fn)
 
+    def sibling_attr(self, file: ModelFile, ref: int, fn: int) -> str | None:
+        """``MODEL.BoxNet`` under ``if FLAGS.model == 'boxnet':`` where the option's default
+        loads a module with no ``BoxNet`` (``votenet``): the def of that name in the one
+        module beside the default one that defines it (``models.boxnet``), the module
+        another value of the option loads; None when none or several do."""
+        func = file.expr(ref)
+        inner = file.expr(func.refs[0]) if func is not None and func.refs else None
+        if func is None or func.kind != "attr" or inner is None or inner.kind != "name":
+            return None
+        module = self._imported_module(file, inner.value or "", fn)
+        if module is None or self.in_module(module[0], func.value or "") is not None:
+            return None
+        parent = module[0].rpartition(".")[0]
+        found = {
+            target
+            for name in self.by_module
+            if name.rpartition(".")[0] == parent and name != module[0]
+            if (target := self.in_module(name, func.value or "")) is not None
+        }
+        return found.pop() if len(found) == 1 else None
+
     def module_attr(self, file: ModelFile, ref: int, fn: int) -> Lookup | None:
         """``MODEL.VoteNet`` where ``MODEL = importlib.import_module(FLAGS.model)`` (in the
         def ``fn``, or the module's own code when -1: a training script choosing its network

@@ -1929,7 +1929,8 @@ class _Builders:
         by an option, then a class of it in branches on the same option): the class the
         binding that runs with the defaults names, in the module the option's default loads
         (the last one, the ``else`` a default falls to, when no test tells); the classes the
-        other branches bind are not picked (alternatives)."""
+        other branches bind (in the module another value loads, where the default's has no
+        such class) are not picked (alternatives)."""
         above = [
             a
             for a in file.assigns_in(fn)
@@ -1940,7 +1941,10 @@ class _Builders:
             for a in above
             if (v := file.expr(a.value)) is not None
             and v.kind == "attr"
-            and self.registries.module_attr(file, a.value, fn) is not None
+            and (
+                self.registries.module_attr(file, a.value, fn) is not None
+                or self.registries.sibling_attr(file, a.value, fn) is not None
+            )
         ]
         if not attrs:
             return None
@@ -1948,12 +1952,19 @@ class _Builders:
         fails: list[Assign] = []
         for a in attrs:
             tests = self.conditions(file, a.link)
-            (fails if any(holds is False for _, holds, _ in tests) else runs).append(a)
+            # a class the default's module does not define is bound in a branch another
+            # value of the option takes (``MODEL.BoxNet`` with ``votenet`` loaded)
+            loaded = self.registries.module_attr(file, a.value, fn) is not None
+            off = not loaded or any(holds is False for _, holds, _ in tests)
+            (fails if off else runs).append(a)
         if not runs:
             return None
         for a in fails:
             lookup = self.registries.module_attr(file, a.value, fn)
-            cls = self._returned(lookup.target, depth) if lookup is not None else None
+            # (a class of the module another value of the option loads: ``MODEL.BoxNet``)
+            target = lookup.target if lookup is not None else None
+            target = target or self.registries.sibling_attr(file, a.value, fn)
+            cls = self._returned(target, depth) if target is not None else None
             if cls is not None:
                 self._not_picked.add(cls)
         lookup = self.registries.module_attr(file, runs[-1].value, fn)

@@ -113,6 +113,9 @@ def test_class_of_the_module_an_option_loads(tmp_path: Path) -> None:
     assert top.where.path == "train.py"
     assert INFERENCE_ONLY_PART not in top.parts
     assert "BoxNet" not in tops
+    # bound in the branch another value of the option takes (the default's module has no
+    # BoxNet; the module beside it does): an alternative, not priced
+    assert any(a.endswith("BoxNet") for a in review.alternatives), review.alternatives
 
 
 def test_loss_of_the_module_an_option_loads(tmp_path: Path) -> None:
