@@ -1803,7 +1803,48 @@ def _import_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
                 # (ResNeSt's ``resnest.torch.models.build`` runs ``resnest/torch/__init__.py``,
                 # whose star import registers the models the training builds by name)
                 out.update(p for p in _parent_packages(target, files) if p != fa.path)
+        # ``MODEL = importlib.import_module(FLAGS.model)`` (``--model`` defaulting to
+        # ``votenet``) or ``import_module('votenet')``: the module the default names
+        for name in _imported_by_name(fa):
+            found = sorted(
+                (m for m in by_module if m == name or m.endswith(f".{name}")),
+                key=lambda m: (len(m), m),
+            )
+            target = by_module[found[0]] if found else ""
+            if target and target != fa.path:
+                out.add(target)
     return graph
+
+
+def _imported_by_name(fa: FileAnalysis) -> list[str]:
+    """The module names a file loads with ``importlib.import_module``: a literal argument,
+    or the default of the file's own argparse option the argument reads (``FLAGS.model``,
+    ``args.model``: the option ``--model``)."""
+    facts = fa.syntax
+    if facts is None or facts.values is None:
+        return []
+    imports = dict(facts.imports)
+    options = {
+        dest: default
+        for dest, default, _ in (facts.models.options if facts.models is not None else ())
+        if default
+    }
+    found: list[str] = []
+    for call in facts.values.calls:
+        chain = call.expr.func.chain() if call.expr.parts else None
+        if not chain or chain[0] not in imports:
+            continue
+        if ".".join([imports[chain[0]], *chain[1:]]) != "importlib.import_module":
+            continue
+        args = call.expr.args
+        if not args:
+            continue
+        arg = args[0]
+        if arg.kind == "Constant" and isinstance(arg.value, str):
+            found.append(arg.value)
+        elif arg.kind == "Attribute" and arg.name in options:
+            found.append(str(options[arg.name]))
+    return found
 
 
 def _parent_packages(path: str, files: Collection[str]) -> list[str]:

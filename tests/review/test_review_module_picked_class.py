@@ -125,3 +125,24 @@ def test_loss_of_the_module_an_option_loads(tmp_path: Path) -> None:
     values = dict(losses[0].values)
     assert "box_loss + 0.5 * end_points" in values["terms"]
     assert values["box_loss"].startswith("reg_loss + 0.1 * size_loss")
+
+
+def test_a_module_loaded_by_name_is_imported_by_the_loader(tmp_path: Path) -> None:
+    # the training script's ``importlib.import_module(FLAGS.model)`` (``--model`` defaulting
+    # to ``detnet``) reaches ``models/detnet.py`` and what it imports: ported with the
+    # training, never "what only a tool reaches"
+    from apiscan.pipeline import ScanOptions, scan_with_facts
+    from apiscan.review.work import _import_graph
+
+    files = dict(REPO)
+    files["demo.py"] = """
+        import importlib
+        MODEL = importlib.import_module('boxnet')
+        print(MODEL.BoxNet(3))
+    """
+    write_repo(tmp_path, files)
+    _, analyses = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    graph = _import_graph(analyses)
+    assert "models/detnet.py" in graph["train.py"]
+    assert "models/boxnet.py" in graph["demo.py"]
+    assert "models/boxnet.py" not in graph["train.py"]
