@@ -323,7 +323,7 @@ def review(options: ScanOptions) -> Review:
         # a branch on a parameter every call leaves at its default (a forward's ``if
         # augment:`` test-time augmentation the training call never switches on) does not
         # run: its API uses and dynamic shapes are no work of the port
-        flags = defaulted_flags(analyses, options, named, ancillary.why)
+        flags = defaulted_flags(analyses, options, named, ancillary.why, set(uncalled))
         off = defaulted_branches(result.findings, analyses, flags)
         # ... and the branches the run's values skip (an ``elif pooler_type == "ROIPool":``
         # after the branch the config's pooler type takes)

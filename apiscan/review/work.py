@@ -2671,8 +2671,19 @@ def elif_chain(ifs: Sequence[IfValues]) -> Sequence[IfValues]:
     return ifs[:n]
 
 
+def _in_dead(
+    values: FileValues, path: str, call: object, dead: Collection[tuple[str, str]]
+) -> bool:
+    """Whether ``call`` is in a module-level function nothing runs (``dead``: (path, name),
+    :func:`uncalled_functions`): a module's demo (``demo_nn_distance()`` passing
+    ``l1smooth`` positionally, run only from its ``__main__`` block) switches nothing."""
+    fn = call.function  # type: ignore[attr-defined]
+    return bool(dead) and fn >= 0 and (path, values.defs[fn].qual.partition(".")[0]) in dead
+
+
 def unpassed_flags(
     analyses: Sequence[FileAnalysis],
+    dead: Collection[tuple[str, str]] = frozenset(),
 ) -> dict[str, dict[int, dict[str, list[object]]]]:
     """path -> def index -> name -> [default] of the parameters with a constant default
     (``localhub=True``) that no call in the repository passes: by keyword (written anywhere:
@@ -2702,6 +2713,8 @@ def unpassed_flags(
                     named.add(n.value)
                 named.update(k for k in n.keys if k)
         for c in values.calls:
+            if _in_dead(values, fa.path, c, dead):
+                continue
             args = c.expr.args
             count = 1 << 16 if any(a.kind == "Starred" for a in args) else len(args)
             name = c.expr.callee()
@@ -2751,8 +2764,10 @@ def defaulted_flags(
     defaults: Mapping[str, Iterable[object]],
     named: Mapping[str, Mapping[int, Mapping[str, list[object]]]],
     apart: Callable[[str], str] = lambda path: "",
+    dead: Collection[tuple[str, str]] = frozenset(),
 ) -> dict[str, dict[int, dict[str, list[object]]]]:
-    """:func:`unpassed_flags`, and the parameters with a constant default that every call
+    """:func:`unpassed_flags` (``dead``: the functions nothing runs, whose calls pass
+    nothing), and the parameters with a constant default that every call
     which may reach their function passes only that default's value: a test-time switch of a
     model's forward (``forward(x, augment=False)`` branching on ``if augment:``) that the
     evaluation passes as ``augment=opt.augment`` (a ``store_true`` option, off by default)
@@ -2768,7 +2783,7 @@ def defaulted_flags(
     apart (``apart``: a demo passing ``class_agnostic=True``) makes of a function by its
     name, are not the ported run's; the keywords such a file passes to a call the scan
     cannot follow count (a config file's lazily built class)."""
-    flags = unpassed_flags(analyses)
+    flags = unpassed_flags(analyses, dead)
     files = [(fa, facts.values) for fa, facts in with_facts(analyses) if facts.values is not None]
     # a parameter the function assigns again (``if local_rank is None: local_rank =
     # get_local_rank()``) holds more than what its callers pass
@@ -3010,6 +3025,8 @@ def defaulted_flags(
         scoped = {i for p, i, _ in candidates if p == fa.path}
         owners = set(attrs[fa.path])
         for n, call in enumerate(values.calls):
+            if _in_dead(values, fa.path, call, dead):
+                continue
             visit(fa, values, n, counted_apart)
             f = call.function
             if f >= 0 and (f in scoped or values.defs[f].owner in owners):
