@@ -9094,6 +9094,15 @@ class _Recipe:
             and c.expr.func.kind == "Attribute"
         ]  # fmt: skip
         found: dict[str, str] = {}
+        # the unpacked names some sum after the call adds (the loss terms among them)
+        terms_summed = {
+            f.name
+            for root in roots
+            if root.end_line >= expr.line and root.kind == "BinOp"
+            for t in _summands(root)
+            for f in (_factors(t) if t.kind == "BinOp" else [t])
+            if f.kind == "Name" and f.name in names
+        }
         for root in roots:
             if root.end_line < expr.line:
                 continue
@@ -9130,7 +9139,15 @@ class _Recipe:
                     return [("loss mix", f"{mix.full()}, with {_weights(weights)} = {shown}")]
                 term = held.name if (held := _reduced_name(hit[0])) is not None else ""
                 # the other terms of the tuple summed beside it: say which one is weighted
-                key = f"weight of {term}" if (set(names) - {term}) & summed else "weight"
+                # (a call unpacked into several terms the function sums, each in a sum of
+                # its own, weights the one it names: votenet's six box and class losses,
+                # ``sem_cls_loss`` at 0.1 in the total, ``heading_cls_loss`` at 0.1 in
+                # ``box_loss``)
+                key = (
+                    f"weight of {term}"
+                    if term and ((set(names) - {term}) & summed or len(terms_summed) > 1)
+                    else "weight"
+                )
                 if key == "weight":
                     return [(key, shown)]
                 found.setdefault(key, shown)
