@@ -4540,6 +4540,7 @@ class _Recipe:
         self.out = _generator_seeds(self._exclusive_twins(self.out), self._in_data_class)
         self.out = [self._unused_scaler(i) for i in self.out]
         self.out = _uncited_constants(self.out)
+        self.out = self._without_evaluation_losses(self.out)
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
         order = {c: n for n, c in enumerate(CATEGORIES)}
         return tuple(
@@ -4548,6 +4549,37 @@ class _Recipe:
                 key=lambda i: (order[i.category], i.where.path, i.where.line, i.name),
             )
         )
+
+    def _without_evaluation_losses(self, rows: list[RecipeItem]) -> list[RecipeItem]:
+        """The loss rows less a call of the same loss in the same function whose result is
+        never differentiated, where another call of it is (dgcnn's ``train()``: ``loss =
+        criterion(logits, label)`` then ``loss.backward()`` in the training loop, and again
+        in the test loop after ``model.eval()``, only logged): the evaluation's call of the
+        loss the training row already shows."""
+        stepped: dict[tuple[str, int, str], bool] = {}  # (path, def, name) -> differentiated
+        kinds: dict[int, tuple[str, int, str, bool]] = {}
+        for n, item in enumerate(rows):
+            if item.category != "loss":
+                continue
+            file = self.files.get(item.where.path)
+            calls = file.calls_on.get(item.where.line, []) if file is not None else []
+            call = next((c for c in calls if c.stored is not None), None)
+            if file is None or call is None or call.function < 0 or call.stored.kind != "Name":
+                continue
+            name = call.stored.name
+            differentiated = any(
+                target.kind == "Name" and target.name == name and c.expr.line > call.expr.line
+                for c, fn, target in _differentiated(file)
+                if fn == call.function
+            )
+            key = (item.where.path, call.function, item.name)
+            stepped[key] = stepped.get(key, False) or differentiated
+            kinds[n] = (*key, differentiated)
+        return [
+            item
+            for n, item in enumerate(rows)
+            if not (n in kinds and not kinds[n][3] and stepped.get(kinds[n][:3]))
+        ]
 
     def _trainer_settings(self, file: _File) -> None:
         """The settings a training entry writes into a framework trainer's configuration
