@@ -355,6 +355,10 @@ class _Recorder:
             return (
                 parts[0] in self.roots
                 or (self.importlib and len(parts) == 2)
+                # ``Detector = MODEL.VoteNet`` in a branch, then ``Detector(...)``, where
+                # ``MODEL = importlib.import_module(FLAGS.model)``: the local's assignments
+                # name the class
+                or (self.importlib and isinstance(func, ast.Name) and func.id not in _BUILTINS)
                 or (self.star and parts[0] not in _BUILTINS)
                 # a class picked into a local and built from a config dict (open_clip's
                 # ``model_class(**model_cfg)``): the review follows the local's assignments

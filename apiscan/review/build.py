@@ -323,7 +323,7 @@ def review(options: ScanOptions) -> Review:
         # a branch on a parameter every call leaves at its default (a forward's ``if
         # augment:`` test-time augmentation the training call never switches on) does not
         # run: its API uses and dynamic shapes are no work of the port
-        flags = defaulted_flags(analyses, options, named, ancillary.why)
+        flags = defaulted_flags(analyses, options, named, ancillary.why, set(uncalled))
         off = defaulted_branches(result.findings, analyses, flags)
         # ... and the branches the run's values skip (an ``elif pooler_type == "ROIPool":``
         # after the branch the config's pooler type takes)
@@ -809,6 +809,16 @@ def review(options: ScanOptions) -> Review:
     # a part handed to a class only in left-out code (an unpicked builder's backbone handed
     # to the same wrapper the picked builder uses) is no part of the class the run builds
     injected = _handed_where_run(injected, injected_at, left)
+    # a top built only in a branch the run's values skip (``if args.model == 'pointnet':
+    # model = PointNet(args)`` beside the default's ``DGCNN(args)``) is one of the
+    # alternatives: told so in the tree, after the models the run builds
+    others = not_picked | _classes_in(modules, picked_out | switched)
+    if any(t.cls not in others for t in tops):
+        tops = [t for t in tops if t.cls not in others] + [
+            t if _said_alternative(t) else _as_alternative(t, _SKIPPED_BRANCH)
+            for t in tops
+            if t.cls in others
+        ]
     modules = structure.with_top_roles(modules, tops, injected)
     # a random resize every composition crops to a fixed size after: one batch shape
     cropped = cropped_resizes(result, recipe)
@@ -1257,9 +1267,21 @@ def _live_tops(tops: Sequence[TopModel], dead: Collection[tuple[str, str]]) -> l
     return out
 
 
-def _as_alternative(top: TopModel) -> TopModel:
-    """``top`` said to be an alternative: its builder runs only for what the run leaves out."""
-    why = f"an alternative: {top.builder or 'its builder'} runs only in code the run leaves out"
+#: Why a top the run's builder constructs only in a branch it skips is an alternative.
+_SKIPPED_BRANCH = "built only in a branch the run's values skip"
+
+
+def _said_alternative(top: TopModel) -> bool:
+    """Whether ``top`` is already said to be an alternative (:func:`_as_alternative`)."""
+    return bool(top.parts) and top.parts[0][1].startswith("an alternative")
+
+
+def _as_alternative(top: TopModel, how: str = "") -> TopModel:
+    """``top`` said to be an alternative: its builder runs only for what the run leaves out
+    (or ``how``, where the builder runs but builds it only in a branch it skips)."""
+    why = "an alternative: " + (
+        how or f"{top.builder or 'its builder'} runs only in code the run leaves out"
+    )
     if top.parts and top.parts[0][0] == "selected by":
         why += f" ({top.parts[0][1]})"
         return replace(top, parts=(("selected by", why), *top.parts[1:]))
@@ -2868,9 +2890,11 @@ def checkpoint_writes(
                     holds.append((str(place(one[0], one[1].expr.line)), shown_state))
         if len(holds) == 1:
             holds = []  # every call hands the same state: one row as before
+        added: list[str] = []  # keys written into the dict after it is built
         if by and saved.kind == "Name" and call.function >= 0:
             saved = _handed_state(values.defs[call.function], saved, by[0])
         elif saved.kind == "Name" and call.function >= 0:
+            stored_as = saved.name
             bound = [
                 a
                 for a in values.defs[call.function].assigns
@@ -2879,10 +2903,26 @@ def checkpoint_writes(
             if bound:
                 # the last one written before the save (the records list a def's assignments
                 # in no line order: the branches of a depth pick come last to first)
-                saved = max(bound, key=lambda a: a.line).value
+                last = max(bound, key=lambda a: a.line)
+                saved = last.value
+                # ``save_dict['model_state_dict'] = net.state_dict()`` (in a ``try``) after
+                # ``save_dict = {'epoch': ..., 'optimizer_state_dict': ...}``: held too
+                added = [
+                    str(a.target.parts[1].value)
+                    for a in sorted(values.defs[call.function].assigns, key=lambda a: a.line)
+                    if a.target.kind == "Subscript"
+                    and len(a.target.parts) > 1
+                    and a.target.parts[0].kind == "Name"
+                    and a.target.parts[0].name == stored_as
+                    and isinstance(a.target.parts[1].value, str)
+                    and last.line < a.line < line
+                ]
         shown: list[tuple[str, str]] = []
         if holds:
             shown.extend((f"holds ({where})", held) for where, held in holds)
+        elif saved.kind == "Dict" and saved.keys and all(saved.keys):
+            keys = list(dict.fromkeys([*(str(k) for k in saved.keys), *added]))
+            shown.append(("holds", ", ".join(keys)))
         else:
             shown.append(("holds", _held(saved)))
         own = options.values_in(f.path)

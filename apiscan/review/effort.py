@@ -1014,9 +1014,18 @@ def estimate(
         )
     )
     errors = {f.path for f in result.error_findings}
-    if errors:
+    # a file counted apart that could not be read (another framework's Python 2 scripts
+    # beside the torch half) costs the port nothing: it is not what the estimate misses
+    apart = {p for p in errors if ancillary is not None and ancillary.why(p)}
+    if errors - apart:
         sentences.append(
-            f"{_count(len(errors), 'file')} could not be analysed; what they use is not counted."
+            f"{_count(len(errors - apart), 'file')} could not be analysed; what they use is "
+            "not counted."
+        )
+    if apart:
+        sentences.append(
+            f"{_count(len(apart), 'file')} counted apart could not be analysed either "
+            "(not ported with the model: nothing missing from the estimate)."
         )
     return Effort(
         call_sites_to_change=len(to_change),

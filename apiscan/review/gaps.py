@@ -624,13 +624,89 @@ def sibling_module(path: str, top: str, paths: Collection[str]) -> bool:
     return str(folder / f"{top}.py") in paths or str(folder / top / "__init__.py") in paths
 
 
+#: Frameworks a repository names its folder for the implementation in that framework after
+#: (``tensorflow/`` beside ``pytorch/``): installed packages a namespace folder never shadows.
+FRAMEWORK_FOLDERS = frozenset(
+    {
+        "tensorflow",
+        "keras",
+        "jax",
+        "flax",
+        "paddle",
+        "mxnet",
+        "chainer",
+        "caffe",
+        "caffe2",
+        "theano",
+        "oneflow",
+        "megengine",
+        "mindspore",
+        "torch",
+    }
+)
+
+
+def own_packages(analyses: Iterable[FileAnalysis]) -> set[str]:
+    """The repository's own top-level packages: the first part of its files' module names,
+    less a folder with no ``__init__.py`` named like a package the code imports from outside
+    it (dgcnn-like ``tensorflow/`` beside ``pytorch/``: ``import tensorflow as tf`` there
+    imports the installed framework, which a namespace folder never shadows). Such a top
+    (one of :data:`FRAMEWORK_FOLDERS`: a folder for a compiled extension's package, like
+    ``pointnet2/`` whose ``_ext`` the build installs, stays the repository's own) is
+    told by a name a file uses from it (as its worker recorded the file's uses of each
+    package: ``tf.placeholder`` is ``tensorflow.placeholder``) that no module of the folder
+    begins, while no module of the repository has that bare name."""
+    files = [fa for fa in analyses if not fa.errors]
+    modules = {m for fa in files for m in fa.modules}
+    tops = {m.partition(".")[0] for m in modules}
+    shadowed: set[str] = set()
+    for _, facts in with_facts(files, tests=True):
+        for top, names in facts.package_uses:
+            if top not in FRAMEWORK_FOLDERS or top not in tops or top in modules:
+                continue
+            for name in names:
+                parts = name.split(".")
+                if not any(".".join(parts[:n]) in modules for n in range(2, len(parts) + 1)):
+                    shadowed.add(top)
+                    break
+    return tops - shadowed
+
+
+#: Python 2's standard-library modules, imported as the fallback of their Python 3 names
+#: (``try: import builtins except ImportError: import __builtin__ as builtins``): no package
+#: to install.
+PY2_STDLIB = frozenset(
+    {
+        "__builtin__",
+        "cPickle",
+        "cStringIO",
+        "StringIO",
+        "Queue",
+        "ConfigParser",
+        "urllib2",
+        "urlparse",
+        "httplib",
+        "HTMLParser",
+        "Tkinter",
+        "tkMessageBox",
+        "commands",
+        "copy_reg",
+        "thread",
+        "cookielib",
+        "SocketServer",
+        "SimpleHTTPServer",
+        "xmlrpclib",
+    }
+)
+
+
 def third_party(analyses: Sequence[FileAnalysis]) -> tuple[ThirdParty, ...]:
     """Packages the code imports that are neither the standard library, torch, nor the
     repository's own (a module beside the importing file, :func:`sibling_module`, is its
     own too), with the dotted names used from each and how many files import it
     (the names each file uses from each package, as its worker recorded them)."""
-    local = {m.partition(".")[0] for fa in analyses for m in fa.modules}
-    excluded = local | set(sys.stdlib_module_names) | {"torch"}
+    local = own_packages(analyses)
+    excluded = local | set(sys.stdlib_module_names) | PY2_STDLIB | {"torch"}
     paths = {fa.path for fa in analyses}
     uses: dict[str, set[str]] = {}
     files: Counter[str] = Counter()

@@ -4396,7 +4396,92 @@ class _Recipe:
         through a ``sys.path`` entry: discovery names the file by it too), or None."""
         return self.repo.canonical.get(dotted)
 
+    #: (path, line, def) -> the call of a function of a module loaded by an option
+    #: (:meth:`_module_picked_calls`): called under a local name, not the def's
+    _picked_calls: dict[tuple[str, int, str], CallValues]
+
+    def _module_picked_calls(self) -> None:
+        """The calls of a function of a module the code loads by an option
+        (``MODEL = importlib.import_module(FLAGS.model)``, then ``criterion =
+        MODEL.get_loss`` and ``criterion(end_points, config)``, or ``MODEL.get_loss(...)``):
+        call sites of the def of that name in the module the option's default names (a
+        repository module of that name, or ending in it), as the scan's call facts give
+        those of an imported function, so the loss the step calls is a row."""
+        for path, file in sorted(self.files.items()):
+            if is_test_path(path):
+                continue
+            loaded: dict[tuple[int, str], str] = {}  # (scope, name) -> module
+            for a, fn in file.assigns:
+                value = a.value
+                if (
+                    a.target.kind != "Name"
+                    or value.kind != "Call"
+                    or len(value.parts) < 2
+                    or file.dotted(value.parts[0]) != "importlib.import_module"
+                ):
+                    continue
+                key = self.values.resolve(file, fn, value.parts[1], 0)
+                name = key.text.strip("'\"") if key.literal else ""
+                if name:
+                    loaded[(fn, a.target.name)] = name
+            if not loaded:
+                continue
+
+            aliases: dict[tuple[int, str], str] = {}
+            for a, fn in file.assigns:
+                if a.target.kind == "Name" and a.value.kind == "Attribute":
+                    found = self._loaded_def(loaded, fn, a.value.chain())
+                    if found is not None:
+                        aliases[(fn, a.target.name)] = found
+            for call in file.values.calls:
+                func = call.expr.parts[0] if call.expr.parts else None
+                if func is None:
+                    continue
+                chain = func.chain()
+                found = self._loaded_def(loaded, call.function, chain)
+                if found is None and chain is not None and len(chain) == 1:
+                    found = aliases.get((call.function, chain[0])) or aliases.get((-1, chain[0]))
+                if found is None or found not in self.repo.defs:
+                    continue
+                caller = file.defs[call.function].qual if call.function >= 0 else ""
+                fact = CallFact(caller, found, call.expr.line)
+                sites = self.repo.call_sites.setdefault(found, [])
+                if (path, fact) not in sites:
+                    sites.append((path, fact))
+                self._picked_calls[(path, call.expr.line, found)] = call
+
+    def _loaded_def(
+        self, loaded: Mapping[tuple[int, str], str], fn: int, chain: list[str] | None
+    ) -> str | None:
+        """The repository def ``X.f`` names where ``X`` is a module loaded by an option
+        (``loaded``: (scope, name) -> the module's name; :meth:`_module_picked_calls`)."""
+        if chain is None or len(chain) != 2:
+            return None
+        module = loaded.get((fn, chain[0])) or loaded.get((-1, chain[0]))
+        if module is None:
+            return None
+        dotted = f"{module}.{chain[1]}"
+        found = self.repo_key(dotted)
+        if found is None:
+            ends = sorted(k for k in self.repo.canonical if k.endswith(f".{dotted}"))
+            found = self.repo_key(ends[0]) if ends else None
+        if found is None:
+            # imported there (VoteNet's ``from loss_helper import get_loss``)
+            owner = next(
+                (
+                    f
+                    for _, f in sorted(self.files.items())
+                    if any(m == module or m.endswith(f".{module}") for m in f.fa.modules)
+                ),
+                None,
+            )
+            target = owner.imports.get(chain[1]) if owner is not None else None
+            found = self.repo_key(target) if target else None
+        return found
+
     def items(self) -> tuple[RecipeItem, ...]:
+        self._picked_calls = {}
+        self._module_picked_calls()
         files = [file for path, file in sorted(self.files.items()) if not is_test_path(path)]
         for file in files:
             self._compositions(file)
@@ -4492,6 +4577,7 @@ class _Recipe:
         self.out = _generator_seeds(self._exclusive_twins(self.out), self._in_data_class)
         self.out = [self._unused_scaler(i) for i in self.out]
         self.out = _uncited_constants(self.out)
+        self.out = self._without_evaluation_losses(self.out)
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
         order = {c: n for n, c in enumerate(CATEGORIES)}
         return tuple(
@@ -4500,6 +4586,37 @@ class _Recipe:
                 key=lambda i: (order[i.category], i.where.path, i.where.line, i.name),
             )
         )
+
+    def _without_evaluation_losses(self, rows: list[RecipeItem]) -> list[RecipeItem]:
+        """The loss rows less a call of the same loss in the same function whose result is
+        never differentiated, where another call of it is (dgcnn's ``train()``: ``loss =
+        criterion(logits, label)`` then ``loss.backward()`` in the training loop, and again
+        in the test loop after ``model.eval()``, only logged): the evaluation's call of the
+        loss the training row already shows."""
+        stepped: dict[tuple[str, int, str], bool] = {}  # (path, def, name) -> differentiated
+        kinds: dict[int, tuple[str, int, str, bool]] = {}
+        for n, item in enumerate(rows):
+            if item.category != "loss":
+                continue
+            file = self.files.get(item.where.path)
+            calls = file.calls_on.get(item.where.line, []) if file is not None else []
+            call = next((c for c in calls if c.stored is not None), None)
+            if file is None or call is None or call.function < 0 or call.stored.kind != "Name":
+                continue
+            name = call.stored.name
+            differentiated = any(
+                target.kind == "Name" and target.name == name and c.expr.line > call.expr.line
+                for c, fn, target in _differentiated(file)
+                if fn == call.function
+            )
+            key = (item.where.path, call.function, item.name)
+            stepped[key] = stepped.get(key, False) or differentiated
+            kinds[n] = (*key, differentiated)
+        return [
+            item
+            for n, item in enumerate(rows)
+            if not (n in kinds and not kinds[n][3] and stepped.get(kinds[n][:3]))
+        ]
 
     def _trainer_settings(self, file: _File) -> None:
         """The settings a training entry writes into a framework trainer's configuration
@@ -7429,6 +7546,8 @@ class _Recipe:
                     continue
                 calls = caller.calls_on.get(fact.line, [])
                 call = next((c for c in calls if c.expr.callee() == node.name), None)
+                if call is None:
+                    call = self._picked_calls.get((path, fact.line, key))
                 if call is None and len(calls) == 1:
                     call = _partial_bound(calls[0], node.name) or calls[0]  # or renamed
                 if call is not None:
@@ -7982,13 +8101,16 @@ class _Recipe:
         return out
 
     def _draws(
-        self, file: _File, fn: int, show: Callable[[Expr, _Val], str]
+        self, file: _File, fn: int, show: Callable[[Expr, _Val], str], depth: int = 0
     ) -> tuple[list[str], list[Expr]]:
-        """The random draws def ``fn`` makes, in order (library draws, and the repository
-        functions it calls that draw), each shown with its arguments (``show`` gives an
-        argument's text from the argument and what it resolves to), the name it is stored
-        as and the ``if`` that gates it (the draw being the test: ``if np.random.rand() <
-        0.5``); and the expressions they and those tests read."""
+        """The random draws def ``fn`` makes, in order (library draws, a shuffle of the
+        sample's points or rows, and the repository functions it calls that draw, followed
+        by the draws such a function makes with their amounts: dgcnn's
+        ``translate_pointcloud`` scaling by ``np.random.uniform(low=2./3., high=3./2.)``),
+        each shown with its arguments (``show`` gives an argument's text from the argument
+        and what it resolves to), the name it is stored as and the ``if`` that gates it (the
+        draw being the test: ``if np.random.rand() < 0.5``); and the expressions they and
+        those tests read."""
         ifs = [
             i
             for i in self._file_ifs(file)
@@ -8006,14 +8128,20 @@ class _Recipe:
                 # an ``except`` handler's stand-in for a sample that failed to load (a
                 # random image where the file is corrupt): no augmentation of the samples
                 continue
-            if not (
+            library = bool(
                 RANDOM_DRAW.match(file.dotted(func) or func.text)
-                or self._draws_inside(file, call.expr)
-            ):
+                or _SHUFFLE_DRAW.match(file.dotted(func) or func.text)
+            )
+            if not (library or self._draws_inside(file, call.expr)):
                 continue
             shown = []
+            # (a helper's draw is shown only with amounts of its own: one reading its
+            # parameters says nothing the call's row does not)
+            params = {n for n, _ in file.defs[fn].params} if depth else set()
+            own = True
             for arg in call.expr.args:
                 value = self.values.resolve(file, fn, arg, 0)
+                own = own and (value.literal or not _reads_names(arg, params))
                 shown.append(show(arg, value) if value.literal else arg.text)
                 read += _leaves(arg)
             # the amounts passed by keyword are the draw's too (``random_affine(img, labels,
@@ -8023,6 +8151,7 @@ class _Recipe:
                     shown.append(kw.text)
                     continue
                 value = self.values.resolve(file, fn, kw.target, 0)
+                own = own and (value.literal or not _reads_names(kw.target, params))
                 told = show(kw.target, value) if value.literal else kw.target.text
                 shown.append(f"{kw.name}={told}")
                 read += _leaves(kw.target)
@@ -8038,6 +8167,13 @@ class _Recipe:
                 ),
                 None,
             )
+            if stored is not None and params:
+                # what the stored value reads beside the draw (``a = random.random() *
+                # (degrees[1] - degrees[0])``: the helper's parameter ``degrees``)
+                inside = {e.name for e in call.expr.walk() if e.kind == "Name"}
+                own = own and not _reads_names(stored.value, params - inside)
+            if depth and not own:
+                continue
             if stored is not None:
                 # ``flip = random.randint(0, 1) if self.cfg.flip else 0``: what the draw is
                 # for, and the switch around it
@@ -8064,6 +8200,13 @@ class _Recipe:
             if gate is not None:
                 read += _leaves(gate.test)
             draws.append(shorten(text, _TERM_LIMIT * 2))
+            found = None if library or depth else self.values.repo_function(file, call.expr)
+            if found is not None and found[0].defs[found[1]].owner < 0:
+                # a module-level helper (a method of the dataset has its own row)
+                # what the helper draws, with its amounts (one call deep)
+                inner, _ = self._draws(found[0], found[1], show, depth + 1)
+                name = found[0].defs[found[1]].name
+                draws += [shorten(f"in {name}: {d}", _TERM_LIMIT * 2) for d in inner]
         return draws, read
 
     def _defaults_kept(self, file: _File, call: Expr) -> str:
@@ -9107,6 +9250,15 @@ class _Recipe:
             and c.expr.func.kind == "Attribute"
         ]  # fmt: skip
         found: dict[str, str] = {}
+        # the unpacked names some sum after the call adds (the loss terms among them)
+        terms_summed = {
+            f.name
+            for root in roots
+            if root.end_line >= expr.line and root.kind == "BinOp"
+            for t in _summands(root)
+            for f in (_factors(t) if t.kind == "BinOp" else [t])
+            if f.kind == "Name" and f.name in names
+        }
         for root in roots:
             if root.end_line < expr.line:
                 continue
@@ -9143,7 +9295,15 @@ class _Recipe:
                     return [("loss mix", f"{mix.full()}, with {_weights(weights)} = {shown}")]
                 term = held.name if (held := _reduced_name(hit[0])) is not None else ""
                 # the other terms of the tuple summed beside it: say which one is weighted
-                key = f"weight of {term}" if (set(names) - {term}) & summed else "weight"
+                # (a call unpacked into several terms the function sums, each in a sum of
+                # its own, weights the one it names: votenet's six box and class losses,
+                # ``sem_cls_loss`` at 0.1 in the total, ``heading_cls_loss`` at 0.1 in
+                # ``box_loss``)
+                key = (
+                    f"weight of {term}"
+                    if term and ((set(names) - {term}) & summed or len(terms_summed) > 1)
+                    else "weight"
+                )
                 if key == "weight":
                     return [(key, shown)]
                 found.setdefault(key, shown)
@@ -9384,10 +9544,43 @@ class _Recipe:
                 and a.target.parts[1].value == "loss"
             ]
             if combined:
+                first = combined[0]
+                if len(combined) == 1 and first.value.kind == "Name":
+                    # ``loss = vote_loss + 0.5*objectness_loss + ...; loss *= 10;
+                    # end_points['loss'] = loss``: the sum the name was assigned
+                    sums = [
+                        a
+                        for a in d.assigns
+                        if a.line < first.line
+                        and a.target.kind == "Name"
+                        and a.target.name == first.value.name
+                        and a.value.kind == "BinOp"
+                    ]
+                    if sums:
+                        last = max(sums, key=lambda a: a.line)
+                        text = shorten(last.value.text, 2 * _TERM_LIMIT)
+                        out = [("terms", f"loss = {text} ({where.loc(last.line)})")]
+                        # and the sums it adds (``box_loss = center_loss + 0.1*...``)
+                        for name in dict.fromkeys(
+                            e.name for e in last.value.walk() if e.kind == "Name"
+                        ):
+                            inner = [
+                                a
+                                for a in d.assigns
+                                if a.line < last.line
+                                and a.target.kind == "Name"
+                                and a.target.name == name
+                                and a.value.kind == "BinOp"
+                            ]
+                            if inner:
+                                term = max(inner, key=lambda a: a.line)
+                                text = shorten(term.value.text, 2 * _TERM_LIMIT)
+                                out.append((name, f"{text} ({where.loc(term.line)})"))
+                        return out
                 texts = " | ".join(
                     dict.fromkeys(shorten(a.value.text, _TERM_LIMIT) for a in combined)
                 )
-                return [("terms", f"loss = {texts} ({where.loc(combined[0].line)})")]
+                return [("terms", f"loss = {texts} ({where.loc(first.line)})")]
         return []
 
     def _repo_category(self, key: str, node: DefValues) -> str | None:
@@ -12578,6 +12771,16 @@ def _set_by_own_methods(found: _AttrSet, sets: Sequence[_AttrSet]) -> bool:
     )
 
 
+def _reads_names(expr: Expr, names: Collection[str]) -> bool:
+    """Whether ``expr`` reads one of ``names`` (a helper's parameters)."""
+    return bool(names) and any(e.kind == "Name" and e.name in names for e in expr.walk())
+
+
+#: A random permutation of a sample's points or rows (``np.random.shuffle(pointcloud)``): a
+#: draw of the augmentation a dataset writes by hand, though it draws no amount.
+_SHUFFLE_DRAW = re.compile(r"^(?:random|np\.random|numpy\.random)\.(?:shuffle|permutation)$")
+
+
 def _is_loss_function(name: str) -> bool:
     """A function named for a loss, or for a penalty term added to one (stargan's
     ``gradient_penalty``, weighted by ``lambda_gp``; an ``r1_penalty``; stylegan2's
@@ -12587,6 +12790,10 @@ def _is_loss_function(name: str) -> bool:
         # a diffusion's ``training_losses``: the terms of the step's loss, in a dict (a bare
         # ``losses`` method is a head's bookkeeping of its own terms, already rows)
         words.append("loss")
+    if len(words) == 2 and words[0] == "get" and words[1] in _LOSS_WORDS:
+        # PointNet's and VoteNet's ``get_loss(end_points, config)``: computes the loss (a
+        # getter of something of the loss names more: ``get_loss_weights``)
+        return True
     return bool(_LOSS_WORDS & set(words)) and not (set(words) & _LOSS_HELPER_WORDS)
 
 

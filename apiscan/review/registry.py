@@ -592,18 +592,55 @@ class Registries:
             and func.node.func.name == "eval"
         ):
             return self._evaluated(file, func)
-        if func.kind == "attr" and inner is not None and inner.kind == "name" and fn >= 0:
-            module = self._imported_module(file, inner.value or "", fn)
-            if module is not None:
-                target = self.in_module(module[0], func.value or "")
-                others = tuple(
-                    (other, found)
-                    for other in module[2]
-                    if (found := self.in_module(other, func.value or "")) is not None
-                )
-                how = f"{module[1]}, .{func.value}"
-                return Lookup(target, how, others) if target else None
+        if func.kind == "attr" and inner is not None and inner.kind == "name":
+            picked = self.module_attr(file, func_ref, fn)
+            if picked is not None:
+                return picked
+            if self._imported_module(file, inner.value or "", fn) is not None:
+                return None
         return self._by_name(file, call, func_ref, fn)
+
+    def sibling_attr(self, file: ModelFile, ref: int, fn: int) -> str | None:
+        """``MODEL.BoxNet`` under ``if FLAGS.model == 'boxnet':`` where the option's default
+        loads a module with no ``BoxNet`` (``votenet``): the def of that name in the one
+        module beside the default one that defines it (``models.boxnet``), the module
+        another value of the option loads; None when none or several do."""
+        func = file.expr(ref)
+        inner = file.expr(func.refs[0]) if func is not None and func.refs else None
+        if func is None or func.kind != "attr" or inner is None or inner.kind != "name":
+            return None
+        module = self._imported_module(file, inner.value or "", fn)
+        if module is None or self.in_module(module[0], func.value or "") is not None:
+            return None
+        parent = module[0].rpartition(".")[0]
+        found = {
+            target
+            for name in self.by_module
+            if name.rpartition(".")[0] == parent and name != module[0]
+            if (target := self.in_module(name, func.value or "")) is not None
+        }
+        return found.pop() if len(found) == 1 else None
+
+    def module_attr(self, file: ModelFile, ref: int, fn: int) -> Lookup | None:
+        """``MODEL.VoteNet`` where ``MODEL = importlib.import_module(FLAGS.model)`` (in the
+        def ``fn``, or the module's own code when -1: a training script choosing its network
+        module at its top level): the def the attribute names in the module the key loads by
+        default, with the same attribute of the modules the other branches load."""
+        func = file.expr(ref)
+        inner = file.expr(func.refs[0]) if func is not None and func.refs else None
+        if func is None or func.kind != "attr" or inner is None or inner.kind != "name":
+            return None
+        module = self._imported_module(file, inner.value or "", fn)
+        if module is None:
+            return None
+        target = self.in_module(module[0], func.value or "")
+        others = tuple(
+            (other, found)
+            for other in module[2]
+            if (found := self.in_module(other, func.value or "")) is not None
+        )
+        how = f"{module[1]}, .{func.value}"
+        return Lookup(target, how, others) if target else None
 
     def _factory(self, file: ModelFile, func: Expr, fn: int) -> Lookup | None:
         """``get_model(cfg.MODEL.NAME)(**kwargs)``: a repository function whose one ``return``
@@ -745,7 +782,7 @@ class Registries:
             return None
         found.sort()
         chosen, why = 0, ""
-        if len(found) > 1:
+        if len(found) > 1 and fn >= 0:
             voted = self._voted_branch(file, fn, [line for line, _, _ in found])
             if voted is not None:
                 chosen, why = voted

@@ -1939,9 +1939,69 @@ class _Builders:
         if lookup is not None:  # REGISTRY.get(cfg.NAME)(cfg): the registered default
             return self._returned(lookup.target, depth)
         dotted = self.callee(file, expr)
+        if dotted is None and func.kind == "name":
+            bound = self._bound_attr(file, func, fn, depth)
+            if bound is not None:
+                return self._returned(bound.target, depth)
         if dotted is None:
             return self._table_entry(file, expr, fn, depth)
         return self._returned(dotted, depth) or self._class_argument(file, expr, dotted)
+
+    def _bound_attr(self, file: ModelFile, func: Expr, fn: int, depth: int) -> Lookup | None:
+        """``Detector(...)`` where ``Detector = MODEL.VoteNet`` and ``MODEL =
+        importlib.import_module(FLAGS.model)`` (a training script picking its network module
+        by an option, then a class of it in branches on the same option): the class the
+        binding that runs with the defaults names, in the module the option's default loads
+        (the last one, the ``else`` a default falls to, when no test tells); the classes the
+        other branches bind (in the module another value loads, where the default's has no
+        such class) are not picked (alternatives)."""
+        above = [
+            a
+            for a in file.assigns_in(fn)
+            if a.single and a.names[0] == func.value and a.line < func.line
+        ]
+        attrs = [
+            a
+            for a in above
+            if (v := file.expr(a.value)) is not None
+            and v.kind == "attr"
+            and (
+                self.registries.module_attr(file, a.value, fn) is not None
+                or self.registries.sibling_attr(file, a.value, fn) is not None
+            )
+        ]
+        if not attrs:
+            return None
+        runs: list[Assign] = []
+        fails: list[Assign] = []
+        for a in attrs:
+            tests = self.conditions(file, a.link)
+            # a class the default's module does not define is bound in a branch another
+            # value of the option takes (``MODEL.BoxNet`` with ``votenet`` loaded)
+            loaded = self.registries.module_attr(file, a.value, fn) is not None
+            off = not loaded or any(holds is False for _, holds, _ in tests)
+            (fails if off else runs).append(a)
+        if not runs:
+            return None
+        for a in fails:
+            lookup = self.registries.module_attr(file, a.value, fn)
+            # (a class of the module another value of the option loads: ``MODEL.BoxNet``)
+            target = lookup.target if lookup is not None else None
+            target = target or self.registries.sibling_attr(file, a.value, fn)
+            cls = self._returned(target, depth) if target is not None else None
+            if cls is not None:
+                self._not_picked.add(cls)
+        lookup = self.registries.module_attr(file, runs[-1].value, fn)
+        if lookup is None:
+            return None
+        # the classes the failing branches bind: what another value of the option builds
+        others = tuple(
+            (file.text(a.value, 40), found.target)
+            for a in fails
+            if (found := self.registries.module_attr(file, a.value, fn)) is not None
+        )
+        how = f"{func.value} = {lookup.how}"
+        return Lookup(lookup.target, how, lookup.alternatives + others)
 
     def _config_branches(
         self, file: ModelFile, above: list[Assign], fn: int, depth: int
@@ -4188,6 +4248,10 @@ class _Builders:
         """A model a registry builds by name (see :mod:`apiscan.review.registry`), with the
         name it takes by default and the parts its constructor builds."""
         lookup = self.registries.lookup(file, ref, fid)
+        head = file.expr(file.exprs[ref].refs[0]) if file.exprs[ref].refs else None
+        if lookup is None and head is not None and head.kind == "name":
+            # ``Detector = MODEL.VoteNet`` then ``Detector(...)``: the binding's look-up
+            lookup = self._bound_attr(file, head, fid, 0)
         if lookup is None:
             return None
         self.trail = []

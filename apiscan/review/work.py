@@ -55,7 +55,7 @@ from apiscan.review.commands import (
 )
 from apiscan.review.config_files import OptionFiles, config_names, config_words
 from apiscan.review.evaluate import Namespaces, bind_call, choice_key, outcomes, values_of
-from apiscan.review.gaps import float_only_passes, sibling_module
+from apiscan.review.gaps import float_only_passes, own_packages, sibling_module
 from apiscan.review.leftout import call_index, globals_picks
 from apiscan.review.masked import METRICS
 from apiscan.review.model import (
@@ -1888,7 +1888,48 @@ def _import_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
                 # (ResNeSt's ``resnest.torch.models.build`` runs ``resnest/torch/__init__.py``,
                 # whose star import registers the models the training builds by name)
                 out.update(p for p in _parent_packages(target, files) if p != fa.path)
+        # ``MODEL = importlib.import_module(FLAGS.model)`` (``--model`` defaulting to
+        # ``votenet``) or ``import_module('votenet')``: the module the default names
+        for name in _imported_by_name(fa):
+            found = sorted(
+                (m for m in by_module if m == name or m.endswith(f".{name}")),
+                key=lambda m: (len(m), m),
+            )
+            target = by_module[found[0]] if found else ""
+            if target and target != fa.path:
+                out.add(target)
     return graph
+
+
+def _imported_by_name(fa: FileAnalysis) -> list[str]:
+    """The module names a file loads with ``importlib.import_module``: a literal argument,
+    or the default of the file's own argparse option the argument reads (``FLAGS.model``,
+    ``args.model``: the option ``--model``)."""
+    facts = fa.syntax
+    if facts is None or facts.values is None:
+        return []
+    imports = dict(facts.imports)
+    options = {
+        dest: default
+        for dest, default, _ in (facts.models.options if facts.models is not None else ())
+        if default
+    }
+    found: list[str] = []
+    for call in facts.values.calls:
+        chain = call.expr.func.chain() if call.expr.parts else None
+        if not chain or chain[0] not in imports:
+            continue
+        if ".".join([imports[chain[0]], *chain[1:]]) != "importlib.import_module":
+            continue
+        args = call.expr.args
+        if not args:
+            continue
+        arg = args[0]
+        if arg.kind == "Constant" and isinstance(arg.value, str):
+            found.append(arg.value)
+        elif arg.kind == "Attribute" and arg.name in options:
+            found.append(str(options[arg.name]))
+    return found
 
 
 def _parent_packages(path: str, files: Collection[str]) -> list[str]:
@@ -2273,8 +2314,9 @@ def _repository_tail(name: str, tails: set[str]) -> bool:
 
 
 def _local_packages(analyses: Iterable[FileAnalysis]) -> set[str]:
-    """The repository's own top-level packages (of the files analysed without error)."""
-    return {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
+    """The repository's own top-level packages (of the files analysed without error;
+    :func:`own_packages`: a namespace folder named like the framework it imports is not)."""
+    return own_packages(analyses)
 
 
 #: Bases that call none of a class's methods by name.
@@ -2803,8 +2845,19 @@ def elif_chain(ifs: Sequence[IfValues]) -> Sequence[IfValues]:
     return ifs[:n]
 
 
+def _in_dead(
+    values: FileValues, path: str, call: object, dead: Collection[tuple[str, str]]
+) -> bool:
+    """Whether ``call`` is in a module-level function nothing runs (``dead``: (path, name),
+    :func:`uncalled_functions`): a module's demo (``demo_nn_distance()`` passing
+    ``l1smooth`` positionally, run only from its ``__main__`` block) switches nothing."""
+    fn = call.function  # type: ignore[attr-defined]
+    return bool(dead) and fn >= 0 and (path, values.defs[fn].qual.partition(".")[0]) in dead
+
+
 def unpassed_flags(
     analyses: Sequence[FileAnalysis],
+    dead: Collection[tuple[str, str]] = frozenset(),
 ) -> dict[str, dict[int, dict[str, list[object]]]]:
     """path -> def index -> name -> [default] of the parameters with a constant default
     (``localhub=True``) that no call in the repository passes: by keyword (written anywhere:
@@ -2834,6 +2887,8 @@ def unpassed_flags(
                     named.add(n.value)
                 named.update(k for k in n.keys if k)
         for c in values.calls:
+            if _in_dead(values, fa.path, c, dead):
+                continue
             args = c.expr.args
             count = 1 << 16 if any(a.kind == "Starred" for a in args) else len(args)
             name = c.expr.callee()
@@ -2883,8 +2938,10 @@ def defaulted_flags(
     defaults: Mapping[str, Iterable[object]],
     named: Mapping[str, Mapping[int, Mapping[str, list[object]]]],
     apart: Callable[[str], str] = lambda path: "",
+    dead: Collection[tuple[str, str]] = frozenset(),
 ) -> dict[str, dict[int, dict[str, list[object]]]]:
-    """:func:`unpassed_flags`, and the parameters with a constant default that every call
+    """:func:`unpassed_flags` (``dead``: the functions nothing runs, whose calls pass
+    nothing), and the parameters with a constant default that every call
     which may reach their function passes only that default's value: a test-time switch of a
     model's forward (``forward(x, augment=False)`` branching on ``if augment:``) that the
     evaluation passes as ``augment=opt.augment`` (a ``store_true`` option, off by default)
@@ -2900,7 +2957,7 @@ def defaulted_flags(
     apart (``apart``: a demo passing ``class_agnostic=True``) makes of a function by its
     name, are not the ported run's; the keywords such a file passes to a call the scan
     cannot follow count (a config file's lazily built class)."""
-    flags = unpassed_flags(analyses)
+    flags = unpassed_flags(analyses, dead)
     files = [(fa, facts.values) for fa, facts in with_facts(analyses) if facts.values is not None]
     # a parameter the function assigns again (``if local_rank is None: local_rank =
     # get_local_rank()``) holds more than what its callers pass
@@ -3142,6 +3199,8 @@ def defaulted_flags(
         scoped = {i for p, i, _ in candidates if p == fa.path}
         owners = set(attrs[fa.path])
         for n, call in enumerate(values.calls):
+            if _in_dead(values, fa.path, call, dead):
+                continue
             visit(fa, values, n, counted_apart)
             f = call.function
             if f >= 0 and (f in scoped or values.defs[f].owner in owners):
@@ -3156,6 +3215,25 @@ def defaulted_flags(
     for (path, i, name), value in candidates.items():
         if (path, i, name) not in kept and not name.startswith("**"):
             flags.setdefault(path, {}).setdefault(i, {})[name] = [value]
+    # what ``self.x`` holds in a class's methods where ``__init__`` sets it once from a
+    # parameter that keeps its default (pointnet2's grouper testing ``if
+    # self.sample_uniformly:`` in its ``forward``, the flag no construction switches on):
+    # a branch on it in a method is told as one on the parameter
+    for fa, values in files:
+        own = flags.get(fa.path, {})
+        for owner, found in attrs[fa.path].items():
+            stored = {
+                f"self.{attr}": own[init][param]
+                for attr, (init, param) in found.items()
+                if param in own.get(init, {})
+            }
+            if not stored:
+                continue
+            for m, d in enumerate(values.defs):
+                if d.owner == owner and not d.is_class and d.name != "__init__":
+                    given = flags.setdefault(fa.path, {}).setdefault(m, {})
+                    for key, value in stored.items():
+                        given.setdefault(key, value)
     return flags
 
 
@@ -9761,6 +9839,7 @@ def compiled_ops(
         if not any(parts and parts[-1] == key[0] for parts, _ in submodules)
     }
     if not native and not submodules:
+        _fold_gradients(ops)
         return _compiled_items(ops, analyses)
     packages = {m.rsplit(".", i)[0] for m in modules for i in range(1, m.count(".") + 1)}
     jit = _jit_extensions(result, analyses)
@@ -9838,7 +9917,29 @@ def compiled_ops(
         entry = ops.setdefault((TORCH_OPS + namespace, op), (set(), [], _OWN_EXTENSION))
         entry[0].add(binding)
         entry[1].append(Where(f.path, f.span.line, f.cell))
+    _fold_gradients(ops)
     return _compiled_items(ops, analyses)
+
+
+#: A binding that is another binding's gradient (``gather_points_grad`` beside
+#: ``gather_points``), named with a suffix the forward does not carry.
+_GRADIENT_SUFFIX = re.compile(r"_(?:grad|gradient|bwd)$")
+
+
+def _fold_gradients(ops: dict[tuple[str, str], tuple[set[str], list[Where], str]]) -> None:
+    """The gradient kernels of an extension's ops (pointnet2's ``gather_points_grad``,
+    ``group_points_grad``, ``three_interpolate_grad``, called in the ``backward`` of the
+    ``autograd.Function`` whose ``forward`` calls ``gather_points``) folded into the op they
+    differentiate: one custom op, written with its backward, not two. A suffixed binding
+    whose op has no forward of that name in the same module stays an op of its own."""
+    for module, op in sorted(ops):
+        forward = _GRADIENT_SUFFIX.sub("", op)
+        if forward == op or (module, forward) not in ops:
+            continue
+        bindings, places, _ = ops.pop((module, op))
+        entry = ops[(module, forward)]
+        entry[0].update(bindings)
+        entry[1].extend(w for w in places if w not in entry[1])
 
 
 #: The kind of a compiled op only alternatives use: listed, counted apart.

@@ -37,8 +37,11 @@ def test_draws_in_getitem_are_augmentation_rows_with_their_settings(review: Revi
     # a repository function that draws (rand_scale) is a draw of the dataset's, shown with
     # the name it is stored as
     assert jitter["draw 1"] == "sat = rand_scale(1.5)"
-    assert jitter["draw 2"] == "frac = random.choice([0.3, 0.5, 0.7])"
-    assert jitter["draw 3"] == "kind = random.randint(0, 2) under if self.blur"
+    # ... followed by what it draws, with the amount the call passes
+    assert jitter["draw 2"] == "in rand_scale: scale = random.uniform(1, 1.5)"
+    assert jitter["draw 3"] == "in rand_scale: random.randint(0, 1)"
+    assert jitter["draw 4"] == "frac = random.choice([0.3, 0.5, 0.7])"
+    assert jitter["draw 5"] == "kind = random.randint(0, 2) under if self.blur"
     assert jitter["self.saturation"].startswith("1.5 ")
     assert jitter["self.blur"].startswith("0 ")
     # a flag the method sets itself is state, not a setting
