@@ -426,7 +426,8 @@ class Ancillary:
             ported = self._ported_entries()
             steps = {fa.path for fa in analyses if fa.path in ported and not _runs_as_script(fa)}
             entries = (entry, *self.stages) if entry else ()
-            for path, whose in _side_recipes(analyses, entries, steps).items():
+            launched = documented_scripts(root, scripts) if root else frozenset()
+            for path, whose in _side_recipes(analyses, entries, steps, launched).items():
                 self._recipes.setdefault(path, whose)
             if entry is not None:
                 others = self._undocumented_trainings(analyses, entry, scripts)
@@ -1631,7 +1632,10 @@ def _near_copy(a: FileAnalysis, b: FileAnalysis) -> bool:
 
 
 def _side_recipes(
-    analyses: Sequence[FileAnalysis], entries: Sequence[str] = (), steps: Collection[str] = ()
+    analyses: Sequence[FileAnalysis],
+    entries: Sequence[str] = (),
+    steps: Collection[str] = (),
+    launched: Collection[str] = (),
 ) -> dict[str, str]:
     """The scripts whose training facts are another recipe's, where the repository's root
     holds a training script, though they stay ported: any script nothing imports beside the
@@ -1649,7 +1653,10 @@ def _side_recipes(
     its config (latent-diffusion's ``main.py``: ``instantiate_from_config``, then
     ``trainer.fit``): what those modules reach is the entry's too, the model it trains, and
     only the other scripts themselves are tools (a module only they import statically may be
-    one the config names: a conditioning encoder)."""
+    one the config names: a conditioning encoder). ``launched``: the training scripts the
+    documentation runs (:func:`~apiscan.review.commands.documented_scripts`); where it names
+    no one entry, each is a training of its own whatever its name (BLIP's ``pretrain.py``
+    beside its ``train_*.py`` fine-tunings), never a tool."""
     analyses = [fa for fa in analyses if not is_test_path(fa.path)]
     if entries:
         graph = _reference_graph(analyses, _import_graph(analyses))
@@ -1669,7 +1676,7 @@ def _side_recipes(
         for fa in analyses
         if fa.syntax is not None and fa.syntax.main_block != (0, 0)
     }
-    training = {p for p in mains if _TRAINING_NAME.search(PurePosixPath(p).name)}
+    training = {p for p in mains if _TRAINING_NAME.search(PurePosixPath(p).name) or p in launched}
     if not any("/" not in p for p in training):
         return {}
     found = {p: "tool" for p, used in mains.items() if not used and p not in training}
