@@ -12499,14 +12499,97 @@ def framework_item(found: OptionFiles | None, analyses: Sequence[FileAnalysis]) 
     )
     what = f"training loop, models and losses in {package}: port what the option file uses"
     what += f" ({classes})" if classes else ""
+    bases, called = _framework_code_used(found, analyses, package)
+    for key in dict.fromkeys([k for _, k in bases.values()] + [f"{k}.type" for k in called]):
+        picked = found.value(key) or found.value(key.removesuffix(".type"))
+        if picked is not None and Where(picked[1].path, picked[1].line) not in places:
+            places.append(Where(picked[1].path, picked[1].line))
+    if bases:
+        what += (
+            "; the base classes the repository's picked classes extend ("
+            + ", ".join(f"{base} ← {sub} ({section})" for base, (sub, section) in bases.items())
+            + ")"
+        )
+    for section, (path, names) in called.items():
+        shown = ", ".join(names[:_FRAMEWORK_NAMES_SHOWN])
+        more = len(names) - _FRAMEWORK_NAMES_SHOWN
+        shown += f" … and {more} more" if more > 0 else ""
+        what += f"; what {path} ({section}) calls of it: {shown}"
     why = (
         f"the training entry point hands control to {entry}, which builds the networks and "
         f"losses the option file names and runs the loop: none of it is in this repository, "
         f"so the scan counts none of its APIs; the {package} code the option file uses "
         "is ported (or replaced by a MindSpore counterpart) and checked against it"
     )
-    uses = 1 + len(parts) - len(layers)
+    if bases or called:
+        why += (
+            f", and so are the {package} classes the repository's own picked classes extend "
+            "and the functions and layers they call (their tensor code runs in the training "
+            "step or the data pipeline)"
+        )
+    # each base class is a part of the loop; each model or network file's calls into the
+    # package one more piece of its code (the data pipeline's helpers, host-side numpy
+    # steps copied along with it, are named, not priced)
+    priced = [k for k in called if not _DATA_SECTION.match(k)]
+    uses = 1 + len(parts) - len(layers) + len(bases) + len(priced)
     return WorkItem("framework-training", what, tuple(places), why, uses=uses)
+
+
+#: An option file's data section (``datasets.train``): its classes feed the loop.
+_DATA_SECTION = re.compile(r"^(datasets?|data)(\.|$)")
+#: How many of a file's calls into a training framework the item names.
+_FRAMEWORK_NAMES_SHOWN = 8
+#: A training framework's registry (``basicsr.utils.registry.MODEL_REGISTRY.register``):
+#: how classes are found by name, no code a port brings along.
+_REGISTRY_NAME = re.compile(r"(?i)(^|\.)\w*registry(\.|$)")
+
+
+def _framework_code_used(
+    found: OptionFiles, analyses: Sequence[FileAnalysis], package: str
+) -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, list[str]]]]:
+    """What the repository's own classes that the option file picks by name
+    (``model_type: RealESRGANModel``, ``network_d.type``, ``datasets.train.type``) take from
+    the training framework ``package``: (base -> (the class extending it, the key naming
+    it)) of the framework classes they extend (``basicsr``'s ``SRGANModel``, whose
+    optimizers, EMA and validation the subclass inherits), and (key -> (file, names)) of the
+    framework's functions and classes each such file uses (the on-device degradations:
+    ``DiffJPEG``, ``filter2D``, ``random_add_gaussian_noise_pt``), registries left out."""
+    picked: dict[str, str] = {}  # class name -> the key naming it
+    for flat in found.files().values():
+        for key, setting in flat.items():
+            if key.rpartition(".")[2].endswith("type"):
+                picked.setdefault(setting.text.strip("'\""), key)
+    bases: dict[str, tuple[str, str]] = {}
+    called: dict[str, tuple[str, list[str]]] = {}
+    prefix = f"{package}."
+    for fa, facts in with_facts(analyses):
+        if is_test_path(fa.path):
+            continue
+        own = [
+            (c, picked[c.qualname])
+            for c in fa.classes
+            if "." not in c.qualname and c.qualname in picked
+        ]
+        if not own:
+            continue
+        extended: set[str] = set()
+        for cls, key in own:
+            for base in cls.bases:
+                if base.startswith(prefix) and not _REGISTRY_NAME.search(base):
+                    bases.setdefault(base.rpartition(".")[2], (cls.qualname, key))
+                    extended.add(base)
+        names = sorted(
+            {
+                name.rpartition(".")[2]
+                for top, used in facts.package_uses
+                if top == package
+                for name in used
+                if name not in extended and not _REGISTRY_NAME.search(name)
+            }
+        )
+        if names:
+            called.setdefault(own[0][1].removesuffix(".type"), (fa.path, names))
+    return bases, called
 
 
 def unpicked_imports(
