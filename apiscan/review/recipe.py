@@ -121,6 +121,7 @@ from apiscan.review.roles import (
     GUI_DIRS,
     HAND_DRAWN,
     LAUNCH_MODULES,
+    MODEL_DRAWN,
     RANDOM_DRAW,
     TORCH_FRAMEWORKS,
     TRAIN_SWITCHES,
@@ -4367,6 +4368,7 @@ class _Recipe:
             self._compositions(file)
             self._built_lists(file)
             self._sample_draws(file)
+        self._picked_class_draws(files)
         for finding in self.result.api_findings:
             if not is_test_path(finding.path):
                 self._finding(finding)
@@ -7752,6 +7754,71 @@ class _Recipe:
                     self._sampled.add((owner.path, fn))
                     self._method_draws(owner, fn)
 
+    def _picked_class_draws(self, files: Sequence[_File]) -> None:
+        """The random steps drawn by a class the option files pick by name that is neither
+        a dataset nor a torch Module (basicsr's ``model_type: RealESRGANModel``, whose
+        ``feed_data`` degrades each batch on the device: a resize drawn among up, down and
+        keep with ``self.opt['resize_prob']``, noise with ``self.opt['noise_range']``, a
+        JPEG quality from ``self.opt['jpeg_range']``): the training's augmentation, written
+        in the training model's step, one row per method that draws, with the settings it
+        reads from the option file."""
+        found = self.repo.readings.options[0] if self.repo.readings is not None else None
+        if found is None or found.framework is None:
+            return
+        picked = {
+            setting.text.strip("'\"")
+            for flat in found.files().values()
+            for key, setting in flat.items()
+            if key.rpartition(".")[2].endswith("type")
+        }
+        for file in files:
+            if self.apart(file.path):
+                continue
+            for n, d in enumerate(file.defs):
+                if not d.is_class or d.owner >= 0 or d.name not in picked:
+                    continue
+                cls = f"{file.module}.{d.qual}"
+                if self._is_dataset(cls) or self.hierarchy.torch_ancestors(cls):
+                    continue  # a dataset's rows are its samples'; a network draws dropout
+                rows: dict[str, tuple[int, list[tuple[str, str]]]] = {}
+                for m, method in enumerate(file.defs):
+                    if method.owner != n or method.is_class or (file.path, m) in self._sampled:
+                        continue
+                    self._sampled.add((file.path, m))
+                    values = self._drawn_values(file, m)
+                    if values:
+                        rows[method.name] = (m, values)
+                # a method another one calls as one of its draws (a pool of batches
+                # reshuffled, ``self._dequeue_and_enqueue()``) is shown there
+                called = {
+                    name
+                    for _, values in rows.values()
+                    for label, text in values
+                    if label.startswith("draw ")
+                    for name in re.findall(r"\bself\.(\w+)\(", text)
+                }
+                for name, (m, values) in rows.items():
+                    if name not in called:
+                        self.add("augmentation", file.defs[m].qual,
+                                 file.where(file.defs[m].line), values, MODEL_DRAWN)  # fmt: skip
+
+    def _option_setting(self, entry: Expr) -> str | None:
+        """The value the chosen option file sets for the key of a keyed read
+        (``self.opt['sinc_prob']``: ``datasets.train.sinc_prob: 0.1``), when a framework
+        trains from the option files and every key of that last name there has one value;
+        else None."""
+        found = self.repo.readings.options[0] if self.repo.readings is not None else None
+        if found is None or found.framework is None or not _keyed_entry(entry):
+            return None
+        key = entry.parts[1].value
+        texts = {
+            setting.text
+            for flat in found.files().values()
+            for k, setting in flat.items()
+            if k == key or k.endswith(f".{key}")
+        }
+        return texts.pop() if len(texts) == 1 else None
+
     def _is_dataset(self, cls: str) -> bool:
         """Whether ``cls`` is a dataset: a torch ``Dataset`` subclass, or a plain class of the
         repository's own that keeps the sequence protocol a ``DataLoader`` reads (its own or
@@ -7908,7 +7975,11 @@ class _Recipe:
         # not the one the training draws with
         state |= self._set_by_inheritors(file, fn)
         read_settings: dict[str, str] = {}
+        options: dict[str, str] = {}  # the option file's value of each key read
         for leaf in read:
+            if (option := self._option_setting(leaf)) is not None:
+                options.setdefault(leaf.text, option)
+                continue
             if (
                 leaf.kind != "Attribute"
                 or file.dotted(leaf)
@@ -7920,7 +7991,7 @@ class _Recipe:
             if found.literal and found.text != leaf.text and found.text not in _EMPTY:
                 # an empty list is the records a sample is read from, no amount
                 read_settings[leaf.text] = found.show()
-        return values + list(read_settings.items())[:12]
+        return values + list(options.items())[:_OPTIONS_SHOWN] + list(read_settings.items())[:12]
 
     def _set_by_inheritors(self, file: _File, fn: int) -> set[str]:
         """The ``self.x`` a subclass that inherits method ``fn`` assigns in its own
@@ -7968,6 +8039,9 @@ class _Recipe:
             if not (
                 RANDOM_DRAW.match(file.dotted(func) or func.text)
                 or self._draws_inside(file, call.expr)
+                or (
+                    _library_draw(file, func) and self.values.repo_function(file, call.expr) is None
+                )
             ):
                 continue
             shown = []
@@ -12847,6 +12921,27 @@ def _accumulated_into(file: _File, fn: int, place: tuple[int, int, int, int]) ->
         and u.value is not None
         and _reduces(u.value, place)
     ]
+
+
+#: At most this many option-file settings a row of draws shows (each a value the draws read).
+_OPTIONS_SHOWN = 24
+#: A tensor method that fills its tensor with random numbers in place
+#: (``x.new_zeros(n).uniform_(*self.opt['jpeg_range'])``: one JPEG quality per image).
+_TENSOR_DRAWS = frozenset({"uniform_", "normal_", "bernoulli_", "exponential_", "random_"})
+#: Another package's function named for a random step (basicsr's
+#: ``random_add_gaussian_noise_pt``, ``random_mixed_kernels``).
+_NAMED_DRAW = re.compile(r"^random_\w+$")
+
+
+def _library_draw(file: _File, func: Expr) -> bool:
+    """Whether a call draws by what it calls outside :data:`~apiscan.review.roles.
+    RANDOM_DRAW`: a tensor's in-place random fill (:data:`_TENSOR_DRAWS`), or another
+    package's function named for a random step (:data:`_NAMED_DRAW`: its code is not read,
+    its name says it draws)."""
+    if func.kind == "Attribute" and func.name in _TENSOR_DRAWS:
+        return True
+    dotted = file.dotted(func)
+    return dotted is not None and _NAMED_DRAW.match(dotted.rpartition(".")[2]) is not None
 
 
 def _keyed_entry(expr: Expr) -> bool:

@@ -4,7 +4,9 @@ option file) whose option file picks the repository's own model class by name
 optimizers, EMA and loop are inherited) and calls the framework's tensor code in its
 training step (a JPEG simulator, a blur filter, a noise draw). Those are framework code the
 port brings along too: the framework item names them and the effort prices them; the data
-pipeline's calls into the framework are named, not priced. (``fixtures/optfiles/
+pipeline's calls into the framework are named, not priced. The random steps the picked model
+class draws on each batch (a noise draw, a JPEG quality per image) are the training's
+augmentation, with the option file's values of the keys they read (``fixtures/optfiles/
 frameworknet`` with one model class added)."""
 
 from __future__ import annotations
@@ -98,3 +100,24 @@ def test_the_base_and_the_model_calls_are_priced_the_data_calls_not(reviews) -> 
     # the base class and the model file's calls: two more pieces of the framework
     assert _item(review).uses == 6
     assert review.effort.person_days[0] > plain.effort.person_days[0]
+
+
+def test_the_picked_model_class_draws_are_augmentation_with_the_option_values(reviews) -> None:  # type: ignore[no-untyped-def]
+    plain, review = reviews
+    rows = {i.name: i for i in review.recipe if i.category == "augmentation"}
+    row = rows["TinyGANModel.feed_data"]
+    values = dict(row.values)
+    draws = [v for k, v in values.items() if k.startswith("draw ")]
+    # a draw of the library's named for it, and a tensor's in-place random fill
+    assert any(d.startswith("out = random_add_noise_pt(") for d in draws)
+    assert any(".uniform_(*self.opt['jpeg_range'])" in d for d in draws)
+    # the keys the draws read, with the option file's values
+    assert values["self.opt['noise_prob']"] == "0.3"
+    assert values["self.opt['noise_range']"] == "[1, 30]"
+    assert values["self.opt['jpeg_range']"] == "[30, 95]"
+    assert row.where.path == "tinysr/models/gan_model.py"
+    # the pool reshuffled by a method feed_data calls: one of its draws, no row of its own
+    assert any("self._shuffle_pool()" in d for d in draws)
+    assert "TinyGANModel._shuffle_pool" not in rows
+    # the framework's own model class picked: nothing of the repository draws per batch
+    assert not [i for i in plain.recipe if i.name.startswith("TinyGANModel")]
