@@ -1073,12 +1073,17 @@ class Ancillary:
             and fa.path not in imported
             and any(_trains_api(u.api) for u in fa.uses)
         }
+        # a package's module that the documented training command runs (Real-ESRGAN's
+        # ``python realesrgan/train.py -opt ...``, handing the loop to basicsr) is the
+        # training's entry, however little of it any file imports
+        launched = training_commands_scripts(self._root) if self._root is not None else ()
         candidates: list[str] = []
         for fa in files:
             path = PurePosixPath(fa.path)
             root_model = trains and not fa.syntax.main_guard and _defines_modules(fa)
             if (
                 fa.path in self._why
+                or (fa.syntax.main_guard and fa.path in launched)
                 or (fa.path in self.keep and fa.path not in orphans)
                 or fa.path in self._declared
                 or (

@@ -6,8 +6,9 @@ training step (a JPEG simulator, a blur filter, a noise draw). Those are framewo
 port brings along too: the framework item names them and the effort prices them; the data
 pipeline's calls into the framework are named, not priced. The random steps the picked model
 class draws on each batch (a noise draw, a JPEG quality per image) are the training's
-augmentation, with the option file's values of the keys they read (``fixtures/optfiles/
-frameworknet`` with one model class added)."""
+augmentation, with the option file's values of the keys they read. The training entry in a
+package (``python tinysr/train.py -opt ...``), which nothing imports, is no unused module
+(``fixtures/optfiles/frameworknet`` with one model class added)."""
 
 from __future__ import annotations
 
@@ -121,3 +122,10 @@ def test_the_picked_model_class_draws_are_augmentation_with_the_option_values(re
     assert "TinyGANModel._shuffle_pool" not in rows
     # the framework's own model class picked: nothing of the repository draws per batch
     assert not [i for i in plain.recipe if i.name.startswith("TinyGANModel")]
+
+
+def test_the_documented_training_entry_in_a_package_is_no_unused_module(reviews) -> None:  # type: ignore[no-untyped-def]
+    # ``python tinysr/train.py -opt ...``: a package's module nothing imports, run by the
+    # documented training command (it hands the loop to the framework)
+    for review in reviews:
+        assert "tinysr/train.py" not in dict(review.ancillary)
