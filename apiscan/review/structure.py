@@ -693,7 +693,13 @@ class StructureBuilder:
         if cls is None or cls not in self.classes:
             return None
         method = self.hierarchy.method(cls, name)
-        owner = self.hierarchy.resolve(method.rpartition(".")[0]) if method else None
+        if method is None:
+            # a class builder it inherits from another package's base (transformers'
+            # ``PreTrainedModel.from_pretrained``: BLIP's ``BertModel.from_pretrained(
+            # 'bert-base-uncased', config=...)`` builds the repository's own BertModel)
+            builds = _CLASS_BUILDER.match(name) and self.hierarchy.foreign_ancestors(cls)
+            return cls if builds else None
+        owner = self.hierarchy.resolve(method.rpartition(".")[0])
         if owner is None or owner not in self.classes:
             return None
         fa, fact = self.classes[owner]
@@ -2166,7 +2172,7 @@ class _Builders:
             return dotted
         found = self._def(dotted)
         if found is None:
-            return None
+            return self._inherited_builder(dotted)
         file, fid = found
         function = file.functions[fid]
         if function.annotation >= 0:
@@ -2180,6 +2186,18 @@ class _Builders:
                     self.trail.append(function.name)
                 return cls
         return None
+
+    def _inherited_builder(self, dotted: str) -> str | None:
+        """The repository class whose class-level builder ``dotted`` is when the class
+        inherits it from another package's base (BLIP's ``BertModel.from_pretrained(
+        'bert-base-uncased', config=...)``, transformers' ``PreTrainedModel.from_pretrained``
+        building the repository's own ``BertModel``), else None."""
+        receiver, _, tail = dotted.rpartition(".")
+        if receiver not in self.classes or not _CLASS_BUILDER.match(tail):
+            return None
+        if self.hierarchy is None or not self.hierarchy.foreign_ancestors(receiver):
+            return None
+        return receiver
 
     def _globals_entry(self, file: ModelFile, func: Expr, owner: str = "") -> str | None:
         """A module function picked from ``globals()`` by a formatted name (CenterTrack's
