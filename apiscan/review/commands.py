@@ -122,6 +122,9 @@ def script_config(root: Path, script: str, flag: str) -> tuple[str, str] | None:
     for path, line, words in _commands(root, docs=False):
         if not any(_names_script(w, script) for w in words):
             continue
+        command = " ".join(words)
+        if _NOT_TRAINING.search(command) or _EVALUATION_RUN.search(command):
+            continue  # an evaluation run (``--evaluate``) names no config it trains with
         for word, value in itertools.zip_longest(words, words[1:], fillvalue=""):
             name = value if word == flag else ""
             if word.partition("=")[0] == flag and "=" in word:
