@@ -622,7 +622,9 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "batch_size",
-            r"(train_|total_|global_)?batch(_?size)?(_per_(gpu|device|replica|node))?|ims_per_batch|bs",
+            # BLIP's ``batch_size_train`` (beside ``batch_size_test``, an evaluation's)
+            r"(train_|total_|global_)?batch(_?size)?(_train)?(_per_(gpu|device|replica|node))?"
+            r"|ims_per_batch|bs",
         ),
         ("seed", r"(random_|manual_|global_)?seed"),
         ("ema", r"(use_|model_)?ema(_decay|_rate|_momentum)?"),
@@ -878,10 +880,16 @@ def _split_seed(file: _File, seed: CallValues, name: str) -> str:
     return ""
 
 
+#: The categories of the keys a loaded YAML gives that no option declares (:func:`_object_length`).
+_READ_KEY_CATEGORIES = frozenset({"epochs", "batch_size"})
+
+
 def _object_length(repo: _Repo) -> tuple[RecipeItem, ...]:
     """The training length a YAML loaded into an object gives (semseg's ``epochs: 100``,
     read as ``args.epochs`` in the epoch loop): no option declares it, so no option's row
-    says it. Only keys the training reads by attribute, and none an option also declares."""
+    says it. Only keys the training reads by attribute, and none an option also declares.
+    Read by key, its batch size too (BLIP's ``config['batch_size_train']``, handed to the
+    loader through a list its ``zip`` loop unpacks: no loader's row resolves it)."""
     hyp = repo.hyp
     if hyp is None:
         return ()
@@ -895,7 +903,8 @@ def _object_length(repo: _Repo) -> tuple[RecipeItem, ...]:
         rows.append(RecipeItem("epochs", f"config {key}", place, (("value", setting.text),), why))
     # read by key (RAM's ``range(start_epoch, config['max_epoch'])``): each file's value
     for key in sorted(hyp.subscript_keys - hyp.attribute_keys):
-        if key in repo.argparse or _setting_category(key) != "epochs":
+        category = _setting_category(key)
+        if key in repo.argparse or category not in _READ_KEY_CATEGORIES:
             continue
         for values, chosen_by in hyp.each_file():
             setting = values.get(key)
@@ -904,7 +913,7 @@ def _object_length(repo: _Repo) -> tuple[RecipeItem, ...]:
             why = f"read by key; {chosen_by}"
             place = Where(setting.path, setting.line)
             value = (("value", setting.text),)
-            rows.append(RecipeItem("epochs", f"config {key}", place, value, why))
+            rows.append(RecipeItem(category, f"config {key}", place, value, why))
     return tuple(rows)
 
 
