@@ -4678,6 +4678,31 @@ def _entry_name(path: str) -> bool:
 _CLASS_BUILDER = re.compile(r"^(?:from_\w+|build(?:_model)?|create(?:_model)?|load_from_\w+)$")
 
 
+def _constructed_not_alternatives(
+    tops: Sequence[TopModel], constructed: Collection[str]
+) -> tuple[TopModel, ...]:
+    """``tops`` with the classes of ``constructed`` (built by a ported script itself) taken
+    out of each model's ``alternatives`` entry (``SRVGGNetCompact (registered, named by no
+    option file)``), the entry dropped when nothing is left."""
+    names = {c.rpartition(".")[2] for c in constructed}
+    if not names:
+        return tuple(tops)
+    out = []
+    for m in tops:
+        parts = []
+        for name, part in m.parts:
+            if name == "alternatives":
+                # entries split at the commas outside their parentheses
+                entries = re.split(r", (?![^()]*\))", part)
+                kept = [a for a in entries if a.partition(" (")[0] not in names]
+                if not kept:
+                    continue
+                part = ", ".join(kept)
+            parts.append((name, part))
+        out.append(replace(m, parts=tuple(parts)))
+    return tuple(out)
+
+
 def _trains_here(file: ModelFile) -> bool:
     """The file itself runs a training step (an optimizer, a backward pass): what it
     builds is the model it trains, not a piece of a library."""
@@ -4740,6 +4765,18 @@ def top_models(
         else m
         for m in tops
     )
+    # a registered network no option file names that a ported script constructs itself
+    # (Real-ESRGAN's inference script building the compact network): run by that script,
+    # no alternative of the trained one
+    # (one a pick selects, its alternatives included, is the pick's to tell)
+    constructed = {
+        m.cls
+        for m in tops
+        if m.builder
+        and not skip(m.where.path)
+        and all(name != "selected by" for name, _ in m.parts)
+    }
+    tops = _constructed_not_alternatives(tops, constructed & builders._unconfigured)
     if not_picked is not None:
         # the models shown and the parts their constructions are handed (FPN's
         # ``bottom_up``, built by the other entry of the table the picked builder calls):
@@ -4753,8 +4790,11 @@ def top_models(
                     parts.add(part)
                     todo.append(part)
         # (the models a package exports that the config does not name stay listed, and
-        # left out all the same)
-        not_picked.update(c for c in builders._unconfigured if c not in parts)
+        # left out all the same) ... unless a ported script constructs one itself: that
+        # script runs it, so it is ported and priced
+        not_picked.update(
+            c for c in builders._unconfigured if c not in parts and c not in constructed
+        )
         chosen |= parts
         not_picked.update(c for c in builders._not_picked if c not in chosen)
         not_picked.update(c for c in builders.registry_picks() if c not in chosen)
