@@ -82,6 +82,7 @@ from apiscan.review.work import (
     fixed_size_inputs,
     framework_bases,
     framework_item,
+    library_model_bases,
     name_values,
     package_trials,
     padded_batches,
@@ -802,6 +803,11 @@ def review(options: ScanOptions) -> Review:
         items
         + tuple(
             framework_bases(
+                modules, analyses, ancillary, not_picked, picked_out | switched | unbuilt
+            )
+        )
+        + tuple(
+            library_model_bases(
                 modules, analyses, ancillary, not_picked, picked_out | switched | unbuilt
             )
         )

@@ -12090,6 +12090,111 @@ def framework_bases(
 #: wrappers): an ``nn.Module`` with init helpers, nothing of a network to port.
 _PLAIN_BASE = re.compile(r"^(Base)?(Module|ModuleList|ModuleDict|Sequential)$")
 
+#: A model library's base class that brings its machinery with it (transformers'
+#: ``PreTrainedModel``: loading released weights by name, resizing embeddings, generation by
+#: beam search or sampling; diffusers' ``ModelMixin``), by its last name.
+_LIBRARY_MODEL_BASE = re.compile(r"^(PreTrainedModel|GenerationMixin|ModelMixin)$")
+#: The model libraries whose bases :data:`_LIBRARY_MODEL_BASE` names.
+_MODEL_LIBRARIES = frozenset({"transformers", "diffusers"})
+#: Methods such a base gives its subclasses that a training or an inference calls.
+_LIBRARY_MACHINERY = frozenset(
+    {"from_pretrained", "save_pretrained", "generate", "resize_token_embeddings",
+     "get_extended_attention_mask", "tie_weights", "init_weights", "post_init",
+     "gradient_checkpointing_enable", "get_input_embeddings", "set_input_embeddings"}
+)  # fmt: skip
+
+
+def library_model_bases(
+    modules: Sequence[ModuleNode],
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    alternatives: Collection[str] = frozenset(),
+    left: Collection[tuple[str, str]] = frozenset(),
+) -> list[WorkItem]:
+    """One item per model library (:data:`_MODEL_LIBRARIES`) whose pretrained-model base
+    the repository's own module classes extend (BLIP's ``BertModel`` and ``BertLMHeadModel``
+    in ``med.py`` on transformers' ``PreTrainedModel``): the base's machinery the code calls
+    (``from_pretrained('bert-base-uncased')``, ``resize_token_embeddings``, ``generate`` with
+    beam search or nucleus sampling for captions) is the library's code, not the
+    repository's, so no API table prices it. Those the repository's classes define
+    themselves are theirs, not the base's. Classes of files counted apart, the
+    ``alternatives`` (dotted) and those ``left`` out of the run ((path, name)) are left out."""
+    shown = {m.cls for m in modules} - set(alternatives)
+    found: dict[str, tuple[set[str], list[Where]]] = {}
+    defined: set[str] = set()  # the methods the subclasses write themselves
+    ported = [fa for fa in analyses if not ancillary.why(fa.path) and not is_test_path(fa.path)]
+    for fa in ported:
+        for c in fa.classes:
+            if (fa.path, c.qualname) in left or not any(
+                f"{m}.{c.qualname}" in shown for m in fa.modules
+            ):
+                continue
+            for base in c.bases:
+                top, tail = base.partition(".")[0], base.rpartition(".")[2]
+                if top not in _MODEL_LIBRARIES or not _LIBRARY_MODEL_BASE.match(tail):
+                    continue
+                entry = found.setdefault(top, (set(), []))
+                entry[0].add(base)
+                entry[1].append(Where(fa.path, c.line))
+    if not found:
+        return []
+    # the subclasses, through the repository's own bases (``BertModel(BertPreTrainedModel)``
+    # over ``BertPreTrainedModel(PreTrainedModel)``), by their names
+    subclasses: set[str] = set()
+    while True:
+        more = {
+            c.qualname
+            for fa in ported
+            for c in fa.classes
+            if c.qualname not in subclasses
+            and any(
+                b.partition(".")[0] in found or b.rpartition(".")[2] in subclasses for b in c.bases
+            )
+        }
+        if not more:
+            break
+        subclasses |= more
+    for fa, facts in with_facts(analyses):
+        if facts.values is None or fa.path not in {p.path for p in ported}:
+            continue
+        for d in facts.values.defs:
+            owner, _, name = d.qual.rpartition(".")
+            if owner.rpartition(".")[2] in subclasses:
+                defined.add(name)
+    called: dict[str, Where] = {}
+    for fa, facts in with_facts(ported):
+        if facts.values is None:
+            continue
+        for call in facts.values.calls:
+            name = call.expr.callee()
+            if name in _LIBRARY_MACHINERY and name not in defined:
+                called.setdefault(name, place(fa, call.expr.line))
+    out = []
+    for library, (bases, where) in sorted(found.items()):
+        names = ", ".join(sorted(called))
+        what = f"{library} model base classes extended: {', '.join(sorted(bases))}"
+        what += f"; their methods the code calls: {names}" if names else ""
+        places = sorted(set(where), key=lambda w: (w.path, w.line))
+        places += [w for _, w in sorted(called.items()) if w not in places]
+        out.append(
+            WorkItem(
+                kind="framework-network",
+                what=what,
+                where=tuple(places),
+                why=(
+                    f"the repository's model classes extend the {library} library's "
+                    "pretrained-model base, whose code (loading released weights by name, "
+                    "resizing the embeddings, generation by beam search or sampling, the "
+                    "attention-mask helpers) is not in the repository; the port writes "
+                    "that machinery for MindSpore Cells or takes MindNLP's counterpart of "
+                    f"the {library} base, "
+                    "checked against PyTorch's outputs (generated sequences included)"
+                ),
+                uses=len(bases),
+            )
+        )
+    return out
+
 
 def submodule_code(
     result: ScanResult,
