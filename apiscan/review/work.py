@@ -12645,6 +12645,63 @@ def framework_item(found: OptionFiles | None, analyses: Sequence[FileAnalysis]) 
     return WorkItem("framework-training", what, tuple(places), why, uses=uses)
 
 
+def framework_zoo_items(
+    found: OptionFiles | None, analyses: Sequence[FileAnalysis]
+) -> list[WorkItem]:
+    """The model-zoo networks the framework's parts build from the option file's values
+    (basicsr's ``perceptual_opt: {type: PerceptualLoss, vgg_type: vgg19}``: the loss
+    compares features of torchvision's pretrained VGG19): one pretrained-backbone item each,
+    at the value's line. A value names one when it is a constructor of torchvision's model
+    zoo (``torchvision.models.vgg19``); the repository's own classes build their parts in
+    code the scan reads."""
+    if found is None or found.framework is None:
+        return []
+    api = load_torch_api()
+    own = {c.qualname.rpartition(".")[2] for fa in analyses for c in fa.classes}
+    out: dict[str, WorkItem] = {}
+    for category in _FRAMEWORK_PARTS:
+        for name, section in found.types(category).items():
+            if name in own:
+                continue
+            for flat in found.files().values():
+                for key, setting in flat.items():
+                    if not key.startswith(f"{section}.") or key.endswith(f".{found.type_key}"):
+                        continue
+                    value = setting.text.strip("'\"")
+                    zoo = f"torchvision.models.{value}"
+                    if not _ZOO_NAME.match(value) or api.kind(zoo) != "function":
+                        continue
+                    # a loss comparing a zoo network's features uses its trained weights
+                    # (a perceptual loss); a network section's weights are the framework's
+                    # default, said as such
+                    weights = " pretrained" if category == "loss" else ""
+                    said = f"{section}: {name}, {key.rpartition('.')[2]} {value}"
+                    out.setdefault(
+                        zoo,
+                        WorkItem(
+                            kind="pretrained-backbone",
+                            what=f"{zoo}{weights} ({said})",
+                            where=(Where(setting.path, setting.line),),
+                            why=(
+                                f"the framework's {name} builds torchvision's {value}"
+                                + (
+                                    " with its pretrained weights (its features are what "
+                                    "the loss compares)"
+                                    if weights
+                                    else ", its weights as the framework loads them"
+                                )
+                                + ": MindSpore has no torchvision; take MindCV's counterpart "
+                                "or write it as a MindSpore Cell, its trained weights "
+                                "converted to a MindSpore checkpoint (parameter names and "
+                                "layouts mapped), checked against PyTorch's outputs"
+                            ),
+                        ),
+                    )
+    return list(out.values())
+
+
+#: A value that may name a model-zoo constructor (``vgg19``, ``resnet50``).
+_ZOO_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 #: An option file's data section (``datasets.train``): its classes feed the loop.
 _DATA_SECTION = re.compile(r"^(datasets?|data)(\.|$)")
 #: How many of a file's calls into a training framework the item names.

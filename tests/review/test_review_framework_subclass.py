@@ -129,3 +129,16 @@ def test_the_documented_training_entry_in_a_package_is_no_unused_module(reviews)
     # documented training command (it hands the loop to the framework)
     for review in reviews:
         assert "tinysr/train.py" not in dict(review.ancillary)
+
+
+def test_a_zoo_network_a_framework_loss_builds_is_a_pretrained_backbone(reviews) -> None:  # type: ignore[no-untyped-def]
+    plain, _ = reviews
+    # ``perceptual_opt: {type: PerceptualLoss, vgg_type: vgg19}``: the loss compares the
+    # features of torchvision's pretrained VGG19; its other values (``criterion: l1``,
+    # the layer weights) name no zoo network
+    (item,) = [w for w in plain.work if w.kind == "pretrained-backbone"]
+    assert item.what == (
+        "torchvision.models.vgg19 pretrained (train.perceptual_opt: PerceptualLoss, vgg_type vgg19)"
+    )
+    assert item.where[0].path == "options/train_tinysr_gan.yml"
+    assert "MindCV" in item.why
