@@ -8632,6 +8632,11 @@ class _Recipe:
                 self._unpacked_loss(file, fn, target, call.expr.line)
                 continue
             output = file.local_value(fn, target.name, call.expr.line)
+            if output is not None and output.kind == "BinOp":
+                # ``loss_ita, loss_itm, loss_lm = model(image, caption, alpha=alpha)`` then
+                # ``loss = loss_ita + loss_itm + loss_lm``: the terms the forward returns
+                self._summed_terms(file, fn, target.name, output, call.expr.line)
+                continue
             if output is None or output.kind != "Call":
                 continue
             func = output.func
@@ -8647,6 +8652,84 @@ class _Recipe:
             if forward is None:
                 continue
             self._returned_loss(owner, forward, file.loc(call.expr.line))
+
+    def _summed_terms(
+        self, file: _File, fn: int, differentiated: str, total: Expr, line: int
+    ) -> None:
+        """The loss terms a training step sums (``loss = loss_ita + loss_itm + loss_lm``)
+        after unpacking them from one call of a repository model (``loss_ita, loss_itm,
+        loss_lm = model(image, caption, alpha=alpha)``): each term's assignment in the
+        model's ``forward`` is a loss row, the formula written there (BLIP's contrastive
+        ``loss_ita = (loss_i2t+loss_t2i)/2``, with ``loss_i2t = -torch.sum(F.log_softmax(
+        sim_i2t, dim=1)*sim_i2t_targets,dim=1).mean()``), noted with the sum the step
+        differentiates; a term whose line already has a loss row (a torch loss call) keeps
+        that row, as one the step runs."""
+        names = [leaf.name for leaf in _leaves(total) if leaf.kind == "Name"]
+        if len(names) < 2:
+            return
+        bound = [
+            a
+            for a in file.defs[fn].assigns
+            if a.line < line and a.target.kind == "Tuple" and a.value.kind == "Call"
+            and set(names) <= {p.text for p in a.target.parts}
+        ]  # fmt: skip
+        if not bound:
+            return
+        stmt = max(bound, key=lambda a: a.line)
+        func = stmt.value.func
+        if func.kind == "Attribute" and func.name == "forward":
+            func = func.target
+        built = self._model_of(file, fn, func, stmt.line, 0)
+        if built is None:
+            return
+        owner, cls = built
+        forward = owner.first.get(f"{owner.defs[cls].qual}.forward")
+        if forward is None:
+            return
+        d = owner.defs[forward]
+        rows = {
+            i.where.line for i in self.out if i.category == "loss" and i.where.path == owner.path
+        }
+        parts = [p.text for p in stmt.target.parts]
+        summed = shorten(total.text, _TERM_LIMIT)
+        for returned in d.returns:
+            if returned.kind != "Tuple" or len(returned.parts) != len(parts):
+                continue
+            for name in names:
+                element = returned.parts[parts.index(name)]
+                if element.kind != "Name":
+                    continue
+                assigned = [
+                    a
+                    for a in d.assigns
+                    if a.target.kind == "Name" and a.target.name == element.name
+                    and a.line < returned.line
+                ]  # fmt: skip
+                if not assigned:
+                    continue
+                a = max(assigned, key=lambda a: a.line)
+                self.stepped.add((owner.path, a.line))
+                if a.line in rows:
+                    continue
+                values = [("loss", shorten(a.value.text, _TERM_LIMIT))]
+                # the terms it combines, as the forward computes them a line or so above
+                for leaf in _leaves(a.value):
+                    inner = [
+                        b
+                        for b in d.assigns
+                        if leaf.kind == "Name" and b.target.kind == "Name"
+                        and b.target.name == leaf.name and b.line < a.line
+                    ]  # fmt: skip
+                    if inner and leaf.name not in dict(values):
+                        b = max(inner, key=lambda b: b.line)
+                        values.append((leaf.name, shorten(b.value.text, _TERM_LIMIT)))
+                note = (
+                    f"a term {d.qual} returns; the training step differentiates "
+                    f"{differentiated} = {summed} at {file.loc(line)}"
+                )
+                self.add("loss", f"{element.name} computed in {d.qual}", owner.where(a.line),
+                         values, note)  # fmt: skip
+            return
 
     def _unpacked_loss(self, file: _File, fn: int, target: Expr, before: int) -> None:
         """The loss a model's ``forward`` computes and returns in a tuple the step unpacks
@@ -8741,6 +8824,14 @@ class _Recipe:
                     return self._model_of(file, fn, value, a.line, depth + 1)
         local = file.local_value(fn, expr.name, before)
         if local is not None:
+            wrapped = _wrapped_module(local)
+            if wrapped is not None:
+                # ``model = DistributedDataParallel(model, ...)``, ``model = model.to(dev)``:
+                # the module it wraps, as bound before the wrapping
+                return self._model_of(file, fn, wrapped, local.line, depth + 1)
+            if local.kind == "Call":
+                # a repository builder (``model = blip_pretrain(...)``): what it returns
+                return self._built_by(file, local, depth)
             if local.kind not in ("Name", "Attribute"):
                 return None
             return self._model_of(file, fn, local, before, depth + 1)  # ``model = self.model``
@@ -8852,6 +8943,26 @@ class _Recipe:
                 found = self._repo_module(file, node)
                 if found is not None:
                     return found
+        return None
+
+    def _built_by(self, file: _File, call: Expr, depth: int) -> tuple[_File, int] | None:
+        """(file, class) of the repository Module a call builds: the class it constructs,
+        or what the repository function it calls returns (BLIP's ``blip_pretrain(**kwargs)``
+        returning ``model = BLIP_Pretrain(**kwargs)``)."""
+        built = self._repo_module(file, call)
+        if built is not None or depth > MAX_DEPTH:
+            return built
+        found = self.values.repo_function(file, call)
+        if found is None:
+            return None
+        owner, index = found
+        d = owner.defs[index]
+        if d.is_class:
+            return None
+        for returned in d.returns:
+            got = self._model_of(owner, index, returned, returned.line + 1, depth + 1)
+            if got is not None:
+                return got
         return None
 
     def _repo_module(self, file: _File, node: Expr) -> tuple[_File, int] | None:
@@ -12092,6 +12203,28 @@ def _help(option: _ArgOption) -> str:
         if k.name == "help" and k.target.kind == "Constant" and isinstance(k.target.value, str):
             return k.target.value
     return ""
+
+
+#: Calls that hand back the module they are given: a data-parallel wrapper, a device or
+#: precision move.
+_MODULE_WRAPPERS = frozenset({"DistributedDataParallel", "DataParallel"})
+_MODULE_MOVES = frozenset({"to", "cuda", "cpu", "half", "float", "train"})
+
+
+def _wrapped_module(value: Expr) -> Expr | None:
+    """The name or attribute a wrapping call hands back (``model`` of
+    ``DistributedDataParallel(model, device_ids=[gpu])``, of ``model.to(device)``), else
+    None."""
+    if value.kind != "Call":
+        return None
+    func = value.func
+    if func.kind in ("Name", "Attribute") and func.name in _MODULE_WRAPPERS and value.args:
+        inner = value.args[0]
+    elif func.kind == "Attribute" and func.name in _MODULE_MOVES:
+        inner = func.target
+    else:
+        return None
+    return inner if inner.kind in ("Name", "Attribute") else None
 
 
 def _differentiated(file: _File) -> Iterator[tuple[CallValues, int, Expr]]:
