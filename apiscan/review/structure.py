@@ -2489,14 +2489,30 @@ class _Builders:
                     out.append(short)
             return out
 
+        def wrapped(call: ValueExpr) -> tuple[str, str] | None:
+            """(layer, wrapper) of a function handed a layer it returns wrapped
+            (``norm(nn.Conv2d(...))`` with ``norm = spectral_norm``, ``weight_norm(nn.Linear(
+            ...))``): the layer is the part."""
+            if call.kind != "Call" or not call.args or call.func.kind != "Name":
+                return None
+            if not call.func.name[:1].islower():
+                return None  # a class (a repository module taking a layer) is a part itself
+            found = layer(call.args[0])
+            return (found, call.func.name) if found is not None else None
+
         parts: list[tuple[str, str]] = []
         for attr, value, around in file.facts.self_parts:
             node = file.exprs[value].node
             found = layer(node) if init in around and attr.isidentifier() else None
+            through = ""
+            if found is None and init in around and attr.isidentifier():
+                # a layer wrapped by a function: the layer, said through what
+                found, through = wrapped(node) or (None, "")
             if found is None or any(a == attr for a, _ in parts):
                 continue
             inside = kinds(node) if found in _CONTAINERS else []
-            parts.append((attr, f"{found} ({', '.join(inside)})" if inside else found))
+            shown = f"{found} ({', '.join(inside)})" if inside else found
+            parts.append((attr, f"{shown} (through {through})" if through else shown))
         return parts
 
     def _repo_bases(self, cls: str) -> list[tuple[str, ModelFile]]:
