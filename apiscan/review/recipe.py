@@ -7811,6 +7811,21 @@ class _Recipe:
                         self.add("augmentation", file.defs[m].qual,
                                  file.where(file.defs[m].line), values, MODEL_DRAWN)  # fmt: skip
 
+    def _stored_option(self, file: _File, fn: int, attr: Expr) -> str | None:
+        """The option file's value a ``self.x`` read in method ``fn`` holds when its class's
+        constructor sets it from a keyed read of the options (Real-ESRGAN's dataset:
+        ``self.kernel_list = opt['kernel_list']``), by :meth:`_option_setting`; else None."""
+        d = file.defs[fn]
+        if d.owner < 0 or attr.target.kind != "Name" or attr.target.name != "self":
+            return None
+        init = file.first.get(f"{file.defs[d.owner].qual}.__init__")
+        if init is None:
+            return None
+        sets = [a for a in file.defs[init].assigns if a.target.text == attr.text]
+        if len(sets) != 1:
+            return None
+        return self._option_setting(sets[0].value)
+
     def _option_setting(self, entry: Expr) -> str | None:
         """The value the chosen option file sets for the key of a keyed read
         (``self.opt['sinc_prob']``: ``datasets.train.sinc_prob: 0.1``), when a framework
@@ -7995,6 +8010,11 @@ class _Recipe:
                 or leaf.text in read_settings
                 or leaf.text in state
             ):
+                continue
+            # ``self.kernel_list`` set in the constructor from ``opt['kernel_list']``
+            stored = self._stored_option(file, fn, leaf)
+            if stored is not None:
+                options.setdefault(leaf.text, stored)
                 continue
             found = self.values.resolve(file, fn, leaf, 0)
             if found.literal and found.text != leaf.text and found.text not in _EMPTY:

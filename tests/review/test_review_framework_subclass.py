@@ -37,12 +37,14 @@ class TinyGANModel(SRGANModel):
     def __init__(self, opt):
         super().__init__(opt)
         self.jpeger = DiffJPEG(differentiable=False)
+        self.noise_scale = opt['noise_scale']
 
     def feed_data(self, data):
         self.gt = data['gt']
         out = filter2D(self.gt, data['kernel'])
         if np.random.uniform() < self.opt['noise_prob']:
-            out = random_add_noise_pt(out, sigma_range=self.opt['noise_range'])
+            sigma_range = self.opt['noise_range']
+            out = random_add_noise_pt(out, sigma_range=sigma_range, scale=self.noise_scale)
         jpeg_p = out.new_zeros(out.size(0)).uniform_(*self.opt['jpeg_range'])
         self.lq = self.jpeger(torch.clamp(out, 0, 1), quality=jpeg_p)
         self._shuffle_pool()
@@ -55,6 +57,7 @@ OPTIONS = """
 noise_prob: 0.3
 noise_range: [1, 30]
 jpeg_range: [30, 95]
+noise_scale: 2
 """
 
 
@@ -116,6 +119,8 @@ def test_the_picked_model_class_draws_are_augmentation_with_the_option_values(re
     assert values["self.opt['noise_prob']"] == "0.3"
     assert values["self.opt['noise_range']"] == "[1, 30]"
     assert values["self.opt['jpeg_range']"] == "[30, 95]"
+    # an attribute the constructor sets from a key of the options: that key's value
+    assert values["self.noise_scale"] == "2"
     assert row.where.path == "tinysr/models/gan_model.py"
     # the pool reshuffled by a method feed_data calls: one of its draws, no row of its own
     assert any("self._shuffle_pool()" in d for d in draws)
