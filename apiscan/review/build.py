@@ -82,6 +82,8 @@ from apiscan.review.work import (
     fixed_size_inputs,
     framework_bases,
     framework_item,
+    framework_zoo_items,
+    library_model_bases,
     name_values,
     package_trials,
     padded_batches,
@@ -476,6 +478,7 @@ def review(options: ScanOptions) -> Review:
     items = _switched_off_trips(items, analyses, readings.argparse.values())
     framework = framework_item(readings.options[0], analyses)
     items = items + ((framework,) if framework is not None else ())
+    items = items + tuple(framework_zoo_items(readings.options[0], analyses))
     if runs is not None:
         items = reached_work(items, runs)
     # a work item's places in code only the models the config leaves out run (an unpicked
@@ -802,6 +805,11 @@ def review(options: ScanOptions) -> Review:
         items
         + tuple(
             framework_bases(
+                modules, analyses, ancillary, not_picked, picked_out | switched | unbuilt
+            )
+        )
+        + tuple(
+            library_model_bases(
                 modules, analyses, ancillary, not_picked, picked_out | switched | unbuilt
             )
         )

@@ -122,6 +122,9 @@ def script_config(root: Path, script: str, flag: str) -> tuple[str, str] | None:
     for path, line, words in _commands(root, docs=False):
         if not any(_names_script(w, script) for w in words):
             continue
+        command = " ".join(words)
+        if _NOT_TRAINING.search(command) or _EVALUATION_RUN.search(command):
+            continue  # an evaluation run (``--evaluate``) names no config it trains with
         for word, value in itertools.zip_longest(words, words[1:], fillvalue=""):
             name = value if word == flag else ""
             if word.partition("=")[0] == flag and "=" in word:
@@ -713,7 +716,10 @@ def _commands(
         # $TRAIN_FLAGS``): the command passes their words
         assigned: dict[str, str] = {}
         for number, line in enumerate(text.splitlines(), 1):
-            stripped = line.strip()
+            # a page's HTML code block (BLIP's README: ``<pre>python -m torch.distributed.run
+            # ... train_retrieval.py \``, its last line ending ``</pre>``): the tags are
+            # no words of the command
+            stripped = (_HTML_CODE_TAG.sub(" ", line) if page else line).strip()
             if not pending:
                 start = number
             if stripped.endswith("\\"):
@@ -799,6 +805,9 @@ _VARIABLE_READ = re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
 #: A Markdown or reStructuredText code span (```python train.py``` in a table cell,
 #: ````python train.py```` in reST): on a documentation page the command is its text.
 _CODE_SPAN = re.compile(r"`+([^`]+)`+")
+#: The HTML tags a Markdown page writes a code block or a code span with (``<pre>``,
+#: ``</code>``), and its line breaks.
+_HTML_CODE_TAG = re.compile(r"</?(pre|code|kbd|samp|tt|br)(\s[^>]*)?/?>", re.IGNORECASE)
 
 
 def _unwrapped(commands: list[list[str]]) -> list[list[str]]:

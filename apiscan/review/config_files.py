@@ -1130,17 +1130,19 @@ def hyp_settings(
                 None,
             )
             by = f"the default of {flag[0]} at {fa.path}:{call.expr.line}"
-            if found is None:
-                # the default names no file here (``./configs/pretrain.yaml`` beside a
-                # ``ram/configs/``): the file the commands running this script pass
-                commanded = script_config(root, fa.path, flag[0])
-                if (
-                    commanded is not None
-                    and commanded[0].endswith((".yaml", ".yml"))
-                    and (root / commanded[0]).is_file()
-                ):
-                    found = commanded[0]
-                    by = f"{flag[0]} of the training command at {commanded[1]}"
+            # the file the documented commands running this script pass: what the training
+            # runs with, over the default (BLIP's README fine-tunes ``train_retrieval.py
+            # --config ./configs/retrieval_coco.yaml``, its default the Flickr file); also
+            # where the default names no file here (``./configs/pretrain.yaml`` beside a
+            # ``ram/configs/``)
+            commanded = script_config(root, fa.path, flag[0])
+            if (
+                commanded is not None
+                and commanded[0].endswith((".yaml", ".yml"))
+                and (root / commanded[0]).is_file()
+            ):
+                found = commanded[0]
+                by = f"{flag[0]} of the training command at {commanded[1]}"
             if found is not None:
                 named.setdefault(found, by)
                 loads.setdefault(fa.path, found)

@@ -122,6 +122,7 @@ from apiscan.review.roles import (
     GUI_DIRS,
     HAND_DRAWN,
     LAUNCH_MODULES,
+    MODEL_DRAWN,
     RANDOM_DRAW,
     TORCH_FRAMEWORKS,
     TRAIN_SWITCHES,
@@ -626,7 +627,9 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "batch_size",
-            r"(train_|total_|global_)?batch(_?size)?(_per_(gpu|device|replica|node))?|ims_per_batch|bs",
+            # BLIP's ``batch_size_train`` (beside ``batch_size_test``, an evaluation's)
+            r"(train_|total_|global_)?batch(_?size)?(_train)?(_per_(gpu|device|replica|node))?"
+            r"|ims_per_batch|bs",
         ),
         ("seed", r"(random_|manual_|global_)?seed"),
         ("ema", r"(use_|model_)?ema(_decay|_rate|_momentum)?"),
@@ -882,10 +885,16 @@ def _split_seed(file: _File, seed: CallValues, name: str) -> str:
     return ""
 
 
+#: The categories of the keys a loaded YAML gives that no option declares (:func:`_object_length`).
+_READ_KEY_CATEGORIES = frozenset({"epochs", "batch_size"})
+
+
 def _object_length(repo: _Repo) -> tuple[RecipeItem, ...]:
     """The training length a YAML loaded into an object gives (semseg's ``epochs: 100``,
     read as ``args.epochs`` in the epoch loop): no option declares it, so no option's row
-    says it. Only keys the training reads by attribute, and none an option also declares."""
+    says it. Only keys the training reads by attribute, and none an option also declares.
+    Read by key, its batch size too (BLIP's ``config['batch_size_train']``, handed to the
+    loader through a list its ``zip`` loop unpacks: no loader's row resolves it)."""
     hyp = repo.hyp
     if hyp is None:
         return ()
@@ -899,7 +908,8 @@ def _object_length(repo: _Repo) -> tuple[RecipeItem, ...]:
         rows.append(RecipeItem("epochs", f"config {key}", place, (("value", setting.text),), why))
     # read by key (RAM's ``range(start_epoch, config['max_epoch'])``): each file's value
     for key in sorted(hyp.subscript_keys - hyp.attribute_keys):
-        if key in repo.argparse or _setting_category(key) != "epochs":
+        category = _setting_category(key)
+        if key in repo.argparse or category not in _READ_KEY_CATEGORIES:
             continue
         for values, chosen_by in hyp.each_file():
             setting = values.get(key)
@@ -908,7 +918,7 @@ def _object_length(repo: _Repo) -> tuple[RecipeItem, ...]:
             why = f"read by key; {chosen_by}"
             place = Where(setting.path, setting.line)
             value = (("value", setting.text),)
-            rows.append(RecipeItem("epochs", f"config {key}", place, value, why))
+            rows.append(RecipeItem(category, f"config {key}", place, value, why))
     return tuple(rows)
 
 
@@ -4487,6 +4497,7 @@ class _Recipe:
             self._compositions(file)
             self._built_lists(file)
             self._sample_draws(file)
+        self._picked_class_draws(files)
         for finding in self.result.api_findings:
             if not is_test_path(finding.path):
                 self._finding(finding)
@@ -7912,6 +7923,86 @@ class _Recipe:
                     self._sampled.add((owner.path, fn))
                     self._method_draws(owner, fn)
 
+    def _picked_class_draws(self, files: Sequence[_File]) -> None:
+        """The random steps drawn by a class the option files pick by name that is neither
+        a dataset nor a torch Module (basicsr's ``model_type: RealESRGANModel``, whose
+        ``feed_data`` degrades each batch on the device: a resize drawn among up, down and
+        keep with ``self.opt['resize_prob']``, noise with ``self.opt['noise_range']``, a
+        JPEG quality from ``self.opt['jpeg_range']``): the training's augmentation, written
+        in the training model's step, one row per method that draws, with the settings it
+        reads from the option file."""
+        found = self.repo.readings.options[0] if self.repo.readings is not None else None
+        if found is None or found.framework is None:
+            return
+        picked = {
+            setting.text.strip("'\"")
+            for flat in found.files().values()
+            for key, setting in flat.items()
+            if key.rpartition(".")[2].endswith("type")
+        }
+        for file in files:
+            if self.apart(file.path):
+                continue
+            for n, d in enumerate(file.defs):
+                if not d.is_class or d.owner >= 0 or d.name not in picked:
+                    continue
+                cls = f"{file.module}.{d.qual}"
+                if self._is_dataset(cls) or self.hierarchy.torch_ancestors(cls):
+                    continue  # a dataset's rows are its samples'; a network draws dropout
+                rows: dict[str, tuple[int, list[tuple[str, str]]]] = {}
+                for m, method in enumerate(file.defs):
+                    if method.owner != n or method.is_class or (file.path, m) in self._sampled:
+                        continue
+                    self._sampled.add((file.path, m))
+                    values = self._drawn_values(file, m)
+                    if values:
+                        rows[method.name] = (m, values)
+                # a method another one calls as one of its draws (a pool of batches
+                # reshuffled, ``self._dequeue_and_enqueue()``) is shown there
+                called = {
+                    name
+                    for _, values in rows.values()
+                    for label, text in values
+                    if label.startswith("draw ")
+                    for name in re.findall(r"\bself\.(\w+)\(", text)
+                }
+                for name, (m, values) in rows.items():
+                    if name not in called:
+                        self.add("augmentation", file.defs[m].qual,
+                                 file.where(file.defs[m].line), values, MODEL_DRAWN)  # fmt: skip
+
+    def _stored_option(self, file: _File, fn: int, attr: Expr) -> str | None:
+        """The option file's value a ``self.x`` read in method ``fn`` holds when its class's
+        constructor sets it from a keyed read of the options (Real-ESRGAN's dataset:
+        ``self.kernel_list = opt['kernel_list']``), by :meth:`_option_setting`; else None."""
+        d = file.defs[fn]
+        if d.owner < 0 or attr.target.kind != "Name" or attr.target.name != "self":
+            return None
+        init = file.first.get(f"{file.defs[d.owner].qual}.__init__")
+        if init is None:
+            return None
+        sets = [a for a in file.defs[init].assigns if a.target.text == attr.text]
+        if len(sets) != 1:
+            return None
+        return self._option_setting(sets[0].value)
+
+    def _option_setting(self, entry: Expr) -> str | None:
+        """The value the chosen option file sets for the key of a keyed read
+        (``self.opt['sinc_prob']``: ``datasets.train.sinc_prob: 0.1``), when a framework
+        trains from the option files and every key of that last name there has one value;
+        else None."""
+        found = self.repo.readings.options[0] if self.repo.readings is not None else None
+        if found is None or found.framework is None or not _keyed_entry(entry):
+            return None
+        key = entry.parts[1].value
+        texts = {
+            setting.text
+            for flat in found.files().values()
+            for k, setting in flat.items()
+            if k == key or k.endswith(f".{key}")
+        }
+        return texts.pop() if len(texts) == 1 else None
+
     def _is_dataset(self, cls: str) -> bool:
         """Whether ``cls`` is a dataset: a torch ``Dataset`` subclass, or a plain class of the
         repository's own that keeps the sequence protocol a ``DataLoader`` reads (its own or
@@ -8068,7 +8159,11 @@ class _Recipe:
         # not the one the training draws with
         state |= self._set_by_inheritors(file, fn)
         read_settings: dict[str, str] = {}
+        options: dict[str, str] = {}  # the option file's value of each key read
         for leaf in read:
+            if (option := self._option_setting(leaf)) is not None:
+                options.setdefault(leaf.text, option)
+                continue
             if (
                 leaf.kind != "Attribute"
                 or file.dotted(leaf)
@@ -8076,11 +8171,16 @@ class _Recipe:
                 or leaf.text in state
             ):
                 continue
+            # ``self.kernel_list`` set in the constructor from ``opt['kernel_list']``
+            stored = self._stored_option(file, fn, leaf)
+            if stored is not None:
+                options.setdefault(leaf.text, stored)
+                continue
             found = self.values.resolve(file, fn, leaf, 0)
             if found.literal and found.text != leaf.text and found.text not in _EMPTY:
                 # an empty list is the records a sample is read from, no amount
                 read_settings[leaf.text] = found.show()
-        return values + list(read_settings.items())[:12]
+        return values + list(options.items())[:_OPTIONS_SHOWN] + list(read_settings.items())[:12]
 
     def _set_by_inheritors(self, file: _File, fn: int) -> set[str]:
         """The ``self.x`` a subclass that inherits method ``fn`` assigns in its own
@@ -8131,6 +8231,10 @@ class _Recipe:
             library = bool(
                 RANDOM_DRAW.match(file.dotted(func) or func.text)
                 or _SHUFFLE_DRAW.match(file.dotted(func) or func.text)
+                # another package's ``random_*`` function (basicsr's ``random_add_noise``)
+                or (
+                    _library_draw(file, func) and self.values.repo_function(file, call.expr) is None
+                )
             )
             if not (library or self._draws_inside(file, call.expr)):
                 continue
@@ -8816,6 +8920,11 @@ class _Recipe:
                 self._unpacked_loss(file, fn, target, call.expr.line)
                 continue
             output = file.local_value(fn, target.name, call.expr.line)
+            if output is not None and output.kind == "BinOp":
+                # ``loss_ita, loss_itm, loss_lm = model(image, caption, alpha=alpha)`` then
+                # ``loss = loss_ita + loss_itm + loss_lm``: the terms the forward returns
+                self._summed_terms(file, fn, target.name, output, call.expr.line)
+                continue
             if output is None or output.kind != "Call":
                 continue
             func = output.func
@@ -8831,6 +8940,84 @@ class _Recipe:
             if forward is None:
                 continue
             self._returned_loss(owner, forward, file.loc(call.expr.line))
+
+    def _summed_terms(
+        self, file: _File, fn: int, differentiated: str, total: Expr, line: int
+    ) -> None:
+        """The loss terms a training step sums (``loss = loss_ita + loss_itm + loss_lm``)
+        after unpacking them from one call of a repository model (``loss_ita, loss_itm,
+        loss_lm = model(image, caption, alpha=alpha)``): each term's assignment in the
+        model's ``forward`` is a loss row, the formula written there (BLIP's contrastive
+        ``loss_ita = (loss_i2t+loss_t2i)/2``, with ``loss_i2t = -torch.sum(F.log_softmax(
+        sim_i2t, dim=1)*sim_i2t_targets,dim=1).mean()``), noted with the sum the step
+        differentiates; a term whose line already has a loss row (a torch loss call) keeps
+        that row, as one the step runs."""
+        names = [leaf.name for leaf in _leaves(total) if leaf.kind == "Name"]
+        if len(names) < 2:
+            return
+        bound = [
+            a
+            for a in file.defs[fn].assigns
+            if a.line < line and a.target.kind == "Tuple" and a.value.kind == "Call"
+            and set(names) <= {p.text for p in a.target.parts}
+        ]  # fmt: skip
+        if not bound:
+            return
+        stmt = max(bound, key=lambda a: a.line)
+        func = stmt.value.func
+        if func.kind == "Attribute" and func.name == "forward":
+            func = func.target
+        built = self._model_of(file, fn, func, stmt.line, 0)
+        if built is None:
+            return
+        owner, cls = built
+        forward = owner.first.get(f"{owner.defs[cls].qual}.forward")
+        if forward is None:
+            return
+        d = owner.defs[forward]
+        rows = {
+            i.where.line for i in self.out if i.category == "loss" and i.where.path == owner.path
+        }
+        parts = [p.text for p in stmt.target.parts]
+        summed = shorten(total.text, _TERM_LIMIT)
+        for returned in d.returns:
+            if returned.kind != "Tuple" or len(returned.parts) != len(parts):
+                continue
+            for name in names:
+                element = returned.parts[parts.index(name)]
+                if element.kind != "Name":
+                    continue
+                assigned = [
+                    a
+                    for a in d.assigns
+                    if a.target.kind == "Name" and a.target.name == element.name
+                    and a.line < returned.line
+                ]  # fmt: skip
+                if not assigned:
+                    continue
+                a = max(assigned, key=lambda a: a.line)
+                self.stepped.add((owner.path, a.line))
+                if a.line in rows:
+                    continue
+                values = [("loss", shorten(a.value.text, _TERM_LIMIT))]
+                # the terms it combines, as the forward computes them a line or so above
+                for leaf in _leaves(a.value):
+                    inner = [
+                        b
+                        for b in d.assigns
+                        if leaf.kind == "Name" and b.target.kind == "Name"
+                        and b.target.name == leaf.name and b.line < a.line
+                    ]  # fmt: skip
+                    if inner and leaf.name not in dict(values):
+                        b = max(inner, key=lambda b: b.line)
+                        values.append((leaf.name, shorten(b.value.text, _TERM_LIMIT)))
+                note = (
+                    f"a term {d.qual} returns; the training step differentiates "
+                    f"{differentiated} = {summed} at {file.loc(line)}"
+                )
+                self.add("loss", f"{element.name} computed in {d.qual}", owner.where(a.line),
+                         values, note)  # fmt: skip
+            return
 
     def _unpacked_loss(self, file: _File, fn: int, target: Expr, before: int) -> None:
         """The loss a model's ``forward`` computes and returns in a tuple the step unpacks
@@ -8925,6 +9112,14 @@ class _Recipe:
                     return self._model_of(file, fn, value, a.line, depth + 1)
         local = file.local_value(fn, expr.name, before)
         if local is not None:
+            wrapped = _wrapped_module(local)
+            if wrapped is not None:
+                # ``model = DistributedDataParallel(model, ...)``, ``model = model.to(dev)``:
+                # the module it wraps, as bound before the wrapping
+                return self._model_of(file, fn, wrapped, local.line, depth + 1)
+            if local.kind == "Call":
+                # a repository builder (``model = blip_pretrain(...)``): what it returns
+                return self._built_by(file, local, depth)
             if local.kind not in ("Name", "Attribute"):
                 return None
             return self._model_of(file, fn, local, before, depth + 1)  # ``model = self.model``
@@ -9036,6 +9231,26 @@ class _Recipe:
                 found = self._repo_module(file, node)
                 if found is not None:
                     return found
+        return None
+
+    def _built_by(self, file: _File, call: Expr, depth: int) -> tuple[_File, int] | None:
+        """(file, class) of the repository Module a call builds: the class it constructs,
+        or what the repository function it calls returns (BLIP's ``blip_pretrain(**kwargs)``
+        returning ``model = BLIP_Pretrain(**kwargs)``)."""
+        built = self._repo_module(file, call)
+        if built is not None or depth > MAX_DEPTH:
+            return built
+        found = self.values.repo_function(file, call)
+        if found is None:
+            return None
+        owner, index = found
+        d = owner.defs[index]
+        if d.is_class:
+            return None
+        for returned in d.returns:
+            got = self._model_of(owner, index, returned, returned.line + 1, depth + 1)
+            if got is not None:
+                return got
         return None
 
     def _repo_module(self, file: _File, node: Expr) -> tuple[_File, int] | None:
@@ -12552,6 +12767,28 @@ def _help(option: _ArgOption) -> str:
     return ""
 
 
+#: Calls that hand back the module they are given: a data-parallel wrapper, a device or
+#: precision move.
+_MODULE_WRAPPERS = frozenset({"DistributedDataParallel", "DataParallel"})
+_MODULE_MOVES = frozenset({"to", "cuda", "cpu", "half", "float", "train"})
+
+
+def _wrapped_module(value: Expr) -> Expr | None:
+    """The name or attribute a wrapping call hands back (``model`` of
+    ``DistributedDataParallel(model, device_ids=[gpu])``, of ``model.to(device)``), else
+    None."""
+    if value.kind != "Call":
+        return None
+    func = value.func
+    if func.kind in ("Name", "Attribute") and func.name in _MODULE_WRAPPERS and value.args:
+        inner = value.args[0]
+    elif func.kind == "Attribute" and func.name in _MODULE_MOVES:
+        inner = func.target
+    else:
+        return None
+    return inner if inner.kind in ("Name", "Attribute") else None
+
+
 def _differentiated(file: _File) -> Iterator[tuple[CallValues, int, Expr]]:
     """Each ``x.backward()`` statement inside a function of ``file``, with that function's
     index and what it differentiates: ``x``, or the loss a scaler wraps
@@ -13430,6 +13667,27 @@ def _accumulated_into(file: _File, fn: int, place: tuple[int, int, int, int]) ->
         and u.value is not None
         and _reduces(u.value, place)
     ]
+
+
+#: At most this many option-file settings a row of draws shows (each a value the draws read).
+_OPTIONS_SHOWN = 24
+#: A tensor method that fills its tensor with random numbers in place
+#: (``x.new_zeros(n).uniform_(*self.opt['jpeg_range'])``: one JPEG quality per image).
+_TENSOR_DRAWS = frozenset({"uniform_", "normal_", "bernoulli_", "exponential_", "random_"})
+#: Another package's function named for a random step (basicsr's
+#: ``random_add_gaussian_noise_pt``, ``random_mixed_kernels``).
+_NAMED_DRAW = re.compile(r"^random_\w+$")
+
+
+def _library_draw(file: _File, func: Expr) -> bool:
+    """Whether a call draws by what it calls outside :data:`~apiscan.review.roles.
+    RANDOM_DRAW`: a tensor's in-place random fill (:data:`_TENSOR_DRAWS`), or another
+    package's function named for a random step (:data:`_NAMED_DRAW`: its code is not read,
+    its name says it draws)."""
+    if func.kind == "Attribute" and func.name in _TENSOR_DRAWS:
+        return True
+    dotted = file.dotted(func)
+    return dotted is not None and _NAMED_DRAW.match(dotted.rpartition(".")[2]) is not None
 
 
 def _keyed_entry(expr: Expr) -> bool:

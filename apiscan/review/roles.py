@@ -22,6 +22,11 @@ RANDOM_DRAW = re.compile(
 #: The note of a dataset's augmentation written by hand in ``__getitem__`` (the recipe writes
 #: it; the count of input pipelines reads the multi-scale draws of those rows).
 HAND_DRAWN = "random steps the dataset draws on each sample, written by hand"
+#: The note of the augmentation a training model class the option file picks draws on each
+#: batch in its own methods (basicsr's ``model_type``: degradations synthesised on the device).
+MODEL_DRAWN = (
+    "random steps the training model the option file picks draws on each batch, written by hand"
+)
 
 #: A name of evaluation code, one part of a path (a folder, or a file's stem): ``eval/``,
 #: ``evaluation/``, ``evaluator``, ``voc_eval_lib/``, ``coco_eval``, ``fast_eval_api``,

@@ -710,7 +710,13 @@ class StructureBuilder:
         if cls is None or cls not in self.classes:
             return None
         method = self.hierarchy.method(cls, name)
-        owner = self.hierarchy.resolve(method.rpartition(".")[0]) if method else None
+        if method is None:
+            # a class builder it inherits from another package's base (transformers'
+            # ``PreTrainedModel.from_pretrained``: BLIP's ``BertModel.from_pretrained(
+            # 'bert-base-uncased', config=...)`` builds the repository's own BertModel)
+            builds = _CLASS_BUILDER.match(name) and self.hierarchy.foreign_ancestors(cls)
+            return cls if builds else None
+        owner = self.hierarchy.resolve(method.rpartition(".")[0])
         if owner is None or owner not in self.classes:
             return None
         fa, fact = self.classes[owner]
@@ -2251,7 +2257,7 @@ class _Builders:
             return dotted
         found = self._def(dotted)
         if found is None:
-            return None
+            return self._inherited_builder(dotted)
         file, fid = found
         function = file.functions[fid]
         if function.annotation >= 0:
@@ -2267,6 +2273,18 @@ class _Builders:
                     self.trail.append(function.name)
                 return cls
         return None
+
+    def _inherited_builder(self, dotted: str) -> str | None:
+        """The repository class whose class-level builder ``dotted`` is when the class
+        inherits it from another package's base (BLIP's ``BertModel.from_pretrained(
+        'bert-base-uncased', config=...)``, transformers' ``PreTrainedModel.from_pretrained``
+        building the repository's own ``BertModel``), else None."""
+        receiver, _, tail = dotted.rpartition(".")
+        if receiver not in self.classes or not _CLASS_BUILDER.match(tail):
+            return None
+        if self.hierarchy is None or not self.hierarchy.foreign_ancestors(receiver):
+            return None
+        return receiver
 
     def _globals_entry(self, file: ModelFile, func: Expr, owner: str = "") -> str | None:
         """A module function picked from ``globals()`` by a formatted name (CenterTrack's
@@ -2567,14 +2585,30 @@ class _Builders:
                     out.append(short)
             return out
 
+        def wrapped(call: ValueExpr) -> tuple[str, str] | None:
+            """(layer, wrapper) of a function handed a layer it returns wrapped
+            (``norm(nn.Conv2d(...))`` with ``norm = spectral_norm``, ``weight_norm(nn.Linear(
+            ...))``): the layer is the part."""
+            if call.kind != "Call" or not call.args or call.func.kind != "Name":
+                return None
+            if not call.func.name[:1].islower():
+                return None  # a class (a repository module taking a layer) is a part itself
+            found = layer(call.args[0])
+            return (found, call.func.name) if found is not None else None
+
         parts: list[tuple[str, str]] = []
         for attr, value, around in file.facts.self_parts:
             node = file.exprs[value].node
             found = layer(node) if init in around and attr.isidentifier() else None
+            through = ""
+            if found is None and init in around and attr.isidentifier():
+                # a layer wrapped by a function: the layer, said through what
+                found, through = wrapped(node) or (None, "")
             if found is None or any(a == attr for a, _ in parts):
                 continue
             inside = kinds(node) if found in _CONTAINERS else []
-            parts.append((attr, f"{found} ({', '.join(inside)})" if inside else found))
+            shown = f"{found} ({', '.join(inside)})" if inside else found
+            parts.append((attr, f"{shown} (through {through})" if through else shown))
         return parts
 
     def _repo_bases(self, cls: str) -> list[tuple[str, ModelFile]]:
@@ -4769,6 +4803,31 @@ def _entry_name(path: str) -> bool:
 _CLASS_BUILDER = re.compile(r"^(?:from_\w+|build(?:_model)?|create(?:_model)?|load_from_\w+)$")
 
 
+def _constructed_not_alternatives(
+    tops: Sequence[TopModel], constructed: Collection[str]
+) -> tuple[TopModel, ...]:
+    """``tops`` with the classes of ``constructed`` (built by a ported script itself) taken
+    out of each model's ``alternatives`` entry (``SRVGGNetCompact (registered, named by no
+    option file)``), the entry dropped when nothing is left."""
+    names = {c.rpartition(".")[2] for c in constructed}
+    if not names:
+        return tuple(tops)
+    out = []
+    for m in tops:
+        parts = []
+        for name, part in m.parts:
+            if name == "alternatives":
+                # entries split at the commas outside their parentheses
+                entries = re.split(r", (?![^()]*\))", part)
+                kept = [a for a in entries if a.partition(" (")[0] not in names]
+                if not kept:
+                    continue
+                part = ", ".join(kept)
+            parts.append((name, part))
+        out.append(replace(m, parts=tuple(parts)))
+    return tuple(out)
+
+
 def _trains_here(file: ModelFile) -> bool:
     """The file itself runs a training step (an optimizer, a backward pass): what it
     builds is the model it trains, not a piece of a library."""
@@ -4831,6 +4890,18 @@ def top_models(
         else m
         for m in tops
     )
+    # a registered network no option file names that a ported script constructs itself
+    # (Real-ESRGAN's inference script building the compact network): run by that script,
+    # no alternative of the trained one
+    # (one a pick selects, its alternatives included, is the pick's to tell)
+    constructed = {
+        m.cls
+        for m in tops
+        if m.builder
+        and not skip(m.where.path)
+        and all(name != "selected by" for name, _ in m.parts)
+    }
+    tops = _constructed_not_alternatives(tops, constructed & builders._unconfigured)
     if not_picked is not None:
         # the models shown and the parts their constructions are handed (FPN's
         # ``bottom_up``, built by the other entry of the table the picked builder calls):
@@ -4844,8 +4915,11 @@ def top_models(
                     parts.add(part)
                     todo.append(part)
         # (the models a package exports that the config does not name stay listed, and
-        # left out all the same)
-        not_picked.update(c for c in builders._unconfigured if c not in parts)
+        # left out all the same) ... unless a ported script constructs one itself: that
+        # script runs it, so it is ported and priced
+        not_picked.update(
+            c for c in builders._unconfigured if c not in parts and c not in constructed
+        )
         chosen |= parts
         not_picked.update(c for c in builders._not_picked if c not in chosen)
         not_picked.update(c for c in builders.registry_picks() if c not in chosen)

@@ -427,7 +427,8 @@ class Ancillary:
             ported = self._ported_entries()
             steps = {fa.path for fa in analyses if fa.path in ported and not _runs_as_script(fa)}
             entries = (entry, *self.stages) if entry else ()
-            for path, whose in _side_recipes(analyses, entries, steps).items():
+            launched = documented_scripts(root, scripts) if root else frozenset()
+            for path, whose in _side_recipes(analyses, entries, steps, launched).items():
                 self._recipes.setdefault(path, whose)
             if entry is not None:
                 others = self._undocumented_trainings(analyses, entry, scripts)
@@ -1155,12 +1156,17 @@ class Ancillary:
             and fa.path not in imported
             and any(_trains_api(u.api) for u in fa.uses)
         }
+        # a package's module that the documented training command runs (Real-ESRGAN's
+        # ``python realesrgan/train.py -opt ...``, handing the loop to basicsr) is the
+        # training's entry, however little of it any file imports
+        launched = training_commands_scripts(self._root) if self._root is not None else ()
         candidates: list[str] = []
         for fa in files:
             path = PurePosixPath(fa.path)
             root_model = trains and not fa.syntax.main_guard and _defines_modules(fa)
             if (
                 fa.path in self._why
+                or (fa.syntax.main_guard and fa.path in launched)
                 or (fa.path in self.keep and fa.path not in orphans)
                 or fa.path in self._declared
                 or (
@@ -1716,7 +1722,10 @@ def _near_copy(a: FileAnalysis, b: FileAnalysis) -> bool:
 
 
 def _side_recipes(
-    analyses: Sequence[FileAnalysis], entries: Sequence[str] = (), steps: Collection[str] = ()
+    analyses: Sequence[FileAnalysis],
+    entries: Sequence[str] = (),
+    steps: Collection[str] = (),
+    launched: Collection[str] = (),
 ) -> dict[str, str]:
     """The scripts whose training facts are another recipe's, where the repository's root
     holds a training script, though they stay ported: any script nothing imports beside the
@@ -1734,7 +1743,10 @@ def _side_recipes(
     its config (latent-diffusion's ``main.py``: ``instantiate_from_config``, then
     ``trainer.fit``): what those modules reach is the entry's too, the model it trains, and
     only the other scripts themselves are tools (a module only they import statically may be
-    one the config names: a conditioning encoder)."""
+    one the config names: a conditioning encoder). ``launched``: the training scripts the
+    documentation runs (:func:`~apiscan.review.commands.documented_scripts`); where it names
+    no one entry, each is a training of its own whatever its name (BLIP's ``pretrain.py``
+    beside its ``train_*.py`` fine-tunings), never a tool."""
     analyses = [fa for fa in analyses if not is_test_path(fa.path)]
     if entries:
         graph = _reference_graph(analyses, _import_graph(analyses))
@@ -1754,7 +1766,7 @@ def _side_recipes(
         for fa in analyses
         if fa.syntax is not None and fa.syntax.main_block != (0, 0)
     }
-    training = {p for p in mains if _TRAINING_NAME.search(PurePosixPath(p).name)}
+    training = {p for p in mains if _TRAINING_NAME.search(PurePosixPath(p).name) or p in launched}
     if not any("/" not in p for p in training):
         return {}
     found = {p: "tool" for p, used in mains.items() if not used and p not in training}
@@ -12653,6 +12665,111 @@ def framework_bases(
 #: wrappers): an ``nn.Module`` with init helpers, nothing of a network to port.
 _PLAIN_BASE = re.compile(r"^(Base)?(Module|ModuleList|ModuleDict|Sequential)$")
 
+#: A model library's base class that brings its machinery with it (transformers'
+#: ``PreTrainedModel``: loading released weights by name, resizing embeddings, generation by
+#: beam search or sampling; diffusers' ``ModelMixin``), by its last name.
+_LIBRARY_MODEL_BASE = re.compile(r"^(PreTrainedModel|GenerationMixin|ModelMixin)$")
+#: The model libraries whose bases :data:`_LIBRARY_MODEL_BASE` names.
+_MODEL_LIBRARIES = frozenset({"transformers", "diffusers"})
+#: Methods such a base gives its subclasses that a training or an inference calls.
+_LIBRARY_MACHINERY = frozenset(
+    {"from_pretrained", "save_pretrained", "generate", "resize_token_embeddings",
+     "get_extended_attention_mask", "tie_weights", "init_weights", "post_init",
+     "gradient_checkpointing_enable", "get_input_embeddings", "set_input_embeddings"}
+)  # fmt: skip
+
+
+def library_model_bases(
+    modules: Sequence[ModuleNode],
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    alternatives: Collection[str] = frozenset(),
+    left: Collection[tuple[str, str]] = frozenset(),
+) -> list[WorkItem]:
+    """One item per model library (:data:`_MODEL_LIBRARIES`) whose pretrained-model base
+    the repository's own module classes extend (BLIP's ``BertModel`` and ``BertLMHeadModel``
+    in ``med.py`` on transformers' ``PreTrainedModel``): the base's machinery the code calls
+    (``from_pretrained('bert-base-uncased')``, ``resize_token_embeddings``, ``generate`` with
+    beam search or nucleus sampling for captions) is the library's code, not the
+    repository's, so no API table prices it. Those the repository's classes define
+    themselves are theirs, not the base's. Classes of files counted apart, the
+    ``alternatives`` (dotted) and those ``left`` out of the run ((path, name)) are left out."""
+    shown = {m.cls for m in modules} - set(alternatives)
+    found: dict[str, tuple[set[str], list[Where]]] = {}
+    defined: set[str] = set()  # the methods the subclasses write themselves
+    ported = [fa for fa in analyses if not ancillary.why(fa.path) and not is_test_path(fa.path)]
+    for fa in ported:
+        for c in fa.classes:
+            if (fa.path, c.qualname) in left or not any(
+                f"{m}.{c.qualname}" in shown for m in fa.modules
+            ):
+                continue
+            for base in c.bases:
+                top, tail = base.partition(".")[0], base.rpartition(".")[2]
+                if top not in _MODEL_LIBRARIES or not _LIBRARY_MODEL_BASE.match(tail):
+                    continue
+                entry = found.setdefault(top, (set(), []))
+                entry[0].add(base)
+                entry[1].append(Where(fa.path, c.line))
+    if not found:
+        return []
+    # the subclasses, through the repository's own bases (``BertModel(BertPreTrainedModel)``
+    # over ``BertPreTrainedModel(PreTrainedModel)``), by their names
+    subclasses: set[str] = set()
+    while True:
+        more = {
+            c.qualname
+            for fa in ported
+            for c in fa.classes
+            if c.qualname not in subclasses
+            and any(
+                b.partition(".")[0] in found or b.rpartition(".")[2] in subclasses for b in c.bases
+            )
+        }
+        if not more:
+            break
+        subclasses |= more
+    for fa, facts in with_facts(analyses):
+        if facts.values is None or fa.path not in {p.path for p in ported}:
+            continue
+        for d in facts.values.defs:
+            owner, _, name = d.qual.rpartition(".")
+            if owner.rpartition(".")[2] in subclasses:
+                defined.add(name)
+    called: dict[str, Where] = {}
+    for fa, facts in with_facts(ported):
+        if facts.values is None:
+            continue
+        for call in facts.values.calls:
+            name = call.expr.callee()
+            if name in _LIBRARY_MACHINERY and name not in defined:
+                called.setdefault(name, place(fa, call.expr.line))
+    out = []
+    for library, (bases, where) in sorted(found.items()):
+        names = ", ".join(sorted(called))
+        what = f"{library} model base classes extended: {', '.join(sorted(bases))}"
+        what += f"; their methods the code calls: {names}" if names else ""
+        places = sorted(set(where), key=lambda w: (w.path, w.line))
+        places += [w for _, w in sorted(called.items()) if w not in places]
+        out.append(
+            WorkItem(
+                kind="framework-network",
+                what=what,
+                where=tuple(places),
+                why=(
+                    f"the repository's model classes extend the {library} library's "
+                    "pretrained-model base, whose code (loading released weights by name, "
+                    "resizing the embeddings, generation by beam search or sampling, the "
+                    "attention-mask helpers) is not in the repository; the port writes "
+                    "that machinery for MindSpore Cells or takes MindNLP's counterpart of "
+                    f"the {library} base, "
+                    "checked against PyTorch's outputs (generated sequences included)"
+                ),
+                uses=len(bases),
+            )
+        )
+    return out
+
 
 def submodule_code(
     result: ScanResult,
@@ -13067,14 +13184,154 @@ def framework_item(found: OptionFiles | None, analyses: Sequence[FileAnalysis]) 
     )
     what = f"training loop, models and losses in {package}: port what the option file uses"
     what += f" ({classes})" if classes else ""
+    bases, called = _framework_code_used(found, analyses, package)
+    for key in dict.fromkeys([k for _, k in bases.values()] + [f"{k}.type" for k in called]):
+        picked = found.value(key) or found.value(key.removesuffix(".type"))
+        if picked is not None and Where(picked[1].path, picked[1].line) not in places:
+            places.append(Where(picked[1].path, picked[1].line))
+    if bases:
+        what += (
+            "; the base classes the repository's picked classes extend ("
+            + ", ".join(f"{base} ← {sub} ({section})" for base, (sub, section) in bases.items())
+            + ")"
+        )
+    for section, (path, names) in called.items():
+        shown = ", ".join(names[:_FRAMEWORK_NAMES_SHOWN])
+        more = len(names) - _FRAMEWORK_NAMES_SHOWN
+        shown += f" … and {more} more" if more > 0 else ""
+        what += f"; what {path} ({section}) calls of it: {shown}"
     why = (
         f"the training entry point hands control to {entry}, which builds the networks and "
         f"losses the option file names and runs the loop: none of it is in this repository, "
         f"so the scan counts none of its APIs; the {package} code the option file uses "
         "is ported (or replaced by a MindSpore counterpart) and checked against it"
     )
-    uses = 1 + len(parts) - len(layers)
+    if bases or called:
+        why += (
+            f", and so are the {package} classes the repository's own picked classes extend "
+            "and the functions and layers they call (their tensor code runs in the training "
+            "step or the data pipeline)"
+        )
+    # each base class is a part of the loop; each model or network file's calls into the
+    # package one more piece of its code (the data pipeline's helpers, host-side numpy
+    # steps copied along with it, are named, not priced)
+    priced = [k for k in called if not _DATA_SECTION.match(k)]
+    uses = 1 + len(parts) - len(layers) + len(bases) + len(priced)
     return WorkItem("framework-training", what, tuple(places), why, uses=uses)
+
+
+def framework_zoo_items(
+    found: OptionFiles | None, analyses: Sequence[FileAnalysis]
+) -> list[WorkItem]:
+    """The model-zoo networks the framework's parts build from the option file's values
+    (basicsr's ``perceptual_opt: {type: PerceptualLoss, vgg_type: vgg19}``: the loss
+    compares features of torchvision's pretrained VGG19): one pretrained-backbone item each,
+    at the value's line. A value names one when it is a constructor of torchvision's model
+    zoo (``torchvision.models.vgg19``); the repository's own classes build their parts in
+    code the scan reads."""
+    if found is None or found.framework is None:
+        return []
+    api = load_torch_api()
+    own = {c.qualname.rpartition(".")[2] for fa in analyses for c in fa.classes}
+    out: dict[str, WorkItem] = {}
+    for category in _FRAMEWORK_PARTS:
+        for name, section in found.types(category).items():
+            if name in own:
+                continue
+            for flat in found.files().values():
+                for key, setting in flat.items():
+                    if not key.startswith(f"{section}.") or key.endswith(f".{found.type_key}"):
+                        continue
+                    value = setting.text.strip("'\"")
+                    zoo = f"torchvision.models.{value}"
+                    if not _ZOO_NAME.match(value) or api.kind(zoo) != "function":
+                        continue
+                    # a loss comparing a zoo network's features uses its trained weights
+                    # (a perceptual loss); a network section's weights are the framework's
+                    # default, said as such
+                    weights = " pretrained" if category == "loss" else ""
+                    said = f"{section}: {name}, {key.rpartition('.')[2]} {value}"
+                    out.setdefault(
+                        zoo,
+                        WorkItem(
+                            kind="pretrained-backbone",
+                            what=f"{zoo}{weights} ({said})",
+                            where=(Where(setting.path, setting.line),),
+                            why=(
+                                f"the framework's {name} builds torchvision's {value}"
+                                + (
+                                    " with its pretrained weights (its features are what "
+                                    "the loss compares)"
+                                    if weights
+                                    else ", its weights as the framework loads them"
+                                )
+                                + ": MindSpore has no torchvision; take MindCV's counterpart "
+                                "or write it as a MindSpore Cell, its trained weights "
+                                "converted to a MindSpore checkpoint (parameter names and "
+                                "layouts mapped), checked against PyTorch's outputs"
+                            ),
+                        ),
+                    )
+    return list(out.values())
+
+
+#: A value that may name a model-zoo constructor (``vgg19``, ``resnet50``).
+_ZOO_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+#: An option file's data section (``datasets.train``): its classes feed the loop.
+_DATA_SECTION = re.compile(r"^(datasets?|data)(\.|$)")
+#: How many of a file's calls into a training framework the item names.
+_FRAMEWORK_NAMES_SHOWN = 8
+#: A training framework's registry (``basicsr.utils.registry.MODEL_REGISTRY.register``):
+#: how classes are found by name, no code a port brings along.
+_REGISTRY_NAME = re.compile(r"(?i)(^|\.)\w*registry(\.|$)")
+
+
+def _framework_code_used(
+    found: OptionFiles, analyses: Sequence[FileAnalysis], package: str
+) -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, list[str]]]]:
+    """What the repository's own classes that the option file picks by name
+    (``model_type: RealESRGANModel``, ``network_d.type``, ``datasets.train.type``) take from
+    the training framework ``package``: (base -> (the class extending it, the key naming
+    it)) of the framework classes they extend (``basicsr``'s ``SRGANModel``, whose
+    optimizers, EMA and validation the subclass inherits), and (key -> (file, names)) of the
+    framework's functions and classes each such file uses (the on-device degradations:
+    ``DiffJPEG``, ``filter2D``, ``random_add_gaussian_noise_pt``), registries left out."""
+    picked: dict[str, str] = {}  # class name -> the key naming it
+    for flat in found.files().values():
+        for key, setting in flat.items():
+            if key.rpartition(".")[2].endswith("type"):
+                picked.setdefault(setting.text.strip("'\""), key)
+    bases: dict[str, tuple[str, str]] = {}
+    called: dict[str, tuple[str, list[str]]] = {}
+    prefix = f"{package}."
+    for fa, facts in with_facts(analyses):
+        if is_test_path(fa.path):
+            continue
+        own = [
+            (c, picked[c.qualname])
+            for c in fa.classes
+            if "." not in c.qualname and c.qualname in picked
+        ]
+        if not own:
+            continue
+        extended: set[str] = set()
+        for cls, key in own:
+            for base in cls.bases:
+                if base.startswith(prefix) and not _REGISTRY_NAME.search(base):
+                    bases.setdefault(base.rpartition(".")[2], (cls.qualname, key))
+                    extended.add(base)
+        names = sorted(
+            {
+                name.rpartition(".")[2]
+                for top, used in facts.package_uses
+                if top == package
+                for name in used
+                if name not in extended and not _REGISTRY_NAME.search(name)
+            }
+        )
+        if names:
+            called.setdefault(own[0][1].removesuffix(".type"), (fa.path, names))
+    return bases, called
 
 
 def unpicked_imports(

@@ -109,7 +109,8 @@ def test_the_framework_is_a_work_item_the_effort_prices() -> None:
     assert item.what == (
         "training loop, models and losses in srkit: port what the option file uses "
         "(RRDBNet (network_g), GANLoss (train.gan_opt), PerceptualLoss (train.perceptual_opt), "
-        "L1Loss (train.pixel_opt; as torch.nn.L1Loss))"
+        "L1Loss (train.pixel_opt; as torch.nn.L1Loss)); what tinysr/data/paired_dataset.py "
+        "(datasets.train) calls of it: augment"
     )
     # the framework's L1Loss is torch.nn.L1Loss's counterpart: no part of its own to port
     assert item.uses == 4
