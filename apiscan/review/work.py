@@ -2647,7 +2647,7 @@ def work_items(
             ancillary.documented_script(),
         )
     )
-    items.extend(adversarial_steps(findings, analyses, ancillary))
+    items.extend(adversarial_steps(findings, analyses, ancillary, unchosen))
     if tree is not None:
         items = _unreached_trips(items, analyses, ancillary, tree)
     order = list(WORK_KINDS)
@@ -2661,7 +2661,10 @@ _OPTIMIZER_STEP = re.compile(r"^torch\.optim\.(?:[A-Z]\w*|Optimizer)\.step$")
 
 
 def adversarial_steps(
-    findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis], ancillary: Ancillary
+    findings: Sequence[ApiFinding],
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    unchosen: Callable[[str, int], str] = lambda path, line: "",
 ) -> list[WorkItem]:
     """A training step that steps two or more optimizers in turn, each after a backward pass
     of its own (a GAN's ``optimizer_D.step()`` after ``loss_D.backward()``, then
@@ -2683,8 +2686,8 @@ def adversarial_steps(
     for (path, function), stepped in sorted(steps.items()):
         fa = by_path.get(path)
         values = fa.syntax.values if fa is not None and fa.syntax is not None else None
-        if values is None:
-            continue
+        if values is None or all(unchosen(path, f.span.line) for f in stepped):
+            continue  # (a training mode the run's values leave out: another run's step)
         receivers = {
             c.expr.func.text.rpartition(".")[0]
             for c in values.calls
@@ -5912,8 +5915,14 @@ def _string_choices(
         callers: dict[str, list[bool]] = {}
         for path, line, fn, call, _ in calls:
             last = _called_name(call.expr)  # type: ignore[attr-defined]
-            if last in unique:
-                off = fn in off_functions or (path, line) in new_calls
+            # (a method no other def shares a name with too: stargan's ``train_multi()``
+            # under ``elif config.dataset in ['Both']:`` with ``--dataset`` CelebA)
+            if last in unique or last in unique_methods:
+                off = (
+                    fn in off_functions
+                    or method_of.get((path, line), "") in off_functions
+                    or (path, line) in new_calls
+                )
                 callers.setdefault(last, []).append(off)
         new_functions = {n for n, offs in callers.items() if offs and all(offs)}
         if new_calls == off_calls and new_functions == off_functions:
@@ -5950,6 +5959,9 @@ def _string_choices(
         fn = where_fn.get((path, line), "")
         if fn in off_functions:
             return f"{fn}()"
+        method = method_of.get((path, line), "")
+        if method in off_functions:
+            return f"{method}()"
         return ""
 
     def passed(fn: str, param: str, depth: int = 0) -> set[object] | None:

@@ -76,3 +76,65 @@ def test_adversarial_step_is_a_work_item(tmp_path, source: str, items: int) -> N
     assert len(found) == items, [(w.kind, w.what) for w in review.work]
     if items:
         assert "optimize_parameters" in found[0].what
+
+
+MODES = """
+    import argparse
+    import torch
+    from torch import nn
+
+
+    class Solver:
+        def __init__(self):
+            self.G = nn.Linear(4, 4)
+            self.D = nn.Linear(4, 1)
+            self.g_optimizer = torch.optim.Adam(self.G.parameters(), lr=1e-4)
+            self.d_optimizer = torch.optim.Adam(self.D.parameters(), lr=1e-4)
+
+        def train(self):
+            for _ in range(10):
+                x = torch.zeros(2, 4)
+                d_loss = self.D(x).mean() - self.D(self.G(x).detach()).mean()
+                self.d_optimizer.zero_grad()
+                d_loss.backward()
+                self.d_optimizer.step()
+                g_loss = -self.D(self.G(x)).mean()
+                self.g_optimizer.zero_grad()
+                g_loss.backward()
+                self.g_optimizer.step()
+
+        def train_multi(self):
+            for _ in range(10):
+                x = torch.zeros(2, 4)
+                d_loss = self.D(x).mean() - self.D(self.G(x).detach()).mean()
+                self.d_optimizer.zero_grad()
+                d_loss.backward()
+                self.d_optimizer.step()
+                g_loss = -self.D(self.G(x)).mean()
+                self.g_optimizer.zero_grad()
+                g_loss.backward()
+                self.g_optimizer.step()
+
+
+    def main(config):
+        solver = Solver()
+        if config.dataset in ['CelebA', 'RaFD']:
+            solver.train()
+        elif config.dataset in ['Both']:
+            solver.train_multi()
+
+
+    if __name__ == '__main__':
+        parser = argparse.ArgumentParser()
+        parser.add_argument('--dataset', type=str, default='CelebA', choices=['CelebA', 'Both'])
+        main(parser.parse_args())
+"""
+
+
+def test_a_training_mode_the_run_leaves_out_gives_no_second_item(tmp_path) -> None:
+    """``solver.train_multi()`` only under ``elif config.dataset in ['Both']:`` with
+    ``--dataset`` defaulting to CelebA: its adversarial step is another run's (a
+    multi-domain GAN was priced twice)."""
+    review = build_review(str(write_repo(tmp_path, {"main.py": MODES})), jobs=1)
+    items = [i.what for i in review.work if i.kind == "adversarial-step"]
+    assert len(items) == 1 and items[0].startswith("Solver.train:")
