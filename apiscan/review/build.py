@@ -821,11 +821,13 @@ def review(options: ScanOptions) -> Review:
     # model = PointNet(args)`` beside the default's ``DGCNN(args)``) is one of the
     # alternatives: told so in the tree, after the models the run builds
     others = not_picked | _classes_in(modules, picked_out | switched)
+    # (one the tree already calls an alternative keeps its place: an option file's other
+    # network stays before a model only an inference script builds)
     if any(t.cls not in others for t in tops):
-        tops = [t for t in tops if t.cls not in others] + [
-            t if _said_alternative(t) else _as_alternative(t, _SKIPPED_BRANCH)
+        tops = [t for t in tops if t.cls not in others or _said_alternative(t)] + [
+            _as_alternative(t, _SKIPPED_BRANCH)
             for t in tops
-            if t.cls in others
+            if t.cls in others and not _said_alternative(t)
         ]
     modules = structure.with_top_roles(modules, tops, injected)
     # a random resize every composition crops to a fixed size after: one batch shape
