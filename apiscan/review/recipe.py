@@ -8230,7 +8230,12 @@ class _Recipe:
                 continue
             library = bool(
                 RANDOM_DRAW.match(file.dotted(func) or func.text)
-                or _SHUFFLE_DRAW.match(file.dotted(func) or func.text)
+                # (a shuffle of the sample's own points or rows, not of the dataset's list
+                # of records kept on ``self``: that orders the data, it augments nothing)
+                or (
+                    _SHUFFLE_DRAW.match(file.dotted(func) or func.text)
+                    and not any(a.text.startswith("self.") for a in call.expr.args[:1])
+                )
                 # another package's ``random_*`` function (basicsr's ``random_add_noise``)
                 or (
                     _library_draw(file, func) and self.values.repo_function(file, call.expr) is None

@@ -65,3 +65,25 @@ def test_helper_draws_and_shuffle_are_shown(tmp_path: Path) -> None:
     assert "np.random.uniform(low=-0.2, high=0.2, size=[3])" in draws[2]
     assert draws[3].startswith("np.random.shuffle(pointcloud)")
     assert not any("randn" in d or "jitter" in d for d in draws)
+
+
+def test_a_shuffle_of_the_datasets_own_records_is_no_draw(tmp_path: Path) -> None:
+    """``np.random.shuffle(self.list_sample)`` orders the records the dataset reads from (a
+    scene-parsing dataset reshuffling its list when it wraps around): no augmentation row."""
+    data = REPO["data.py"].replace(
+        "            def __len__(self):",
+        "            def _next_record(self):\n"
+        "                np.random.shuffle(self.records)\n"
+        "                return self.records[0]\n"
+        "            def __len__(self):",
+    ).replace(
+        "                self.partition = partition\n",
+        "                self.partition = partition\n                self.records = list(range(10))\n",
+    ).replace(
+        "                pointcloud = self.data[item][:self.num_points]\n",
+        "                pointcloud = self.data[self._next_record()][:self.num_points]\n",
+    )
+    review = build_review(str(write_repo(tmp_path, {**REPO, "data.py": data})))
+    rows = [i for i in review.recipe if i.category == "augmentation"]
+    assert [i.name for i in rows] == ["Points.__getitem__"]
+    assert not any("self.records" in v for i in rows for _, v in i.values)
