@@ -70,18 +70,23 @@ def test_helper_draws_and_shuffle_are_shown(tmp_path: Path) -> None:
 def test_a_shuffle_of_the_datasets_own_records_is_no_draw(tmp_path: Path) -> None:
     """``np.random.shuffle(self.list_sample)`` orders the records the dataset reads from (a
     scene-parsing dataset reshuffling its list when it wraps around): no augmentation row."""
-    data = REPO["data.py"].replace(
-        "            def __len__(self):",
-        "            def _next_record(self):\n"
-        "                np.random.shuffle(self.records)\n"
-        "                return self.records[0]\n"
-        "            def __len__(self):",
-    ).replace(
-        "                self.partition = partition\n",
-        "                self.partition = partition\n                self.records = list(range(10))\n",
-    ).replace(
-        "                pointcloud = self.data[item][:self.num_points]\n",
-        "                pointcloud = self.data[self._next_record()][:self.num_points]\n",
+    data = (
+        REPO["data.py"]
+        .replace(
+            "            def __len__(self):",
+            "            def _next_record(self):\n"
+            "                np.random.shuffle(self.records)\n"
+            "                return self.records[0]\n"
+            "            def __len__(self):",
+        )
+        .replace(
+            "                self.partition = partition\n",
+            "                self.partition = partition\n                self.records = list(range(10))\n",
+        )
+        .replace(
+            "                pointcloud = self.data[item][:self.num_points]\n",
+            "                pointcloud = self.data[self._next_record()][:self.num_points]\n",
+        )
     )
     review = build_review(str(write_repo(tmp_path, {**REPO, "data.py": data})))
     rows = [i for i in review.recipe if i.category == "augmentation"]
