@@ -81,7 +81,8 @@ def test_a_shuffle_of_the_datasets_own_records_is_no_draw(tmp_path: Path) -> Non
         )
         .replace(
             "                self.partition = partition\n",
-            "                self.partition = partition\n                self.records = list(range(10))\n",
+            "                self.partition = partition\n"
+            "                self.records = list(range(10))\n",
         )
         .replace(
             "                pointcloud = self.data[item][:self.num_points]\n",
