@@ -11055,24 +11055,7 @@ class _Recipe:
         for path, file in self.files.items() if trained else ():
             if is_test_path(path) or self.apart(path):
                 continue
-            loops = file.values.loops
-            for outer in loops:
-                if outer.iter.kind != "Call" or outer.iter.callee() != "range":
-                    continue
-                last = max((u.line for u in outer.updates), default=outer.line)
-                if not any(
-                    inner is not outer
-                    and inner.function == outer.function
-                    and outer.line < inner.line <= last
-                    # over the data (``enumerate(dataset)``), not a count of layers
-                    and not (inner.iter.kind == "Call" and inner.iter.callee() == "range")
-                    for inner in loops
-                ):
-                    continue
-                # the stop, not the start (``range(opt.epoch_count, opt.n_epochs + 1)``:
-                # the epoch a resumed run starts from) nor the step
-                args = outer.iter.args
-                bound = args[1] if len(args) > 1 else outer.iter
+            for _, bound in _epoch_loops(file):
                 found.update(e.name for e in bound.walk() if e.kind == "Attribute" and e.name)
         self._loop_bound_memo = frozenset(found)
         return self._loop_bound_memo
@@ -11088,32 +11071,19 @@ class _Recipe:
         for path, file in sorted(self.files.items()):
             if is_test_path(path) or self.apart(path) or not self._trains(path):
                 continue
-            loops = file.values.loops
-            for outer in loops:
-                if outer.iter.kind != "Call" or outer.iter.callee() != "range":
+            for outer, bound in _epoch_loops(file):
+                chain = bound.chain() if bound.kind == "Attribute" else None
+                if not chain or len(chain) != 2 or chain[1] in self.repo.argparse:
                     continue
-                last = max((u.line for u in outer.updates), default=outer.line)
-                if not any(
-                    inner is not outer
-                    and inner.function == outer.function
-                    and outer.line < inner.line <= last
-                    and not (inner.iter.kind == "Call" and inner.iter.callee() == "range")
-                    for inner in loops
-                ):
+                if chain[0] in self.repo.parsed_names:
+                    continue  # options and loaded config files have their own rows
+                found = self.values.resolve(file, outer.function, bound, 0)
+                if not found.literal or _literal_number(found.text) is None:
                     continue
-                for e in outer.iter.args:
-                    chain = e.chain() if e.kind == "Attribute" else None
-                    if not chain or len(chain) != 2 or chain[1] in self.repo.argparse:
-                        continue
-                    if chain[0] in self.repo.parsed_names:
-                        continue  # options and loaded config files have their own rows
-                    found = self.values.resolve(file, outer.function, e, 0)
-                    if not found.literal or _literal_number(found.text) is None:
-                        continue
-                    note = "what the loop around the training's batches runs to"
-                    where = file.where(outer.line)
-                    self.add("epochs", e.text, where, (("value", found.show()),), note)
-                    return
+                note = "what the loop around the training's batches runs to"
+                where = file.where(outer.line)
+                self.add("epochs", bound.text, where, (("value", found.show()),), note)
+                return
 
     def _none_resolved(self, f: _File, dest: str) -> str | None:
         """The value an option declared with no default takes where the script fills it in
@@ -12931,6 +12901,30 @@ def _summands(expr: Expr) -> list[Expr]:
     if expr.kind == "BinOp" and expr.name in ("Add", "Sub"):
         return [t for part in expr.parts for t in _summands(part)]
     return [expr]
+
+
+def _epoch_loops(file: _File) -> Iterator[tuple[LoopValues, Expr]]:
+    """Each ``for ... in range(...)`` loop of ``file`` that holds, in its own function, a
+    loop over something other than a ``range`` (the epochs around the batches, not a count
+    of layers), with the expression it runs to: the stop, not the start
+    (``range(opt.epoch_count, opt.n_epochs + 1)``: the epoch a resumed run starts from) nor
+    the step."""
+    loops = file.values.loops
+    for outer in loops:
+        if outer.iter.kind != "Call" or outer.iter.callee() != "range":
+            continue
+        last = max((u.line for u in outer.updates), default=outer.line)
+        if not any(
+            inner is not outer
+            and inner.function == outer.function
+            and outer.line < inner.line <= last
+            # over the data (``enumerate(dataset)``)
+            and not (inner.iter.kind == "Call" and inner.iter.callee() == "range")
+            for inner in loops
+        ):
+            continue
+        args = outer.iter.args
+        yield outer, (args[1] if len(args) > 1 else args[0] if args else outer.iter)
 
 
 def _array_names(expr: Expr) -> list[str]:
