@@ -273,6 +273,19 @@ def syntax_facts(
             values, calls=tuple(c for c in values.calls if reached(c.expr.line, unreachable))
         )
     models = model_facts(tree, text, reader.first, reader.imports_made, table)
+    if unreachable:
+        # ... nor a construction, assignment or return of the model tree (a branch's
+        # ``raise NotImplementedError`` followed by the build it no longer runs)
+        from apiscan.extract import reached
+
+        exprs = models.exprs
+        models = replace(
+            models,
+            calls=tuple(c for c in models.calls if reached(exprs[c[0]].line, unreachable)),
+            assigns=tuple(a for a in models.assigns if reached(a.line, unreachable)),
+            unpacked=tuple(a for a in models.unpacked if reached(a.line, unreachable)),
+            returns=tuple(r for r in models.returns if reached(exprs[r[0]].line, unreachable)),
+        )
     return replace(reader.facts(), values=replace(values, models=models))
 
 
