@@ -8969,16 +8969,10 @@ class _Recipe:
         if not bound:
             return
         stmt = max(bound, key=lambda a: a.line)
-        func = stmt.value.func
-        if func.kind == "Attribute" and func.name == "forward":
-            func = func.target
-        built = self._model_of(file, fn, func, stmt.line, 0)
-        if built is None:
+        found = self._unpacked_forward(file, fn, stmt)
+        if found is None:
             return
-        owner, cls = built
-        forward = owner.first.get(f"{owner.defs[cls].qual}.forward")
-        if forward is None:
-            return
+        owner, forward = found
         d = owner.defs[forward]
         rows = {
             i.where.line for i in self.out if i.category == "loss" and i.where.path == owner.path
@@ -9041,16 +9035,10 @@ class _Recipe:
             return
         stmt = max(bound, key=lambda a: a.line)
         index = next(i for i, p in enumerate(stmt.target.parts) if p.text == target.text)
-        func = stmt.value.func
-        if func.kind == "Attribute" and func.name == "forward":
-            func = func.target
-        built = self._model_of(file, fn, func, stmt.line, 0)
-        if built is None:
+        found = self._unpacked_forward(file, fn, stmt)
+        if found is None:
             return
-        owner, cls = built
-        forward = owner.first.get(f"{owner.defs[cls].qual}.forward")
-        if forward is None:
-            return
+        owner, forward = found
         for returned in owner.defs[forward].returns:
             if returned.kind != "Tuple" or len(returned.parts) != len(stmt.target.parts):
                 continue
@@ -9064,6 +9052,22 @@ class _Recipe:
                     and a.line < returned.line
                 ):
                     self.stepped.add((owner.path, a.line))
+
+    def _unpacked_forward(
+        self, file: _File, fn: int, stmt: AssignValues
+    ) -> tuple[_File, int] | None:
+        """(file, def) of the ``forward`` of the repository model whose call the tuple
+        assignment ``stmt`` unpacks (``logits, loss = model(x, y)``, or ``model.forward(
+        ...)``), in def ``fn``; None when the callee is no known model or has no forward."""
+        func = stmt.value.func
+        if func.kind == "Attribute" and func.name == "forward":
+            func = func.target
+        built = self._model_of(file, fn, func, stmt.line, 0)
+        if built is None:
+            return None
+        owner, cls = built
+        forward = owner.first.get(f"{owner.defs[cls].qual}.forward")
+        return None if forward is None else (owner, forward)
 
     def _model_of(
         self, file: _File, fn: int, expr: Expr, before: int, depth: int
@@ -12263,12 +12267,7 @@ class _Recipe:
             values += [(f"step {n}", t) for n, t in enumerate(texts, 1)]
             settings: dict[str, str] = {}
             for formula in formulas:
-                for leaf in _leaves(formula):
-                    if leaf.kind != "Attribute" or leaf.text in settings or where.dotted(leaf):
-                        continue
-                    found = self.values.resolve(where, scope, leaf, 0)
-                    if found.literal and found.text != leaf.text:
-                        settings[leaf.text] = found.show()
+                self._schedule_settings(where, scope, formula, settings)
             values += sorted(settings.items())
             d = _Scope.of(file, fn)
             note = (
