@@ -6677,6 +6677,35 @@ def _state_in_forward(
     code: dict[Where, list[str]] = {}  # the text of the writes at each place
     items: list[tuple[tuple[str, ...], WorkItem]] = []
 
+    calls_of: dict[tuple[str, str], list[str]] = {}
+    for path, (fa, _) in files.items():
+        for call in fa.calls:
+            if call.role == "call":
+                calls_of.setdefault((path, call.caller), []).append(call.callee)
+
+    def reached_collectives(path: str, qual: str) -> list[ApiFinding]:
+        """The collectives a function runs, itself or through the plain functions and
+        methods it calls (a queue update gathering keys through a module-level
+        ``concat_all_gather``), a few calls deep; another Module's forward is its own."""
+        seen = {(path, qual)}
+        todo = [(path, qual, 0)]
+        out: list[ApiFinding] = []
+        while todo:
+            at_path, at_qual, depth = todo.pop(0)
+            out += collectives.get((at_path, at_qual), ())
+            if depth >= 3:
+                continue
+            for callee in calls_of.get((at_path, at_qual), ()):
+                found = follow(callee, aliases, named.__contains__)
+                if found is None:
+                    continue
+                key = named[found][:2]
+                last = key[1].rpartition(".")[2]
+                if key not in seen and last != "__init__" and not _FORWARD.match(last):
+                    seen.add(key)
+                    todo.append((*key, depth + 1))
+        return out
+
     def writes_of(path: str, method: str) -> list[tuple[Where, str]]:
         key = (path, method)
         if key not in written:
@@ -6705,7 +6734,7 @@ def _state_in_forward(
                 last = tqual.rpartition(".")[2]
                 if (tpath, tqual) == (path, qual) or last == "__init__" or _FORWARD.match(last):
                     continue  # another Module's forward is its own item
-                run = collectives.get((tpath, tqual), ())
+                run = reached_collectives(tpath, tqual)
                 reduced += [(f, call.callee) for f in run]
                 if run:  # the call in the forward: where the rewrite goes
                     writes.append((place(fa, call.line), ""))
@@ -6826,13 +6855,60 @@ def _where_order(path: str) -> Callable[[Where], tuple[bool, str, int]]:
     return lambda w: (w.path != path, w.path, w.line)
 
 
-def _state_root(expr: Expr) -> str | None:
+#: How a state root names the parameters of a submodule a loop walks (a momentum
+#: encoder's ``for q, k in zip(self.encoder_q.parameters(), self.encoder_k.parameters()):
+#: k.data = k.data * m + q.data * (1 - m)``).
+_PARAMETERS = "'s parameters"
+#: The methods that hand a module's tensors one by one.
+_PARAMETER_WALKS = frozenset({"parameters", "named_parameters", "buffers", "named_buffers"})
+
+
+def _parameter_loops(values: FileValues, index: int) -> dict[str, str]:
+    """The names the ``for`` loops of the def ``index`` bind to the parameters of a
+    submodule (``param_k`` of ``for param_q, param_k in zip(self.encoder_q.parameters(),
+    self.encoder_k.parameters())`` → ``self.encoder_k's parameters``): a write through one
+    is a write to that submodule's weights. ``named_parameters()`` binds its second name;
+    ``self.parameters()`` (the module's own weights) binds ``self's parameters``."""
+    out: dict[str, str] = {}
+
+    def walked(expr: Expr) -> str | None:
+        if not (expr.kind == "Call" and expr.callee() in _PARAMETER_WALKS):
+            return None
+        chain = expr.func.target.chain() if expr.func.kind == "Attribute" else None
+        if not chain or chain[0] != "self":
+            return None
+        return ".".join(chain) + _PARAMETERS
+
+    for loop in values.loops:
+        if loop.function != index or not loop.names:
+            continue
+        it = loop.iter
+        if it.kind == "Call" and it.callee() == "zip" and len(it.args) == len(loop.names):
+            pairs = list(zip(loop.names, it.args, strict=True))
+        else:
+            pairs = [(loop.names[-1], it)]
+        for name, source in pairs:
+            root = walked(source)
+            if root is not None:
+                out[name] = root
+    return out
+
+
+def _state_root(expr: Expr, looped: dict[str, str] | None = None) -> str | None:
     """``self.cluster_size`` of ``self.cluster_size.data.mul_(d)`` / ``self.queue[:, i]``:
     the attribute of ``self`` a receiver or a target is part of (through attributes,
-    ``.data``, indexing and other in-place methods: ``.mul_(d).add_(x)``), else None."""
+    ``.data``, indexing and other in-place methods: ``.mul_(d).add_(x)``), else None; a
+    name ``looped`` binds to a submodule's parameters (:func:`_parameter_loops`) is that."""
     names: list[str] = []  # the attributes read above ``self``, innermost last
     node = expr
     while True:
+        if (
+            node.kind == "Name"
+            and looped
+            and node.name in looped
+            and all(not n or n == "data" for n in names)
+        ):
+            return looped[node.name]
         if node.kind == "Attribute":
             names.append(node.name)
             node = node.target
@@ -6915,6 +6991,7 @@ def _state_writes(
     if index < 0:
         return out
     d: DefValues = values.defs[index]
+    looped = _parameter_loops(values, index)
     at = {(f.span.line, f.cell, f.api.rpartition(".")[2]) for f in in_place}
     for call in values.calls if at else ():
         if call.function != index or call.expr.func.kind != "Attribute":
@@ -6922,18 +6999,24 @@ def _state_writes(
         where = place(fa, call.expr.line)
         if (where.line, where.cell, call.expr.callee()) not in at:
             continue
-        root = _state_root(call.expr.func.target)
+        if call.expr.callee() == "requires_grad_":
+            continue  # a flag set, no tensor written
+        root = _state_root(call.expr.func.target, looped)
         if root is not None:
             out.append((where, root))
             code.setdefault(where, []).append(call.expr.full())
     stores: list[tuple[Where, str]] = []
+    written: list[tuple[Where, str]] = []  # a submodule's parameters, written by a loop
     for a in d.assigns:
         target = a.target
         if target.kind == "Subscript" or (target.kind == "Attribute" and target.name == "data"):
-            root = _state_root(target.target)
+            root = _state_root(target.target, looped)
             if root is not None:
-                stores.append((place(fa, a.line), root))
+                (written if root.endswith(_PARAMETERS) else stores).append(
+                    (place(fa, a.line), root)
+                )
                 code.setdefault(place(fa, a.line), []).append(f"{target.full()} = {a.value.full()}")
+    out += written
     if not out and not stores:
         return out  # most methods: the class's attributes are not read
     tensors, assigned = _tensor_state(values, d.owner)
@@ -6944,7 +7027,8 @@ def _state_writes(
     out = [
         (w, root)
         for w, root in out
-        if not _inherited_from_torch(fa, cls, root.split(".")[1], assigned)
+        if root.endswith(_PARAMETERS)
+        or not _inherited_from_torch(fa, cls, root.split(".")[1], assigned)
     ]
     out.sort(key=lambda w: (w[0].line, w[1]))
     return out

@@ -146,3 +146,99 @@ def main():
 if __name__ == "__main__":
     main()
 """
+
+
+MOMENTUM = """
+import torch
+from torch import nn
+
+
+class Contrast(nn.Module):
+    def __init__(self, encoder, m=0.99):
+        super().__init__()
+        self.m = m
+        self.encoder_q = encoder()
+        self.encoder_k = encoder()
+        self.register_buffer("ptr", torch.zeros(1, dtype=torch.long))
+
+    @torch.no_grad()
+    def _momentum_update(self):
+        for q, k in zip(self.encoder_q.parameters(), self.encoder_k.parameters()):
+            k.data = k.data * self.m + q.data * (1.0 - self.m)
+
+    @torch.no_grad()
+    def _freeze(self):
+        for p in self.encoder_k.parameters():
+            p.requires_grad_(False)
+
+    @torch.no_grad()
+    def _shuffle(self, x):
+        x_all = gather_all(x)
+        return x_all[: x.shape[0]]
+
+    def forward(self, a, b):
+        q = self.encoder_q(a)
+        with torch.no_grad():
+            self._momentum_update()
+            self._freeze()
+            k = self.encoder_k(self._shuffle(b))
+        return (q * k).sum(1)
+
+
+@torch.no_grad()
+def gather_all(t):
+    out = [torch.ones_like(t) for _ in range(torch.distributed.get_world_size())]
+    torch.distributed.all_gather(out, t, async_op=False)
+    return torch.cat(out, dim=0)
+"""
+
+MOMENTUM_TRAIN = """
+import torch
+from torch import nn
+
+from ssl_model.builder import Contrast
+
+
+def main():
+    model = Contrast(lambda: nn.Linear(4, 4))
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for _ in range(2):
+        loss = model(torch.randn(2, 4), torch.randn(2, 4)).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_momentum_encoder_updated_in_forward_with_a_gather_two_calls_deep(tmp_path) -> None:
+    """VALID: the key encoder's weights blended into by a loop over two submodules'
+    ``parameters()`` in a method the forward calls, and an ``all_gather`` run in a plain
+    function that method calls; INVALID: ``requires_grad_(False)`` on those weights, a
+    flag set, writes no tensor."""
+    from scan_helpers import write_repo
+
+    from apiscan.review.build import build_review
+
+    write_repo(
+        tmp_path,
+        {"ssl_model/__init__.py": "", "ssl_model/builder.py": MOMENTUM, "train.py": MOMENTUM_TRAIN},
+    )
+    items = {i.what: i for i in build_review(str(tmp_path), jobs=1).work}
+    what = (
+        "Contrast.forward: self.encoder_k's parameters updated in place (in "
+        "Contrast._momentum_update); torch.distributed.all_gather (through "
+        "ssl_model.builder.Contrast._shuffle)"
+    )
+    assert what in items, list(items)
+    where = items[what].where
+    lines = MOMENTUM.strip().splitlines()
+    blend = next(i for i, t in enumerate(lines, 1) if "k.data = " in t)
+    gather = next(i for i, t in enumerate(lines, 1) if "all_gather(" in t)
+    flag = next(i for i, t in enumerate(lines, 1) if "requires_grad_" in t)
+    assert Where("ssl_model/builder.py", blend) in where
+    assert Where("ssl_model/builder.py", gather) in where  # the gather itself
+    assert not any(w.line == flag for w in where)  # requires_grad_ is no write
