@@ -415,6 +415,33 @@ class _Returned(NamedTuple):
         return 1 << 30  # after an assignment on the same line
 
 
+class _Updated(NamedTuple):
+    """An augmented assignment of a schedule function (``lr *= 0.1 if epoch >= milestone
+    else 1.0`` per milestone), read as one of its steps, with the loop around it."""
+
+    update: UpdateValues
+    #: the loop of the function that holds it (``for milestone in args.schedule:``)
+    loop: LoopValues | None
+
+    def text(self) -> str:
+        loop = self.loop
+        head = f"for {', '.join(loop.names)} in {loop.iter.shown()}: " if loop else ""
+        return head + self.update.statement
+
+    @property
+    def line(self) -> int:
+        return self.update.line
+
+    @property
+    def order(self) -> int:
+        return 1 << 29
+
+    @property
+    def value(self) -> Expr:
+        assert self.update.value is not None
+        return self.update.value
+
+
 #: Names of such functions: ``cosine_scheduler``, MAE's ``adjust_learning_rate``.
 _SCHEDULE_NAME = re.compile(
     r"sched|(adjust|set|update)_(lr|learning_rate)|^(get|compute|calc\w*)_(lr|learning_rate)$",
@@ -8401,7 +8428,7 @@ class _Recipe:
         function hands the LR back (llm.c's ``get_lr(it)``: a linear warm-up ``return`` under
         ``if it < warmup_iters``, then a cosine decay): its ``return`` values are steps too."""
         d = file.defs[fn]
-        stmts: list[AssignValues | _Returned] = sorted(
+        stmts: list[AssignValues | _Returned | _Updated] = sorted(
             (
                 a
                 for a in d.assigns
@@ -8419,6 +8446,27 @@ class _Recipe:
             _is_lr_slot(a.target) for a in stmts
         ):
             return []  # stargan's ``update_lr(g_lr)`` writes what its caller computed
+        # the in-place steps on the names the function computes (MoCo's ``lr *= 0.1 if
+        # epoch >= milestone else 1.0`` for each milestone, or ``lr *= 0.5 * (1 + cos(...))``)
+        names = {
+            a.target.name for a in stmts if isinstance(a, AssignValues) and a.target.kind == "Name"
+        }
+        spans = dict(d.loop_spans)
+        loops = sorted(
+            (x for x in file.values.loops if x.function == fn and x.line in spans),
+            key=lambda x: -x.line,
+        )
+        stmts = sorted(
+            [
+                *stmts,
+                *(
+                    _Updated(u, next((x for x in loops if x.line < u.line <= spans[x.line]), None))
+                    for u in d.updates
+                    if u.value is not None and u.node.kind == "Name" and u.node.name in names
+                ),
+            ],
+            key=lambda a: (a.line, a.order),
+        )
         ifs = [
             i
             for i in self._file_ifs(file)
@@ -8428,20 +8476,29 @@ class _Recipe:
         ifs += [b for b in d.branches if b.body_end and all(b.line != i.line for i in ifs)]
         values: list[tuple[str, str]] = []
         settings: dict[str, str] = {}
+        off: set[int] = set()  # the steps of a branch the run's settings leave untaken
         for n, stmt in enumerate(stmts, 1):
             side = ""
             for near in sorted(ifs, key=lambda i: -i.line):
-                if near.line < stmt.line <= near.body_end:
-                    side = f"if {near.test.shown()}: "
+                body = near.line < stmt.line <= near.body_end
+                if body or near.body_end < stmt.line <= near.end_line:
+                    side = f"{'' if body else 'else of '}if {near.test.shown()}: "
+                    # a switch the settings give (MoCo's ``if args.cos:``, off by default):
+                    # its setting shown, its formula no part of the schedule's shape
+                    self._schedule_settings(file, fn, near.test, settings)
+                    found = self.values.resolve(file, fn, near.test, 0)
+                    test = found.text if found.literal else None
+                    if test in ("False", "True") and (test == "True") != body:
+                        off.add(n)
                     break
-                if near.body_end < stmt.line <= near.end_line:
-                    side = f"else of if {near.test.shown()}: "
-                    break
-            text = (
-                f"return {stmt.value.text}"
-                if isinstance(stmt, _Returned)
-                else f"{stmt.target.text} = {stmt.value.text}"
-            )
+            if isinstance(stmt, _Returned):
+                text = f"return {stmt.value.text}"
+            elif isinstance(stmt, _Updated):
+                text = stmt.text()
+                if stmt.loop is not None:  # the milestones a step's loop walks
+                    self._schedule_settings(file, fn, stmt.loop.iter, settings)
+            else:
+                text = f"{stmt.target.text} = {stmt.value.text}"
             values.append((f"step {n}", side + shorten(text, _TERM_LIMIT * 2)))
             self._schedule_settings(file, fn, stmt.value, settings)
         # a helper of the same class or file the steps call computes the factor
@@ -8451,7 +8508,8 @@ class _Recipe:
             values.append((call, shorten(returned.text, _TERM_LIMIT * 2)))
             for a in file.defs[index].assigns:
                 self._schedule_settings(file, index, a.value, settings)
-        formulas = [a.value.text for a in stmts] + [r.text for _, _, r in helpers]
+        formulas = [a.value.text for n, a in enumerate(stmts, 1) if n not in off]
+        formulas += [r.text for _, _, r in helpers]
         shape = [
             word
             for word, hit in (

@@ -170,3 +170,66 @@ def test_the_epoch_loops_bound_is_the_length_without_an_option(tmp_path) -> None
     rows = [(i.name, dict(i.values)["value"]) for i in review.recipe if i.category == "epochs"]
     assert len(rows) == 1 and rows[0][0] == "hparams.epochs"
     assert rows[0][1].startswith("300")
+
+
+STEPPED_FILES = {
+    "train.py": """
+        import argparse
+        import math
+        import torch
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument('--lr', type=float, default=0.03)
+        parser.add_argument('--epochs', type=int, default=200)
+        parser.add_argument('--schedule', default=[120, 160], nargs='*', type=int)
+        parser.add_argument('--cos', action='store_true')
+        args = parser.parse_args()
+
+
+        def adjust_learning_rate(optimizer, epoch, args):
+            lr = args.lr
+            if args.cos:
+                lr *= 0.5 * (1.0 + math.cos(math.pi * epoch / args.epochs))
+            else:
+                for milestone in args.schedule:
+                    lr *= 0.1 if epoch >= milestone else 1.0
+            for param_group in optimizer.param_groups:
+                param_group['lr'] = lr
+
+
+        def main():
+            model = torch.nn.Linear(4, 1)
+            optimizer = torch.optim.SGD(model.parameters(), lr=args.lr)
+            for epoch in range(args.epochs):
+                adjust_learning_rate(optimizer, epoch, args)
+                loss = model(torch.zeros(2, 4)).sum()
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+
+
+        if __name__ == '__main__':
+            main()
+    """,
+}
+
+
+def test_in_place_steps_of_a_hand_schedule_are_shown_with_their_switch(tmp_path) -> None:
+    """MoCo-like ``adjust_learning_rate``: the milestone decay is an augmented assignment
+    in a loop, the cosine one behind ``if args.cos:`` (a flag off by default). VALID: both
+    in-place steps in order with their branch and loop, the flag and the milestones with
+    their values; INVALID: a cosine shape the run's flag switches off."""
+    review = build_review(str(write_repo(tmp_path, STEPPED_FILES)), jobs=1)
+    row = next(i for i in review.recipe if i.name == "train.adjust_learning_rate")
+    values = dict(row.values)
+    steps = [v for k, v in row.values if k.startswith("step ")]
+    assert steps == [
+        "lr = args.lr",
+        "if args.cos: lr *= 0.5 * (1.0 + math.cos(math.pi * epoch / args.epochs))",
+        "else of if args.cos: for milestone in args.schedule: "
+        "lr *= 0.1 if epoch >= milestone else 1.0",
+        "param_group['lr'] = lr",
+    ]
+    assert values["args.cos"].startswith("False")
+    assert values["args.schedule"].startswith("[120, 160]")
+    assert "shape" not in values
