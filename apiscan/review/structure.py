@@ -4195,7 +4195,8 @@ class _Builders:
             param = part.partition("(...), passed in")
             if param[1] and not param[2] and param[0] in given:
                 arg = given[param[0]]
-                part = f"{part}: {file.text(arg, 60)}"
+                text = file.text(arg, 60)  # "" where the record keeps no source
+                part = f"{part}: {text}" if text else part
                 model = self._handed_model(file, arg, fid)
                 if model is not None:  # what it builds, then how it is handed in
                     shown, _, how = model.partition(" (")

@@ -73,6 +73,23 @@ def test_a_builder_handed_through_partial_and_a_module_dict_is_named() -> None:
     assert roles["Pair"] == "other"
 
 
+def test_a_module_dict_entry_handed_without_partial_is_named(tmp_path) -> None:
+    """moco-like: ``MoCo(models.__dict__[args.arch], dim)``: the part is named by the
+    argparse default and said to be handed in, with no empty text after it."""
+    repo = tmp_path / "partialpick"
+    shutil.copytree(REPO_ROOT / "fixtures/partialpick", repo)
+    main = repo / "main.py"
+    source = main.read_text()
+    handed = "partial(torchvision_models.__dict__[args.arch], zero_init_residual=True)"
+    assert handed in source
+    main.write_text(source.replace(handed, "torchvision_models.__dict__[args.arch]"))
+    first = build_review(str(repo), jobs=1).top_models[0]
+    assert dict(first.parts)["base_encoder"] == (
+        "torchvision.models.resnet50 (args.arch = 'resnet50', argparse default at main.py:11; "
+        "base_encoder(...), passed in)"
+    )
+
+
 def test_a_model_written_with_lightning_is_ported(tmp_path) -> None:
     """taming-transformers-like: the model is a LightningModule and the training entry runs
     Lightning's Trainer: the repository trains with Lightning, nothing is an adapter."""
