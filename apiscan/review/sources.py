@@ -19,7 +19,7 @@ from apiscan.extract.records import FileAnalysis
 from apiscan.extract.syntax import TEXT_LIMIT, SyntaxFacts
 from apiscan.extract.values import CallValues
 from apiscan.review.model import Where
-from apiscan.review.roles import LIBRARY_TRAINER, TORCH_FRAMEWORKS
+from apiscan.review.roles import BACKWARD_APIS, LIBRARY_TRAINER, TORCH_FRAMEWORKS
 from apiscan.scope.classify import is_test_path
 
 __all__ = [
@@ -131,7 +131,17 @@ def self_tests(analyses: Sequence[FileAnalysis]) -> dict[str, tuple[int, int]]:
         and not any(trainer_calls(fa.syntax))
         # (or a subclass of it the repository defines: LLaVA's ``LLaVATrainer``)
         and not trainer_lines(fa, subclasses)
+        # ... or one whose own functions run the backward pass (YOLOv5's train.py, whose
+        # ``train()`` steps the optimizer, though a tuning script imports ``train`` from it)
+        and not _own_backward(fa, fa.syntax.main_block)
     }
+
+
+def _own_backward(fa: FileAnalysis, main_block: tuple[int, int]) -> bool:
+    """Whether ``fa`` runs a backward pass outside its ``__main__`` block: a training
+    loop of its own, which the block starts."""
+    first, last = main_block
+    return any(use.api in BACKWARD_APIS and not first <= use.span.line <= last for use in fa.uses)
 
 
 def trainer_calls(facts: SyntaxFacts) -> Iterator[CallValues]:
