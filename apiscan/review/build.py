@@ -72,6 +72,7 @@ from apiscan.review.work import (
     alternative_places,
     apart_called,
     apart_only,
+    backend_wrappers,
     bucketing_iterators,
     configured_weights,
     data_pipeline_sites,
@@ -391,6 +392,11 @@ def review(options: ScanOptions) -> Review:
         # how the library is used, as where nothing trains
         reached_by = _product_users(ancillary.apart, LIBRARY_USERS)
         reach = _without_spans(reaching(reached_by, off_spans), branches)
+    # a class running the model through other frameworks' runtimes (a multi-backend
+    # inference wrapper) goes with the exports and tools that use it: not priced
+    for key, (why, span) in backend_wrappers(analyses, ancillary.why).items():
+        reach.exporting.setdefault(key, why)
+        reach.spans.setdefault(key, span)
     found = (name for _, name in (*reach.exporting, *reach.unreached))
     configured_names = config_names(readings.config_words, found)
     # where nothing trains, the top models are the library's product (CLIP's model, which

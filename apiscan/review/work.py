@@ -2572,6 +2572,9 @@ def work_items(
     checkpoints.extend(_pickled_modules(findings, analyses, ancillary))
     checkpoints = _launched_weights(root, checkpoints)
     checkpoints = _with_inherited_loads(checkpoints, _inherited_loads(analyses, ancillary))
+    checkpoints = _with_inherited_loads(
+        checkpoints, _library_loads(analyses, ancillary), _LIBRARY_LOADED
+    )
     if not _has_batch_statistics(result, analyses, [*items, *checkpoints]):
         # a network with no BatchNorm (a transformer of RMSNorm and Linear layers): its
         # checkpoint's conversion renames parameters, no moving statistics to map
@@ -5248,6 +5251,57 @@ def apart_called(
         (f"{path}:{name}", apart(path), tuple(dict.fromkeys(sorted(places))))
         for (path, name), places in sorted(found.items())
     )
+
+
+#: Other frameworks' inference runtimes a multi-backend wrapper hands the inputs to.
+DEPLOY_RUNTIMES = frozenset(
+    {
+        "onnx",
+        "onnxruntime",
+        "tensorrt",
+        "openvino",
+        "coremltools",
+        "paddle",
+        "tensorflow",
+        "tflite_runtime",
+        "tritonclient",
+        "ncnn",
+        "mnn",
+    }
+)
+
+
+def backend_wrappers(
+    analyses: Sequence[FileAnalysis], apart: Callable[[str], str]
+) -> dict[tuple[str, str], tuple[str, tuple[int, int]]]:
+    """(path, class) -> (why, its lines) of each module-level class of a ported file whose
+    methods run the model through two or more other frameworks' runtimes (YOLOv5's
+    ``DetectMultiBackend``: ONNX Runtime, TensorRT, OpenVINO, Core ML, TFLite... picked by
+    the weights file's suffix): a deployment wrapper, whose host copies and engine bindings
+    are those runtimes' plumbing, not work of the port; counted apart as the export files
+    that use it are. One runtime alone (a helper reading Flax weights) is a converter of
+    the network, which stays."""
+    out: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {}
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if values is None or apart(fa.path):
+            continue
+        classes = {d.qual: (d.line, d.end_line) for d in values.defs if d.is_class and d.owner < 0}
+        imports = dict(facts.imports)  # local name -> dotted (lazy imports included)
+        used: dict[str, set[str]] = {}
+        for call in values.calls:
+            if call.function < 0:
+                continue
+            owner = values.defs[call.function].qual.partition(".")[0]
+            chain = call.expr.func.chain() if owner in classes else None
+            top = imports.get(chain[0], "").partition(".")[0] if chain else ""
+            if top in DEPLOY_RUNTIMES:
+                used.setdefault(owner, set()).add(top)
+        for cls, runtimes in sorted(used.items()):
+            if len(runtimes) >= 2:
+                why = f"a deployment wrapper running {', '.join(sorted(runtimes))}"
+                out[(fa.path, cls)] = (why, classes[cls])
+    return out
 
 
 def apart_only(
@@ -9039,19 +9093,57 @@ def _has_batch_statistics(
 _BN_TERMS = ", BatchNorm gamma/beta/moving statistics"
 
 
+#: Third-party functions that read a PyTorch checkpoint file (a package's ``torch.load``
+#: wrapper, OpenMMLab's and timm's ``load_checkpoint(model, path)``), by their last name.
+_LIBRARY_LOADERS = frozenset({"torch_load", "load_checkpoint", "torch_safe_load"})
+#: How the checkpoint item says a library loader's weights are loaded.
+_LIBRARY_LOADED = "read by a third-party package's PyTorch checkpoint loader"
+
+
+def _library_loads(
+    analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> list[tuple[Where, str]]:
+    """(where, the loader's dotted name) of each call, in a ported file, of a third-party
+    function that reads a PyTorch checkpoint (YOLOv5's ``ultralytics.utils.patches.
+    torch_load(weights, map_location="cpu")`` of the pretrained ``yolov5s.pt``; mmcv's
+    ``load_checkpoint(model, args.checkpoint)``): the scan sees no ``torch.load`` there, the
+    weights are PyTorch's all the same. A name the repository defines is its own, whose
+    ``torch.load`` the scan finds."""
+    out: list[tuple[Where, str]] = []
+    own = own_packages(analyses)
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if values is None or fa.errors or ancillary.why(fa.path):
+            continue
+        imports = dict(facts.imports)
+        for call in values.calls:
+            chain = call.expr.func.chain()
+            if not chain or chain[-1] not in _LIBRARY_LOADERS or chain[0] not in imports:
+                continue
+            dotted = ".".join([imports[chain[0]], *chain[1:]])
+            top = dotted.partition(".")[0]
+            if top in ("torch", *own) or dotted.startswith(("torch.", "torchvision.")):
+                continue
+            out.append((place(fa, call.expr.line), dotted))
+    return out
+
+
 def _with_inherited_loads(
-    checkpoints: list[WorkItem], loads: Sequence[tuple[Where, str]]
+    checkpoints: list[WorkItem],
+    loads: Sequence[tuple[Where, str]],
+    how: str = "inherited from a third-party base",
 ) -> list[WorkItem]:
     """The checkpoint items with the released weights an inherited loader reads
-    (:func:`_inherited_loads`): added to the plain checkpoint item, one format to convert
-    with the rest, or an item of their own where the repository loads nothing else."""
+    (:func:`_inherited_loads`), or a library's loader (:func:`_library_loads`, ``how``
+    says so): added to the plain checkpoint item, one format to convert with the rest, or an
+    item of their own where the repository loads nothing else."""
     if not loads:
         return checkpoints
     where = tuple(dict.fromkeys(w for w, _ in loads))
     apis = sorted({api for _, api in loads})
     why = (
-        f"the model's released weights are loaded by {', '.join(apis)}, inherited from a "
-        "third-party base: PyTorch weights (a state dict or safetensors file on the hub) "
+        f"the model's released weights are loaded by {', '.join(apis)}, {how}: PyTorch "
+        "weights (a state dict, a pickled checkpoint or a safetensors file) "
         "that do not load into MindSpore: convert the released checkpoint once (parameter "
         "names, BatchNorm gamma/beta/moving statistics) with mindspore.save_checkpoint and "
         "load it with mindspore.load_checkpoint + load_param_into_net"
