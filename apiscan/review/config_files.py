@@ -1201,7 +1201,9 @@ def hyp_settings(
     keys: dict[str, set[str]] = {}
     attributes: dict[str, set[str]] = {}
     changed: dict[str, str] = {}
-    for fa in files:
+    # the shallowest script first: a root train.py's own scaling of a key is the one told,
+    # not a task folder's copy of it (segment/train.py)
+    for fa in sorted(files, key=lambda fa: (fa.path.count("/"), fa.path)):
         facts = fa.syntax.values  # type: ignore[union-attr]
         exprs = [
             e

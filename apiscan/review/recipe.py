@@ -3218,6 +3218,12 @@ class _Values:
         # ..., clip_grad=...)``, and a call counted twice can push the sites past the few
         # the parameter's value is read from (its default shown instead)
         out = list({_place_key(c.path, call.expr): (c, call) for c, call in out}.values())
+        # a helper the training and other tasks' scripts share (YOLOv5's ``smart_optimizer``
+        # called by train.py, classify/train.py and segment/train.py): the run's calls
+        # hand it the run's values; another task's or a tool's are that script's recipe
+        own = [(c, call) for c, call in out if not self.apart(c.path)]
+        if own and not self.apart(f.path):
+            out = own
         return out or self.star_call_sites(f.module, name)
 
     def held_class_calls(self, f: _File, cls: int) -> list[tuple[_File, CallValues]]:
