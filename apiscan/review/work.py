@@ -9721,6 +9721,14 @@ COMPILED_OPS: tuple[tuple[re.Pattern[str], str], ...] = (
         "a composition: p = sigmoid(x); -(alpha * (1 - p) ** gamma * log(p) on positives "
         "+ (1 - alpha) * p ** gamma * log(1 - p) on negatives)",
     ),
+    (
+        # CornerNet's corner pooling: each position takes the maximum of everything on
+        # one side of it along a row or a column (top pool: the pixels below it)
+        re.compile(r"^(?:top|bottom|left|right)_?pool", re.IGNORECASE),
+        "a composition: a running maximum along the height (top, bottom) or the width "
+        "(left, right): mindspore.ops.cummax along that axis, the input flipped before and "
+        "the result flipped back for the top and left pools; its gradient autograd's",
+    ),
     # deformable RoI pooling: no MindSpore op pools with learnt offsets
     (re.compile(r"deform\w*_pool", re.IGNORECASE), ""),
     (
@@ -9823,6 +9831,27 @@ def _jit_extensions(
             for module in fa.modules:
                 out[module] = names - {c.qualname for c in fa.classes}
     return out
+
+
+#: setuptools' and torch's extension declarations (``CppExtension("top_pool", [...])``).
+_EXTENSION_DECLARATIONS = frozenset({"CppExtension", "CUDAExtension", "Extension"})
+
+
+def _declared_extensions(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
+    """The module names the repository's setup scripts declare extensions under (the
+    first argument or ``name=`` of ``CppExtension``/``CUDAExtension``/``Extension``, a
+    string constant: ``"top_pool"``, ``"maskrcnn_benchmark._C"``), whatever file declares
+    them (a packaging script counted apart builds what the network imports)."""
+    out: set[str] = set()
+    for _, facts in with_facts(analyses):
+        for call in facts.values.calls if facts.values is not None else ():
+            if call.expr.callee() not in _EXTENSION_DECLARATIONS:
+                continue
+            named = [k.target for k in call.expr.keywords if k.name == "name"]
+            first = named[0] if named else (call.expr.args[0] if call.expr.args else None)
+            if first is not None and first.kind == "Constant" and isinstance(first.value, str):
+                out.add(first.value)
+    return frozenset(out)
 
 
 def _helper_extensions(
@@ -10038,6 +10067,11 @@ def compiled_ops(
         for key, entry in _third_party_ops(root, result, analyses, ancillary).items()
         if not any(parts and parts[-1] == key[0] for parts, _ in submodules)
     }
+    # an extension a setup script declares by a top-level name is the repository's own,
+    # not a third-party package's (CornerNet's ``import top_pool``): its ops are read below
+    declared = _declared_extensions(analyses) - defined if native else frozenset()
+    for key in [k for k in ops if k[0] in declared]:
+        del ops[key]
     if not native and not submodules:
         _fold_gradients(ops)
         return _compiled_items(ops, analyses)
@@ -10090,6 +10124,28 @@ def compiled_ops(
             entry = ops.setdefault((module, op), (set(), [], source))
             entry[0].add(shown or binding)
             where = _binding_place(fa, ref)
+            if where not in entry[1]:
+                entry[1].append(where)
+    # ops of an extension a setup script declares by a top-level name (CornerNet's
+    # ``CppExtension("top_pool", [...])``, then ``import top_pool``; ``top_pool.forward``)
+    for fa, facts in with_facts(analyses) if declared else ():
+        if fa.errors or ancillary.why(fa.path) or facts.values is None:
+            continue
+        imports = dict(facts.imports)
+        for call in facts.values.calls:
+            chain = call.expr.func.chain()
+            if not chain or len(chain) < 2 or chain[0] not in imports:
+                continue
+            dotted = [*imports[chain[0]].split("."), *chain[1:]]
+            module, binding = ".".join(dotted[:-1]), dotted[-1]
+            if module not in declared:
+                continue
+            op = _BINDING_SUFFIX.sub("", binding)
+            if op in _GENERIC_BINDINGS:  # ``top_pool.forward``: the module is the op
+                op = module.rpartition(".")[2]
+            entry = ops.setdefault((module, op), (set(), [], _OWN_EXTENSION))
+            entry[0].add(f"{module.rpartition('.')[2]}.{binding}")
+            where = place(fa, call.expr.line)
             if where not in entry[1]:
                 entry[1].append(where)
     # ops of an extension built through the repository's own helper (``_plugin.bias_act``)
