@@ -4309,6 +4309,13 @@ class _Recipe:
                 self.init_lines.setdefault(f.path, set()).add(line)
                 last = f.api.rpartition(".")[2]
                 self.init_names.setdefault(f.path, set()).add((line, last))
+        #: (path, function qualname) of the functions that use a module's or a tensor's
+        #: API (``m.modules()``, ``x.normal_()``): what an initialiser touches
+        self.torch_functions = {
+            (f.path, f.function)
+            for f in result.api_findings
+            if f.api.startswith(("torch.nn.", "torch.Tensor."))
+        }
         #: (path, function qualname) of code that runs in data processing
         self.data_functions = {
             (f.path, f.function) for f in result.api_findings if f.scope == "data"
@@ -10934,6 +10941,18 @@ class _Recipe:
             # a set-up named ``init_*`` that switches a library's flags (``cudnn.benchmark =
             # False`` beside ``torch.manual_seed``: seeding, the seed rows say it) sets no
             # weight
+            return
+        if (
+            values
+            and (fa.path, qual) not in self.torch_functions
+            and not any(
+                _WEIGHT_ATTR.search(key) or key.rpartition(".")[2] in INIT_FUNCTIONS
+                for key, _ in values
+            )
+        ):
+            # a set-up named ``init_*`` that touches no module or tensor (CornerNet's
+            # ``init_parallel_jobs`` marking its data-prefetch processes ``task.daemon =
+            # True``): no weight is initialised
             return
         if values and all("(" in key.rpartition(".")[0] for key, _ in values):
             # tacotron2's initialize_decoder_states: ``memory.data.new(B, n).zero_()`` on every
