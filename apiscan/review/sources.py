@@ -14,6 +14,7 @@ cells, mapped back to cells by :func:`place`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from pathlib import PurePosixPath
 
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.syntax import TEXT_LIMIT, SyntaxFacts
@@ -98,14 +99,32 @@ def with_values(analyses: Iterable[FileAnalysis]) -> list[FileAnalysis]:
 def imported_modules(analyses: Iterable[FileAnalysis]) -> set[str]:
     """Every module of the repository another file refers to, with the packages above it
     (``a.b.C`` used elsewhere makes ``a``, ``a.b`` and ``a.b.C`` imported). A file naming its
-    own module's names imports nothing: a module is a library when others use it."""
-    return {
-        ".".join(parts[:i])
-        for fa in analyses
-        for ref in fa.local_refs
-        if (parts := ref.split(".")) and ref.rpartition(".")[0] not in fa.modules
-        for i in range(1, len(parts) + 1)
-    }
+    own module's names imports nothing: a module is a library when others use it. A bare
+    script name several folders share (a collection of examples, each with its own
+    ``train.py``) is the importer's own folder's script, as Python finds it beside the
+    script it runs: ``from train import train`` in ``mnist_hogwild/main.py`` imports
+    ``mnist_hogwild.train``, not ``time_sequence_prediction/train.py``."""
+    files = list(analyses)
+    homes: dict[str, list[tuple[str, str]]] = {}  # bare name -> (folder, dotted module)
+    for fa in files:
+        dotted = [m for m in fa.modules if "." in m]
+        for m in fa.modules:
+            if "." not in m and dotted:
+                homes.setdefault(m, []).append((str(PurePosixPath(fa.path).parent), dotted[0]))
+    out: set[str] = set()
+    for fa in files:
+        folder = str(PurePosixPath(fa.path).parent)
+        for ref in fa.local_refs:
+            parts = ref.split(".")
+            if not parts or ref.rpartition(".")[0] in fa.modules:
+                continue
+            shared = homes.get(parts[0], [])
+            if len(shared) > 1:
+                here = next((d for p, d in shared if p == folder), None)
+                if here is not None:
+                    parts = [*here.split("."), *parts[1:]]
+            out.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return out
 
 
 def self_tests(analyses: Sequence[FileAnalysis]) -> dict[str, tuple[int, int]]:

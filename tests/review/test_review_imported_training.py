@@ -123,3 +123,64 @@ def test_the_model_the_imported_training_script_builds_is_the_top_model(tmp_path
     review = build_review(str(write_repo(tmp_path, FILES)), jobs=1)
     top = review.top_models[0]
     assert (top.cls, top.where.path) == ("models.yolo.DetectionModel", "train.py")
+
+
+COLLECTION = {
+    "hogwild/main.py": """
+        import torch
+
+        from train import steps
+
+
+        if __name__ == "__main__":
+            model = torch.nn.Linear(4, 1)
+            opt = torch.optim.SGD(model.parameters(), lr=0.1)
+            for _ in range(steps()):
+                loss = model(torch.zeros(2, 4)).sum()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+    """,
+    "hogwild/train.py": """
+        def steps():
+            return 10
+
+
+        if __name__ == "__main__":
+            print(steps())
+    """,
+    "sequence/train.py": """
+        import torch
+
+
+        class Sequence(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.cell = torch.nn.LSTMCell(1, 8)
+
+            def forward(self, x):
+                return self.cell(x)[0]
+
+
+        if __name__ == "__main__":
+            seq = Sequence()
+            opt = torch.optim.LBFGS(seq.parameters(), lr=0.8)
+
+            def closure():
+                opt.zero_grad()
+                loss = seq(torch.zeros(2, 1)).sum()
+                loss.backward()
+                return loss
+
+            opt.step(closure)
+    """,
+}
+
+
+def test_a_script_name_folders_share_is_the_importers_own_folders(tmp_path) -> None:
+    """A collection of examples, each folder with its own ``train.py``: ``from train import
+    steps`` in ``hogwild/main.py`` imports ``hogwild/train.py`` (its block tries it out),
+    not ``sequence/train.py``, whose block is that example's training run."""
+    trials = self_tests(_analyses(str(write_repo(tmp_path, COLLECTION))))
+    assert "hogwild/train.py" in trials
+    assert "sequence/train.py" not in trials
