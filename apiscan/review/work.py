@@ -2624,6 +2624,7 @@ def work_items(
         )
     )
     items.extend(_import_built_ops(result, analyses, ancillary, items))
+    items.extend(triton_kernels(analyses, ancillary))
     items.extend(_library_ops(result, analyses, ancillary))
     items.extend(helper_libraries(result, analyses, ancillary))
     items.extend(submodule_code(result, analyses, ancillary, submodules, uncalled, items))
@@ -9761,7 +9762,7 @@ CFFI_BUILD = "torch.utils.ffi.create_extension"
 #: evaluation code: an evaluator's C++ is no op of the network.
 _EVALUATION = re.compile(r"coco|eval", re.IGNORECASE)
 #: Binding names that say nothing of the op (the extension module's name does).
-_GENERIC_BINDINGS = frozenset({"forward", "backward", "apply", "run", "call"})
+_GENERIC_BINDINGS = frozenset({"forward", "backward", "fwd", "bwd", "apply", "run", "call"})
 #: ``path = ...`` and ``url = ...`` lines of a ``.gitmodules`` file.
 _SUBMODULE_FIELD = re.compile(r"^\s*(path|url)\s*=\s*(\S+)\s*$", re.MULTILINE)
 
@@ -10357,6 +10358,107 @@ def _third_party_ops(
 #: Names of a pure-PyTorch implementation kept beside a compiled op (``upfirdn2d_native``,
 #: ``nms_naive``, ``roi_align_torch``): the CPU fallback or the reference.
 _NATIVE_TWIN = re.compile(r"native|naive|reference|_ref$|_ref_|_torch$|pytorch", re.IGNORECASE)
+
+
+def triton_kernels(analyses: Sequence[FileAnalysis], ancillary: Ancillary) -> list[WorkItem]:
+    """The Triton kernels of the ported code (``@triton.jit`` functions, launched as
+    ``_kernel[grid](...)``), one item per module: the kernels of one file are one op's
+    passes (mamba's ``ssd_chunk_scan.py``: the chunked scan's forward and its backward
+    kernels). MindSpore runs no Triton: each module is rewritten as a composition of
+    MindSpore ops or a custom op with its backward, a compiled op to port like a CUDA
+    extension's. A PyTorch reference of the op in the same module (``chunk_scan_ref``,
+    ``layer_norm_ref``) is that composition, written already. Kernels nothing the run
+    reaches launches are left to the reachability (:func:`reached_work`)."""
+    from apiscan.review.gaps import TRITON  # no cycle: gaps is leaf
+
+    items: list[WorkItem] = []
+    for fa, facts in with_facts(analyses):
+        if fa.errors or ancillary.why(fa.path):
+            continue
+        jitted = [
+            (qual, line)
+            for qual, line, decorators in facts.decorators
+            if any(d.startswith(TRITON) for d in decorators)
+        ]
+        # a jitted function another jitted function calls is a device helper inlined in
+        # that kernel (``softplus``, ``tanh_approx``): part of the kernels that call it
+        names = {q for q, _ in jitted}
+        own = {f"{m}.{q}" for m in fa.modules for q in names} | names
+        helpers = {
+            call.callee.rpartition(".")[2]
+            for call in fa.calls
+            if call.caller in names and call.callee in own
+        }
+        helpers |= _helpers_called_elsewhere(analyses, fa, names)
+        kernels = [(q, line) for q, line in jitted if q not in helpers]
+        if not kernels:
+            continue
+        module = fa.modules[0] if fa.modules else fa.path
+        names = ", ".join(q for q, _ in kernels[:4]) + (
+            f" and {len(kernels) - 4} more" if len(kernels) > 4 else ""
+        )
+        twin = next(
+            (
+                f"{fn.qualname} ({place(fa, fn.line)})"
+                for fn in fa.functions
+                if "." not in fn.qualname and _NATIVE_TWIN.search(fn.qualname)
+            ),
+            "",
+        )
+        if twin:
+            how = (
+                f"the module's own PyTorch reference {twin} computes the same op with tensor "
+                "ops: port it with MindSpore ops (mindspore.ops / mint) and check it against "
+                "the kernels' output and gradient"
+            )
+        else:
+            how = ""
+        why = (
+            f"{len(kernels)} Triton kernel{'s' if len(kernels) > 1 else ''} the ported code "
+            "launches (CUDA only, and MindSpore runs no Triton): "
+            + (
+                how
+                if how
+                else "write the op they compute as a composition of MindSpore ops or a custom "
+                "op (mindspore.ops.Custom around a CUDA or AKG kernel) with its backward, "
+                "checked against PyTorch's"
+            )
+        )
+        items.append(
+            WorkItem(
+                kind="compiled-op" if how else "compiled-custom-op",
+                what=f"{module} (Triton: {names})",
+                where=tuple(place(fa, line) for _, line in kernels),
+                why=why,
+                uses=len(kernels),
+            )
+        )
+    return items
+
+
+def _helpers_called_elsewhere(
+    analyses: Sequence[FileAnalysis], fa: FileAnalysis, names: set[str]
+) -> set[str]:
+    """The jitted functions of ``fa`` that a jitted function of another module calls (a
+    ``softplus`` device helper imported by the scan kernels' module)."""
+    from apiscan.review.gaps import TRITON  # no cycle: gaps is leaf
+
+    targets = {f"{m}.{q}": q for m in fa.modules for q in names}
+    out: set[str] = set()
+    for other, facts in with_facts(analyses):
+        if other is fa:
+            continue
+        kernels = {
+            qual
+            for qual, _, decorators in facts.decorators
+            if any(d.startswith(TRITON) for d in decorators)
+        }
+        out |= {
+            targets[call.callee]
+            for call in other.calls
+            if call.caller in kernels and call.callee in targets
+        }
+    return out
 
 
 def _native_twin(op: str, files: Sequence[FileAnalysis]) -> str:
