@@ -6925,14 +6925,32 @@ def _parameter_loops(values: FileValues, index: int) -> dict[str, str]:
     is a write to that submodule's weights. ``named_parameters()`` binds its second name;
     ``self.parameters()`` (the module's own weights) binds ``self's parameters``."""
     out: dict[str, str] = {}
+    # the names an outer loop binds to the elements of an attribute of ``self`` (BLIP's
+    # ``for model_pair in self.model_pairs:``, then ``model_pair[1].parameters()``)
+    held = {
+        loop.names[0]: ".".join(chain)
+        for loop in values.loops
+        if loop.function == index
+        and len(loop.names) == 1
+        and (chain := loop.iter.chain()) is not None
+        and chain[0] == "self"
+        and len(chain) > 1
+    }
 
     def walked(expr: Expr) -> str | None:
         if not (expr.kind == "Call" and expr.callee() in _PARAMETER_WALKS):
             return None
-        chain = expr.func.target.chain() if expr.func.kind == "Attribute" else None
-        if not chain or chain[0] != "self":
+        if expr.func.kind != "Attribute":
             return None
-        return ".".join(chain) + _PARAMETERS
+        receiver = expr.func.target
+        chain = receiver.chain()
+        if chain and chain[0] == "self":
+            return ".".join(chain) + _PARAMETERS
+        while receiver.kind in ("Subscript", "Attribute"):
+            receiver = receiver.target
+        if receiver.kind == "Name" and receiver.name in held:
+            return held[receiver.name] + _PARAMETERS
+        return None
 
     for loop in values.loops:
         if loop.function != index or not loop.names:

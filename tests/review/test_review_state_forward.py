@@ -242,3 +242,53 @@ def test_a_momentum_encoder_updated_in_forward_with_a_gather_two_calls_deep(tmp_
     assert Where("ssl_model/builder.py", blend) in where
     assert Where("ssl_model/builder.py", gather) in where  # the gather itself
     assert not any(w.line == flag for w in where)  # requires_grad_ is no write
+
+
+PAIRS = """
+import torch
+from torch import nn
+
+
+class Pretrain(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.encoder = nn.Linear(4, 4)
+        self.encoder_m = nn.Linear(4, 4)
+        self.model_pairs = [[self.encoder, self.encoder_m]]
+        self.momentum = 0.995
+
+    @torch.no_grad()
+    def _momentum_update(self):
+        for model_pair in self.model_pairs:
+            for param, param_m in zip(model_pair[0].parameters(), model_pair[1].parameters()):
+                param_m.data = param_m.data * self.momentum + param.data * (1.0 - self.momentum)
+
+    def forward(self, x):
+        with torch.no_grad():
+            self._momentum_update()
+            target = self.encoder_m(x)
+        return (self.encoder(x) - target).pow(2).mean()
+"""
+
+
+def test_momentum_models_held_in_a_list_of_pairs(tmp_path) -> None:
+    """BLIP-like ``for model_pair in self.model_pairs: for param, param_m in
+    zip(model_pair[0].parameters(), model_pair[1].parameters())``: the momentum models'
+    weights written in forward."""
+    from scan_helpers import write_repo
+
+    from apiscan.review.build import build_review
+
+    train = MOMENTUM_TRAIN.replace(
+        "from ssl_model.builder import Contrast", "from pre import Pretrain"
+    )
+    train = train.replace("Contrast(lambda: nn.Linear(4, 4))", "Pretrain()")
+    train = train.replace(
+        "model(torch.randn(2, 4), torch.randn(2, 4)).sum()", "model(torch.randn(2, 4))"
+    )
+    write_repo(tmp_path, {"pre.py": PAIRS, "train.py": train})
+    items = _items(build_review(str(tmp_path), jobs=1), "state-in-forward")
+    assert list(items) == [
+        "Pretrain.forward: self.model_pairs's parameters updated in place "
+        "(in Pretrain._momentum_update)"
+    ]
