@@ -10944,6 +10944,7 @@ class _Recipe:
             return
         if (
             values
+            and not (owner and self.hierarchy.is_module(f"{module}.{owner}"))
             and (fa.path, qual) not in self.torch_functions
             and not any(
                 _WEIGHT_ATTR.search(key) or key.rpartition(".")[2] in INIT_FUNCTIONS

@@ -10088,7 +10088,12 @@ def compiled_ops(
     }
     # an extension a setup script declares by a top-level name is the repository's own,
     # not a third-party package's (CornerNet's ``import top_pool``): its ops are read below
-    declared = _declared_extensions(analyses) - defined if native else frozenset()
+    # (a dotted name inside one of its packages, ``pkg._C``, is read with the other refs)
+    declared = (
+        frozenset(n for n in _declared_extensions(analyses) if "." not in n) - defined
+        if native
+        else frozenset()
+    )
     for key in [k for k in ops if k[0] in declared]:
         del ops[key]
     if not native and not submodules:
