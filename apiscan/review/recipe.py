@@ -7685,6 +7685,17 @@ class _Recipe:
                         (k, v) for k, v in self._returned_weights(file, node) if k not in given
                     ]
                     values += self._hand_smoothing(file, index, {k for k, _ in values})
+                if row == "grad_clip":
+                    off = [k for k, v in values if v == "None" and k in _clip_bounds(file, index)]
+                    if off:
+                        # VITS's ``clip_grad_value_(net_g.parameters(), None)``: the clamp
+                        # runs only for a bound, so the call measures the norm and clips none
+                        values.append(("clips", "nothing"))
+                        note = (
+                            f"no gradient clipping: {off[0]}=None, the helper's bound, so it "
+                            f"only reads the gradients' norm (a host read per call), defined at "
+                            f"{file.loc(node.line)}"
+                        )
                 self.add(row, key, caller.where(call.expr.line), values, note)
 
     def _callable_class(self, key: str, file: _File, index: int) -> bool:
@@ -12924,6 +12935,24 @@ def _epoch_loops(file: _File) -> Iterator[tuple[LoopValues, Expr]]:
             continue
         args = outer.iter.args
         yield outer, (args[1] if len(args) > 1 else args[0] if args else outer.iter)
+
+
+def _clip_bounds(file: _File, index: int) -> frozenset[str]:
+    """The names the gradient-clipping function ``index`` of ``file`` bounds the gradients
+    with: those read in the arguments of its in-place clamps and scalings of a ``.grad``
+    (``p.grad.data.clamp_(min=-clip_value, max=clip_value)``: ``clip_value``)."""
+    names: set[str] = set()
+    for c in file.values.calls:
+        func = c.expr.func
+        if c.function != index or func.kind != "Attribute":
+            continue
+        if func.name not in ("clamp_", "clip_", "mul_", "div_"):
+            continue
+        if not any(e.kind == "Attribute" and e.name == "grad" for e in func.target.walk()):
+            continue
+        for part in c.expr.parts[1:]:
+            names.update(e.name for e in part.walk() if e.kind == "Name" and e.name)
+    return frozenset(names)
 
 
 def _array_names(expr: Expr) -> list[str]:
