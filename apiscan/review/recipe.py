@@ -11087,13 +11087,21 @@ class _Recipe:
             if is_test_path(path) or self.apart(path) or not self._trains(path):
                 continue
             for outer, bound in _epoch_loops(file):
+                if bound.kind == "BinOp":
+                    # ``range(epoch_str, hps.train.epochs + 1)``: the setting the stop adds to
+                    named = [p for p in bound.parts if p.kind == "Attribute"]
+                    literal = [p for p in bound.parts if p.kind == "Constant"]
+                    bound = named[0] if len(named) == 1 and literal else bound
                 chain = bound.chain() if bound.kind == "Attribute" else None
-                if not chain or len(chain) != 2 or chain[1] in self.repo.argparse:
+                if not chain or len(chain) < 2 or chain[-1] in self.repo.argparse:
                     continue
                 if chain[0] in self.repo.parsed_names:
                     continue  # options and loaded config files have their own rows
                 found = self.values.resolve(file, outer.function, bound, 0)
-                if not found.literal or _literal_number(found.text) is None:
+                # the JSON hparams files setting it to different values, none picked: what
+                # each sets (VITS's 20000 and 10000 epochs), as for the optimizer's values
+                configs = not found.literal and self.values._hparams(bound) is not None
+                if not configs and (not found.literal or _literal_number(found.text) is None):
                     continue
                 note = "what the loop around the training's batches runs to"
                 where = file.where(outer.line)
@@ -12920,6 +12928,22 @@ def _epoch_loops(file: _File) -> Iterator[tuple[LoopValues, Expr]]:
     (``range(opt.epoch_count, opt.n_epochs + 1)``: the epoch a resumed run starts from) nor
     the step."""
     loops = file.values.loops
+    # the file's functions that loop over the data and run a backward pass: a loop calling
+    # one per pass (VITS's ``for epoch in range(epoch_str, hps.train.epochs + 1):
+    # train_and_evaluate(...)``) runs the epochs around the batches too
+    over_data = {
+        loop.function
+        for loop in loops
+        if loop.function >= 0 and not (loop.iter.kind == "Call" and loop.iter.callee() == "range")
+    }
+    backward = {
+        c.function
+        for c in file.values.calls
+        if c.function in over_data
+        and c.expr.func.kind == "Attribute"
+        and c.expr.func.name == "backward"
+    }
+    steps = {file.defs[n].name for n in backward if file.defs[n].owner < 0}
     for outer in loops:
         if outer.iter.kind != "Call" or outer.iter.callee() != "range":
             continue
@@ -12931,6 +12955,12 @@ def _epoch_loops(file: _File) -> Iterator[tuple[LoopValues, Expr]]:
             # over the data (``enumerate(dataset)``)
             and not (inner.iter.kind == "Call" and inner.iter.callee() == "range")
             for inner in loops
+        ) and not any(
+            c.function == outer.function
+            and outer.line < c.expr.line <= last
+            and c.expr.func.kind == "Name"
+            and c.expr.func.name in steps
+            for c in file.values.calls
         ):
             continue
         args = outer.iter.args
