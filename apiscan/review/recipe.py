@@ -4589,6 +4589,7 @@ class _Recipe:
         self.out = [self._unused_scaler(i) for i in self.out]
         self.out = _uncited_constants(self.out)
         self.out = self._without_evaluation_losses(self.out)
+        self.out = _partials_once(self.out)
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
         order = {c: n for n, c in enumerate(CATEGORIES)}
         return tuple(
@@ -12965,6 +12966,37 @@ def _epoch_loops(file: _File) -> Iterator[tuple[LoopValues, Expr]]:
             continue
         args = outer.iter.args
         yield outer, (args[1] if len(args) > 1 else args[0] if args else outer.iter)
+
+
+#: The note of a loss row read from a ``functools.partial`` binding the loss method.
+_PARTIAL_NOTE = "bound by functools.partial"
+
+
+def _partials_once(rows: list[RecipeItem]) -> list[RecipeItem]:
+    """The rows less a loss method's ``functools.partial`` row where the call graph's row
+    of the same method sits at the same place (guided-diffusion's ``compute_losses =
+    functools.partial(self.diffusion.training_losses, ...)``: one row by the base class's
+    method, one by the subclass's the run builds, with every argument): one loss, one
+    row, the kept one saying how it is bound."""
+    kept = {
+        (i.where.path, i.where.line, i.name.rpartition(".")[2]): n
+        for n, i in enumerate(rows)
+        if i.category == "loss" and not i.note.startswith(_PARTIAL_NOTE)
+    }
+    out = list(rows)
+    dropped: set[int] = set()
+    for n, item in enumerate(rows):
+        if item.category != "loss" or not item.note.startswith(_PARTIAL_NOTE):
+            continue
+        twin = kept.get((item.where.path, item.where.line, item.name.rpartition(".")[2]))
+        if twin is None:
+            continue
+        bound = item.note.partition(";")[0]
+        other = out[twin]
+        if not other.note.startswith(_PARTIAL_NOTE):
+            out[twin] = replace(other, note=f"{bound}; {other.note}" if other.note else bound)
+        dropped.add(n)
+    return [i for n, i in enumerate(out) if n not in dropped]
 
 
 def _clip_bounds(file: _File, index: int) -> frozenset[str]:
