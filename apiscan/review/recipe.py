@@ -8979,6 +8979,7 @@ class _Recipe:
             and set(names) <= {p.text for p in a.target.parts}
         ]  # fmt: skip
         if not bound:
+            self._reduced_outputs(file, fn, differentiated, total, names, line)
             return
         stmt = max(bound, key=lambda a: a.line)
         found = self._unpacked_forward(file, fn, stmt)
@@ -9029,6 +9030,60 @@ class _Recipe:
                 self.add("loss", f"{element.name} computed in {d.qual}", owner.where(a.line),
                          values, note)  # fmt: skip
             return
+
+    def _reduced_outputs(
+        self, file: _File, fn: int, differentiated: str, total: Expr, names: list[str], line: int
+    ) -> None:
+        """The terms of a differentiated sum that reduce a tensor the model call hands back
+        in a tuple (VITS's ``loss_dur = torch.sum(l_length.float())`` after ``y_hat,
+        l_length, ... = net_g(x, x_lengths, spec, spec_lengths)``, summed into
+        ``loss_gen_all``): a loss the network computes in its forward (the duration
+        predictor's), no loss call of the step shows it. One row per such term, at its
+        reduction."""
+        summed = shorten(total.text, _TERM_LIMIT)
+        for name in names:
+            bound = _name_assignments(file.defs[fn], name, line)
+            if not bound:
+                continue
+            a = max(bound, key=lambda a: a.line)
+            value = a.value
+            if (
+                value.kind != "Call"
+                or value.func.kind != "Attribute"
+                or value.func.name not in _REDUCTIONS
+            ):
+                continue
+            read = {e.name for e in value.walk() if e.kind == "Name" and e.name}
+            read -= {value.func.target.text}  # ``torch`` of ``torch.sum(...)``
+            if value.func.target.kind == "Name" and value.func.target.name in read:
+                read = {value.func.target.name} | (read - {value.func.target.name})
+            if len(read) != 1:
+                continue
+            tensor = next(iter(read))
+            unpacked = [
+                b
+                for b in file.defs[fn].assigns
+                if b.line < a.line
+                and b.target.kind == "Tuple"
+                and b.value.kind == "Call"
+                and b.value.func.kind in ("Name", "Attribute")
+                and b.value.func.text.partition(".")[0] not in ("torch", "F", "np", "numpy")
+                and any(
+                    e.kind == "Name" and e.name == tensor for p in b.target.parts for e in p.walk()
+                )
+            ]
+            if not unpacked:
+                continue
+            model = max(unpacked, key=lambda b: b.line).value
+            values = [
+                ("loss", shorten(value.text, _TERM_LIMIT)),
+                (tensor, f"returned by {shorten(model.text, _TERM_LIMIT)}"),
+            ]
+            note = (
+                f"a term the model's forward computes; the training step differentiates "
+                f"{differentiated} = {summed} at {file.loc(line)}"
+            )
+            self.add("loss", name, file.where(a.line), values, note)
 
     def _unpacked_loss(self, file: _File, fn: int, target: Expr, before: int) -> None:
         """The loss a model's ``forward`` computes and returns in a tuple the step unpacks
