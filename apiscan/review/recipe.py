@@ -4517,6 +4517,7 @@ class _Recipe:
             self._step_weights(file)
             self._forward_loss(file)
             self._accumulated_loss(file)
+            self._hand_loss_scale(file)
             self._step_criteria(file)
             self._buffer_averages(file)
             self._foreach_averages(file)
@@ -9031,6 +9032,48 @@ class _Recipe:
                          values, note)  # fmt: skip
             return
 
+    def _hand_loss_scale(self, file: _File) -> None:
+        """Loss scaling written by hand: a backward pass of the loss times a scale
+        (guided-diffusion's fp16 trainer: ``loss_scale = 2 ** self.lg_loss_scale``, then
+        ``(loss * loss_scale).backward()``, the scale lowered when a gradient overflows and
+        raised a little each step, the gradients unscaled into float32 master weights): the
+        mixed precision of a training with no autocast and no GradScaler. A row with the
+        scale, the settings it is computed from and when it runs."""
+        for call, fn, target in _differentiated(file):
+            if target.kind != "BinOp" or not re.fullmatch(r"[^*]+\*[^*]+", target.text):
+                continue
+            scales = [
+                p
+                for p in target.parts
+                if p.kind in ("Name", "Attribute") and _SCALE_NAME.search(p.name)
+            ]
+            if len(scales) != 1:
+                continue
+            scale = scales[0]
+            values = [("scaled loss", target.text)]
+            local = (
+                file.local_value(fn, scale.name, call.expr.line) if scale.kind == "Name" else None
+            )
+            if local is not None:
+                values.append((scale.text, local.text))
+                values += [
+                    (leaf.text, self.values.describe(file, fn, leaf))
+                    for leaf in _leaves(local)
+                    if leaf.kind == "Attribute"
+                ]
+            else:
+                values.append((scale.text, self.values.describe(file, fn, scale)))
+            when = call.when
+            if when is not None:
+                held = self.values.describe(file, fn, when)
+                values.append(("when", when.text if held == when.text else f"{when.text} = {held}"))
+            note = (
+                "loss scaling written by hand (no autocast, no GradScaler): MindSpore's "
+                "loss-scale manager (mindspore.amp.DynamicLossScaleManager, or "
+                "mindspore.amp.DynamicLossScaler in a hand-written step)"
+            )
+            self.add("amp", "loss scaled by hand", file.where(call.expr.line), values, note)
+
     def _reduced_outputs(
         self, file: _File, fn: int, differentiated: str, total: Expr, names: list[str], line: int
     ) -> None:
@@ -13023,6 +13066,8 @@ def _epoch_loops(file: _File) -> Iterator[tuple[LoopValues, Expr]]:
         yield outer, (args[1] if len(args) > 1 else args[0] if args else outer.iter)
 
 
+#: The name of a loss scale a training multiplies the loss by before its backward pass.
+_SCALE_NAME = re.compile(r"(^|_)(loss_)?scale(_|$)", re.IGNORECASE)
 #: The note of a loss row read from a ``functools.partial`` binding the loss method.
 _PARTIAL_NOTE = "bound by functools.partial"
 
