@@ -12522,7 +12522,16 @@ class _Recipe:
         in functions the scan places in data processing (a plot's ``img * 0.5 + 0.5`` is
         not one), and only with the constants an image is scaled by (:func:`_normalising`)."""
         for fn, d in enumerate(file.defs):
-            if d.is_class or (file.path, d.qual) not in self.data_functions:
+            if d.is_class:
+                continue
+            # a dataset's ``__getitem__`` written with numpy and PIL alone (no torch call
+            # places it in data processing): improved-diffusion's ``arr / 127.5 - 1``
+            item = (
+                d.owner >= 0
+                and d.name == "__getitem__"
+                and self.hierarchy.is_dataset(f"{file.module}.{file.defs[d.owner].qual}")
+            )
+            if (file.path, d.qual) not in self.data_functions and not item:
                 continue
             roots = [a.value for a in d.assigns]
             roots += [c.expr for c in file.values.calls if c.function == fn and c.statement]
@@ -13375,6 +13384,17 @@ def _normalisations(expr: Expr, resolve: Callable[[Expr], _Val]) -> Iterator[Exp
     the same constant (``0.5``, ``127.5``), constants within (0, 1] (a mean and a std), or
     settings that read as literal sequences (``mean``, ``std`` lists). A box's ``(w - 1) / 2``
     is none of these."""
+    if (
+        expr.kind == "BinOp"
+        and expr.name in ("Sub", "Add")
+        and _divided(expr.parts[0]) is not None
+        and _number(expr.parts[-1], resolve) is not None
+        and _number(_divided(expr.parts[0])[1], resolve) in _IMAGE_SCALES
+        and _shifted(_divided(expr.parts[0])[0]) is None
+    ):
+        # ``x / 127.5 - 1``: scaled to [-1, 1], the shift part of the step
+        yield expr
+        return
     divided = _divided(expr)
     if divided is not None:
         value, divisor = divided
