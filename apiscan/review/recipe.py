@@ -7688,7 +7688,13 @@ class _Recipe:
                     ]
                     values += self._hand_smoothing(file, index, {k for k, _ in values})
                 if row == "grad_clip":
-                    off = [k for k, v in values if v == "None" and k in _clip_bounds(file, index)]
+                    # ``None``, or a setting whose default is None (``None (argparse ...)``)
+                    off = [
+                        k
+                        for k, v in values
+                        if (v == "None" or v.startswith("None ("))
+                        and k in _clip_bounds(file, index)
+                    ]
                     if off:
                         # VITS's ``clip_grad_value_(net_g.parameters(), None)``: the clamp
                         # runs only for a bound, so the call measures the norm and clips none
@@ -9096,10 +9102,9 @@ class _Recipe:
                 or value.func.name not in _REDUCTIONS
             ):
                 continue
+            # the tensors it reads, not the modules (``torch`` of ``torch.sum(...)``)
             read = {e.name for e in value.walk() if e.kind == "Name" and e.name}
-            read -= {value.func.target.text}  # ``torch`` of ``torch.sum(...)``
-            if value.func.target.kind == "Name" and value.func.target.name in read:
-                read = {value.func.target.name} | (read - {value.func.target.name})
+            read -= set(file.imports)
             if len(read) != 1:
                 continue
             tensor = next(iter(read))

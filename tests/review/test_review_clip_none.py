@@ -22,11 +22,15 @@ FILES = {
             return total_norm ** (1. / norm_type)
     """,
     "train.py": """
+        import argparse
+
         import torch
         import commons
 
 
-        def train():
+        def train(args):
+            net_h = torch.nn.Linear(4, 1)
+            optim_h = torch.optim.AdamW(net_h.parameters(), 2e-4)
             net_g = torch.nn.Linear(4, 1)
             net_d = torch.nn.Linear(4, 1)
             optim_g = torch.optim.AdamW(net_g.parameters(), 2e-4)
@@ -42,10 +46,17 @@ FILES = {
                 loss_g.backward()
                 grad_norm_g = commons.clip_grad_value_(net_g.parameters(), None)
                 optim_g.step()
+                loss_h = net_h(x).mean()
+                optim_h.zero_grad()
+                loss_h.backward()
+                commons.clip_grad_value_(net_h.parameters(), args.clip)
+                optim_h.step()
 
 
         if __name__ == "__main__":
-            train()
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--clip", type=float, default=None)
+            train(parser.parse_args())
     """,
 }
 
@@ -56,6 +67,8 @@ def test_a_none_bound_clips_nothing(tmp_path) -> None:
     off = rows["net_g.parameters()"]
     assert dict(off.values)["clips"] == "nothing"
     assert off.note.startswith("no gradient clipping: clip_value=None")
+    # a setting whose default is None: off as the run starts
+    assert dict(rows["net_h.parameters()"].values)["clips"] == "nothing"
     kept = rows["net_d.parameters()"]
     assert "clips" not in dict(kept.values)
     assert kept.note.startswith("gradient clipping written by hand")

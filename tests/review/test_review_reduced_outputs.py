@@ -23,16 +23,18 @@ TRAIN = """
         def forward(self, x):
             y = self.fc(x)
             l_length = torch.abs(y).sum(dim=1)
-            return y, l_length
+            aux = y.pow(2)
+            return y, l_length, aux
 
 
     def train(net_g, optim_g, loader):
         for x in loader:
-            y_hat, l_length = net_g(x)
+            y_hat, l_length, aux = net_g(x)
             loss_mel = F.l1_loss(y_hat, x) * 45
             loss_dur = torch.sum(l_length.float())
+            loss_aux = aux.mean()
             loss_reg = torch.sum(net_g.fc.weight ** 2)
-            loss_all = loss_mel + loss_dur + loss_reg
+            loss_all = loss_mel + loss_dur + loss_aux + loss_reg
             optim_g.zero_grad()
             loss_all.backward()
             optim_g.step()
@@ -53,6 +55,8 @@ def test_a_reduced_output_of_the_model_is_a_loss_row(tmp_path) -> None:
         "loss": "torch.sum(l_length.float())",
         "l_length": "returned by net_g(x)",
     }
-    assert "loss_all = loss_mel + loss_dur + loss_reg" in dur.note
+    assert "loss_all = loss_mel + loss_dur + loss_aux + loss_reg" in dur.note
+    # a method's reduction of a returned tensor too
+    assert dict(rows["loss_aux"].values)["loss"] == "aux.mean()"
     # a reduction of the weights is no output of the model's forward
     assert "loss_reg" not in rows
