@@ -13061,19 +13061,29 @@ def _epoch_loops(file: _File) -> Iterator[tuple[LoopValues, Expr]]:
         if outer.iter.kind != "Call" or outer.iter.callee() != "range":
             continue
         last = max((u.line for u in outer.updates), default=outer.line)
-        if not any(
-            inner is not outer
-            and inner.function == outer.function
-            and outer.line < inner.line <= last
-            # over the data (``enumerate(dataset)``)
-            and not (inner.iter.kind == "Call" and inner.iter.callee() == "range")
-            for inner in loops
-        ) and not any(
-            c.function == outer.function
-            and outer.line < c.expr.line <= last
-            and c.expr.func.kind == "Name"
-            and c.expr.func.name in steps
-            for c in file.values.calls
+        if (
+            not any(
+                inner is not outer
+                and inner.function == outer.function
+                and outer.line < inner.line <= last
+                # over the data (``enumerate(dataset)``)
+                and not (inner.iter.kind == "Call" and inner.iter.callee() == "range")
+                for inner in loops
+            )
+            and not any(
+                c.function == outer.function
+                and outer.line < c.expr.line <= last
+                and c.expr.func.kind == "Name"
+                and c.expr.func.name in steps
+                # handed the epoch (``train_and_evaluate(rank, epoch, ...)``): a loop repeating
+                # whole runs (``for run in range(args.runs): train(args)``) runs no epochs
+                and any(
+                    e.kind == "Name" and e.name in outer.names
+                    for part in c.expr.parts[1:]
+                    for e in part.walk()
+                )
+                for c in file.values.calls
+            )
         ):
             continue
         args = outer.iter.args

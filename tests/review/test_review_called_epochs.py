@@ -82,3 +82,15 @@ def test_a_loop_calling_a_function_with_no_backward_is_no_epoch_loop(tmp_path) -
     files["train.py"] = files["train.py"].replace("loss.backward()", "print(loss)")
     review = build_review(str(write_repo(tmp_path, files)), jobs=1)
     assert not [i for i in review.recipe if i.category == "epochs"]
+
+
+def test_a_loop_repeating_whole_runs_is_no_epoch_loop(tmp_path) -> None:
+    """The loop does not hand the step function its index: it repeats runs, not epochs."""
+    files = dict(FILES)
+    files["train.py"] = files["train.py"].replace(
+        "train_and_evaluate(epoch, net, optim, loader)",
+        "train_and_evaluate(0, net, optim, loader)",
+        1,  # the call, not the def
+    )
+    review = build_review(str(write_repo(tmp_path, files)), jobs=1)
+    assert not [i for i in review.recipe if i.category == "epochs"]
