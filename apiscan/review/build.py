@@ -867,9 +867,7 @@ def review(options: ScanOptions) -> Review:
                 + multi_scale(result, recipe)
                 + rectangular_batches(analyses, ancillary)
                 + bucketing_iterators(result, ancillary),
-                analyses,
-                ancillary,
-                dead_spans,
+                variant_only := _variant_only(analyses, ancillary, dead_spans),
             ),
             frozenset(uncalled) | switched_off,
             # a random size drawn only under a branch the defaults never take is no pipeline
@@ -892,6 +890,7 @@ def review(options: ScanOptions) -> Review:
                 runs,
             ),
             alternatives=picked_out | switched,
+            variant_only=variant_only,
             called_apart=apart_called(analyses, ancillary.why),
         ),
         errors=tuple(
@@ -1310,19 +1309,25 @@ def _without_spans(reach: Reach, spans: Collection[tuple[str, str]]) -> Reach:
     return reach._replace(spans={k: v for k, v in reach.spans.items() if k not in spans})
 
 
-def _not_variant_only(
-    pipelines: tuple[tuple[str, str], ...],
+def _variant_only(
     analyses: Sequence[FileAnalysis],
     ancillary: Ancillary,
     dead: Mapping[tuple[str, str], tuple[int, int]],
-) -> tuple[tuple[str, str], ...]:
-    """The input pipelines less those in code only variants of ported files use (a dataset
-    class with its own collate that only a copied training script's loader builds): a
-    variant is priced as a delta of its sibling, and the pipeline it alone runs goes with
-    that delta, not a pipeline of its own to bucket."""
+) -> frozenset[tuple[str, str]]:
+    """(path, name) of the module-level definitions of ported files that only variants of
+    ported files (and other files counted apart) use: a dataset class with its own collate
+    that only a copied training script's loader builds."""
     if not ancillary.variants():
-        return pipelines
-    only = apart_only(analyses, ancillary.why, dead).exporting
+        return frozenset()
+    return frozenset(apart_only(analyses, ancillary.why, dead).exporting)
+
+
+def _not_variant_only(
+    pipelines: tuple[tuple[str, str], ...], only: frozenset[tuple[str, str]]
+) -> tuple[tuple[str, str], ...]:
+    """The input pipelines less those in code only variants of ported files use
+    (:func:`_variant_only`): a variant is priced as a delta of its sibling, and the
+    pipeline it alone runs goes with that delta, not a pipeline of its own to bucket."""
     return tuple(
         (path, what)
         for path, what in pipelines

@@ -83,9 +83,43 @@ def commanded_config(
             return paged[0][0], paged[0][1]
         return None
     best = named[0][2]
-    if sum(1 for _, _, count in named if count == best) > 1:
-        return None  # HRNet's README trains MPII and COCO alike: neither is "the" config
+    tied = [(config, where) for config, where, count in named if count == best]
+    if len(tied) > 1:
+        # HRNet's README trains MPII and COCO alike: neither is "the" config; unless the
+        # tied commands run a training script and its named variants (VITS's ``train.py -c
+        # configs/ljs_base.json`` beside ``train_ms.py -c configs/vctk_base.json``): the
+        # script itself is the one ported, its config the one trained
+        return _base_script_config(root, tied)
     return named[0][0], named[0][1]
+
+
+def _base_script_config(root: Path, tied: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
+    """(config, where) of the one tied command whose script every other tied command's
+    script is a named variant of (``train_ms.py`` of ``train.py``: the same folder, its
+    name the script's and more after ``_``); None when no such one."""
+    scripts: list[PurePosixPath | None] = []
+    for _config, where in tied:
+        path, _, line = where.rpartition(":")
+        words = next(
+            (w for at, start, w in _commands(root, docs=True) if at == path and str(start) == line),
+            [],
+        )
+        script = next((w for w in words if w.endswith(".py")), None)
+        scripts.append(
+            PurePosixPath(os.path.normpath(script.removeprefix("./"))) if script else None
+        )
+    for n, base in enumerate(scripts):
+        if base is None:
+            continue
+        if all(
+            other is not None
+            and other.parent == base.parent
+            and other.stem.startswith(base.stem + "_")
+            for m, other in enumerate(scripts)
+            if m != n
+        ):
+            return tied[n]
+    return None
 
 
 def command_overrides(root: Path, where: str, keys: Iterable[str]) -> list[tuple[str, str]]:

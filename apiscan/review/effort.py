@@ -556,6 +556,7 @@ def estimate(
     fixed: tuple[str, ...] = (),
     alternatives: frozenset[tuple[str, str]] = frozenset(),
     called_apart: Sequence[tuple[str, str, tuple[str, ...]]] = (),
+    variant_only: frozenset[tuple[str, str]] = frozenset(),
 ) -> Effort:
     """The counts by disposition (network graph first), the custom ops, the dynamic-shape
     rewrites, the work items and a person-day range with its formula, from the files that are
@@ -581,7 +582,9 @@ def estimate(
     yolov7's ``End2End``, built by ``export.py``): counted apart with their users.
     ``alternatives`` are the (path, class) the run's config leaves out of a pick (a
     registry's other models, the networks only other option files build): not priced,
-    listed as alternatives."""
+    listed as alternatives. ``variant_only`` are the (path, name) only variants of ported
+    files use (a collate only a sibling training script's loader builds): the shapes they
+    pad go with the variant's delta, no input pipeline of the port."""
     del gaps
     exporting = exporting or {}
 
@@ -741,6 +744,7 @@ def estimate(
             and kept(f.path)
             and reached(f.path, f.function)
             and (f.path, f.function) not in cropped
+            and (f.path, (f.function or "").partition(".")[0]) not in variant_only
         }
         # a loader's collate matched by its last name (``collate_fn=dataset.collater``) in a
         # file counted apart or in code the run does not reach (another task's dataset) is

@@ -4557,6 +4557,7 @@ class _Recipe:
             self._step_weights(file)
             self._forward_loss(file)
             self._accumulated_loss(file)
+            self._hand_loss_scale(file)
             self._step_criteria(file)
             self._buffer_averages(file)
             self._foreach_averages(file)
@@ -4629,6 +4630,7 @@ class _Recipe:
         self.out = [self._unused_scaler(i) for i in self.out]
         self.out = _uncited_constants(self.out)
         self.out = self._without_evaluation_losses(self.out)
+        self.out = _partials_once(self.out)
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
         order = {c: n for n, c in enumerate(CATEGORIES)}
         return tuple(
@@ -7725,6 +7727,23 @@ class _Recipe:
                         (k, v) for k, v in self._returned_weights(file, node) if k not in given
                     ]
                     values += self._hand_smoothing(file, index, {k for k, _ in values})
+                if row == "grad_clip":
+                    # ``None``, or a setting whose default is None (``None (argparse ...)``)
+                    off = [
+                        k
+                        for k, v in values
+                        if (v == "None" or v.startswith("None ("))
+                        and k in _clip_bounds(file, index)
+                    ]
+                    if off:
+                        # VITS's ``clip_grad_value_(net_g.parameters(), None)``: the clamp
+                        # runs only for a bound, so the call measures the norm and clips none
+                        values.append(("clips", "nothing"))
+                        note = (
+                            f"no gradient clipping: {off[0]}=None, the helper's bound, so it "
+                            f"only reads the gradients' norm (a host read per call), defined at "
+                            f"{file.loc(node.line)}"
+                        )
                 self.add(row, key, caller.where(call.expr.line), values, note)
 
     def _callable_class(self, key: str, file: _File, index: int) -> bool:
@@ -9038,6 +9057,7 @@ class _Recipe:
             and set(names) <= {p.text for p in a.target.parts}
         ]  # fmt: skip
         if not bound:
+            self._reduced_outputs(file, fn, differentiated, total, names, line)
             return
         stmt = max(bound, key=lambda a: a.line)
         found = self._unpacked_forward(file, fn, stmt)
@@ -9088,6 +9108,101 @@ class _Recipe:
                 self.add("loss", f"{element.name} computed in {d.qual}", owner.where(a.line),
                          values, note)  # fmt: skip
             return
+
+    def _hand_loss_scale(self, file: _File) -> None:
+        """Loss scaling written by hand: a backward pass of the loss times a scale
+        (guided-diffusion's fp16 trainer: ``loss_scale = 2 ** self.lg_loss_scale``, then
+        ``(loss * loss_scale).backward()``, the scale lowered when a gradient overflows and
+        raised a little each step, the gradients unscaled into float32 master weights): the
+        mixed precision of a training with no autocast and no GradScaler. A row with the
+        scale, the settings it is computed from and when it runs."""
+        for call, fn, target in _differentiated(file):
+            if target.kind != "BinOp" or not re.fullmatch(r"[^*]+\*[^*]+", target.text):
+                continue
+            scales = [
+                p
+                for p in target.parts
+                if p.kind in ("Name", "Attribute") and _SCALE_NAME.search(p.name)
+            ]
+            if len(scales) != 1:
+                continue
+            scale = scales[0]
+            values = [("scaled loss", target.text)]
+            local = (
+                file.local_value(fn, scale.name, call.expr.line) if scale.kind == "Name" else None
+            )
+            if local is not None:
+                values.append((scale.text, local.text))
+                values += [
+                    (leaf.text, self.values.describe(file, fn, leaf))
+                    for leaf in _leaves(local)
+                    if leaf.kind == "Attribute"
+                ]
+            else:
+                values.append((scale.text, self.values.describe(file, fn, scale)))
+            when = call.when
+            if when is not None:
+                held = self.values.describe(file, fn, when)
+                values.append(("when", when.text if held == when.text else f"{when.text} = {held}"))
+            note = (
+                "loss scaling written by hand (no autocast, no GradScaler): MindSpore's "
+                "loss-scale manager (mindspore.amp.DynamicLossScaleManager, or "
+                "mindspore.amp.DynamicLossScaler in a hand-written step)"
+            )
+            self.add("amp", "loss scaled by hand", file.where(call.expr.line), values, note)
+
+    def _reduced_outputs(
+        self, file: _File, fn: int, differentiated: str, total: Expr, names: list[str], line: int
+    ) -> None:
+        """The terms of a differentiated sum that reduce a tensor the model call hands back
+        in a tuple (VITS's ``loss_dur = torch.sum(l_length.float())`` after ``y_hat,
+        l_length, ... = net_g(x, x_lengths, spec, spec_lengths)``, summed into
+        ``loss_gen_all``): a loss the network computes in its forward (the duration
+        predictor's), no loss call of the step shows it. One row per such term, at its
+        reduction."""
+        summed = shorten(total.text, _TERM_LIMIT)
+        for name in names:
+            bound = _name_assignments(file.defs[fn], name, line)
+            if not bound:
+                continue
+            a = max(bound, key=lambda a: a.line)
+            value = a.value
+            if (
+                value.kind != "Call"
+                or value.func.kind != "Attribute"
+                or value.func.name not in _REDUCTIONS
+            ):
+                continue
+            # the tensors it reads, not the modules (``torch`` of ``torch.sum(...)``)
+            read = {e.name for e in value.walk() if e.kind == "Name" and e.name}
+            read -= set(file.imports)
+            if len(read) != 1:
+                continue
+            tensor = next(iter(read))
+            unpacked = [
+                b
+                for b in file.defs[fn].assigns
+                if b.line < a.line
+                and b.target.kind == "Tuple"
+                and b.value.kind == "Call"
+                and b.value.func.kind in ("Name", "Attribute")
+                and b.value.func.text.partition(".")[0] not in ("torch", "F", "np", "numpy")
+                and any(
+                    e.kind == "Name" and e.name == tensor for p in b.target.parts for e in p.walk()
+                )
+            ]
+            if not unpacked:
+                continue
+            model = max(unpacked, key=lambda b: b.line).value
+            values = [
+                ("loss", shorten(value.text, _TERM_LIMIT)),
+                (tensor, f"returned by {shorten(model.text, _TERM_LIMIT)}"),
+            ]
+            note = (
+                f"a term the model's forward computes; the training step differentiates "
+                f"{differentiated} = {summed} at {file.loc(line)}"
+            )
+            self.add("loss", name, file.where(a.line), values, note)
 
     def _unpacked_loss(self, file: _File, fn: int, target: Expr, before: int) -> None:
         """The loss a model's ``forward`` computes and returns in a tuple the step unpacks
@@ -11160,13 +11275,21 @@ class _Recipe:
             if is_test_path(path) or self.apart(path) or not self._trains(path):
                 continue
             for outer, bound in _epoch_loops(file):
+                if bound.kind == "BinOp":
+                    # ``range(epoch_str, hps.train.epochs + 1)``: the setting the stop adds to
+                    named = [p for p in bound.parts if p.kind == "Attribute"]
+                    literal = [p for p in bound.parts if p.kind == "Constant"]
+                    bound = named[0] if len(named) == 1 and literal else bound
                 chain = bound.chain() if bound.kind == "Attribute" else None
-                if not chain or len(chain) != 2 or chain[1] in self.repo.argparse:
+                if not chain or len(chain) < 2 or chain[-1] in self.repo.argparse:
                     continue
                 if chain[0] in self.repo.parsed_names:
                     continue  # options and loaded config files have their own rows
                 found = self.values.resolve(file, outer.function, bound, 0)
-                if not found.literal or _literal_number(found.text) is None:
+                # the JSON hparams files setting it to different values, none picked: what
+                # each sets (VITS's 20000 and 10000 epochs), as for the optimizer's values
+                configs = not found.literal and self.values._hparams(bound) is not None
+                if not configs and (not found.literal or _literal_number(found.text) is None):
                     continue
                 note = "what the loop around the training's batches runs to"
                 where = file.where(outer.line)
@@ -12488,7 +12611,16 @@ class _Recipe:
         in functions the scan places in data processing (a plot's ``img * 0.5 + 0.5`` is
         not one), and only with the constants an image is scaled by (:func:`_normalising`)."""
         for fn, d in enumerate(file.defs):
-            if d.is_class or (file.path, d.qual) not in self.data_functions:
+            if d.is_class:
+                continue
+            # a dataset's ``__getitem__`` written with numpy and PIL alone (no torch call
+            # places it in data processing): improved-diffusion's ``arr / 127.5 - 1``
+            item = (
+                d.owner >= 0
+                and d.name == "__getitem__"
+                and self.hierarchy.is_dataset(f"{file.module}.{file.defs[d.owner].qual}")
+            )
+            if (file.path, d.qual) not in self.data_functions and not item:
                 continue
             roots = [a.value for a in d.assigns]
             roots += [c.expr for c in file.values.calls if c.function == fn and c.statement]
@@ -12993,21 +13125,104 @@ def _epoch_loops(file: _File) -> Iterator[tuple[LoopValues, Expr]]:
     (``range(opt.epoch_count, opt.n_epochs + 1)``: the epoch a resumed run starts from) nor
     the step."""
     loops = file.values.loops
+    # the file's functions that loop over the data and run a backward pass: a loop calling
+    # one per pass (VITS's ``for epoch in range(epoch_str, hps.train.epochs + 1):
+    # train_and_evaluate(...)``) runs the epochs around the batches too
+    over_data = {
+        loop.function
+        for loop in loops
+        if loop.function >= 0 and not (loop.iter.kind == "Call" and loop.iter.callee() == "range")
+    }
+    backward = {
+        c.function
+        for c in file.values.calls
+        if c.function in over_data
+        and c.expr.func.kind == "Attribute"
+        and c.expr.func.name == "backward"
+    }
+    steps = {file.defs[n].name for n in backward if file.defs[n].owner < 0}
     for outer in loops:
         if outer.iter.kind != "Call" or outer.iter.callee() != "range":
             continue
         last = max((u.line for u in outer.updates), default=outer.line)
-        if not any(
-            inner is not outer
-            and inner.function == outer.function
-            and outer.line < inner.line <= last
-            # over the data (``enumerate(dataset)``)
-            and not (inner.iter.kind == "Call" and inner.iter.callee() == "range")
-            for inner in loops
+        if (
+            not any(
+                inner is not outer
+                and inner.function == outer.function
+                and outer.line < inner.line <= last
+                # over the data (``enumerate(dataset)``)
+                and not (inner.iter.kind == "Call" and inner.iter.callee() == "range")
+                for inner in loops
+            )
+            and not any(
+                c.function == outer.function
+                and outer.line < c.expr.line <= last
+                and c.expr.func.kind == "Name"
+                and c.expr.func.name in steps
+                # handed the epoch (``train_and_evaluate(rank, epoch, ...)``): a loop repeating
+                # whole runs (``for run in range(args.runs): train(args)``) runs no epochs
+                and any(
+                    e.kind == "Name" and e.name in outer.names
+                    for part in c.expr.parts[1:]
+                    for e in part.walk()
+                )
+                for c in file.values.calls
+            )
         ):
             continue
         args = outer.iter.args
         yield outer, (args[1] if len(args) > 1 else args[0] if args else outer.iter)
+
+
+#: The name of a loss scale a training multiplies the loss by before its backward pass.
+_SCALE_NAME = re.compile(r"(^|_)(loss_)?scale(_|$)", re.IGNORECASE)
+#: The note of a loss row read from a ``functools.partial`` binding the loss method.
+_PARTIAL_NOTE = "bound by functools.partial"
+
+
+def _partials_once(rows: list[RecipeItem]) -> list[RecipeItem]:
+    """The rows less a loss method's ``functools.partial`` row where the call graph's row
+    of the same method sits at the same place (guided-diffusion's ``compute_losses =
+    functools.partial(self.diffusion.training_losses, ...)``: one row by the base class's
+    method, one by the subclass's the run builds, with every argument): one loss, one
+    row, the kept one saying how it is bound."""
+    kept = {
+        (i.where.path, i.where.line, i.name.rpartition(".")[2]): n
+        for n, i in enumerate(rows)
+        if i.category == "loss" and not i.note.startswith(_PARTIAL_NOTE)
+    }
+    out = list(rows)
+    dropped: set[int] = set()
+    for n, item in enumerate(rows):
+        if item.category != "loss" or not item.note.startswith(_PARTIAL_NOTE):
+            continue
+        twin = kept.get((item.where.path, item.where.line, item.name.rpartition(".")[2]))
+        if twin is None:
+            continue
+        bound = item.note.partition(";")[0]
+        other = out[twin]
+        if not other.note.startswith(_PARTIAL_NOTE):
+            out[twin] = replace(other, note=f"{bound}; {other.note}" if other.note else bound)
+        dropped.add(n)
+    return [i for n, i in enumerate(out) if n not in dropped]
+
+
+def _clip_bounds(file: _File, index: int) -> frozenset[str]:
+    """The names the gradient-clipping function ``index`` of ``file`` bounds the gradients
+    with: those read in the arguments of its in-place clamps and scalings of a ``.grad``
+    (``p.grad.data.clamp_(min=-clip_value, max=clip_value)``: ``clip_value``)."""
+    names: set[str] = set()
+    for c in file.values.calls:
+        func = c.expr.func
+        if c.function != index or func.kind != "Attribute":
+            continue
+        if func.name not in ("clamp_", "clip_", "mul_", "div_"):
+            continue
+        if not any(e.kind == "Attribute" and e.name == "grad" for e in func.target.walk()):
+            continue
+        for part in c.expr.parts[1:]:
+            names.update(e.name for e in part.walk() if e.kind == "Name" and e.name)
+    return frozenset(names)
 
 
 def _array_names(expr: Expr) -> list[str]:
@@ -13268,6 +13483,17 @@ def _normalisations(expr: Expr, resolve: Callable[[Expr], _Val]) -> Iterator[Exp
     the same constant (``0.5``, ``127.5``), constants within (0, 1] (a mean and a std), or
     settings that read as literal sequences (``mean``, ``std`` lists). A box's ``(w - 1) / 2``
     is none of these."""
+    if (
+        expr.kind == "BinOp"
+        and expr.name in ("Sub", "Add")
+        and _divided(expr.parts[0]) is not None
+        and _number(expr.parts[-1], resolve) is not None
+        and _number(_divided(expr.parts[0])[1], resolve) in _IMAGE_SCALES
+        and _shifted(_divided(expr.parts[0])[0]) is None
+    ):
+        # ``x / 127.5 - 1``: scaled to [-1, 1], the shift part of the step
+        yield expr
+        return
     divided = _divided(expr)
     if divided is not None:
         value, divisor = divided

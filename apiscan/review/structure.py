@@ -659,7 +659,13 @@ class StructureBuilder:
                 if a.target.kind != "Name" or a.value.kind not in ("Name", "IfExp"):
                     continue
                 names = [a.value] if a.value.kind == "Name" else list(a.value.parts[1:])
-                aliases[a.target.name] = [e.name for e in names if e.kind == "Name"]
+                # a class of an imported module too (VITS's ``modules.ResBlock1 if
+                # resblock == '1' else modules.ResBlock2``)
+                aliases[a.target.name] = [
+                    e.name if e.kind == "Name" else e.text
+                    for e in names
+                    if e.kind == "Name" or (e.kind == "Attribute" and e.chain())
+                ]
         for call in values.calls:
             if call.function < 0:
                 continue
@@ -670,7 +676,10 @@ class StructureBuilder:
                 continue  # ``isinstance(m, MoEMlp)`` in an initialiser: tested, not built
             if call.expr.func.kind == "Name":
                 for name in aliases.get(call.expr.func.name, ()):
-                    cls = self.hierarchy.resolve(imports.get(name) or f"{module}.{name}")
+                    head, dot, rest = name.partition(".")
+                    source = imports.get(head)
+                    dotted = (f"{source}{dot}{rest}" if source else None) or f"{module}.{name}"
+                    cls = self.hierarchy.resolve(dotted)
                     if cls is not None and cls in self.classes:
                         out.add(cls)
             for arg in (*call.expr.args, *(k.target for k in call.expr.keywords)):

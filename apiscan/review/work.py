@@ -11970,19 +11970,27 @@ def _host_arrays_in_network(
                 uses=len(uses),
             )
         )
+    files = {fa.path: fa for fa in analyses}
     for (_, function), uses in sorted(found.items()):
         if (_, function) in inputs:
             continue
         name = function or "module code"
+        cache = _cached_in(files.get(uses[0].path), uses)
+        when = (
+            f"once per key, kept in the dict {cache} it fills by hand (a table built on the "
+            "host, then reused)"
+            if cache
+            else "every time it runs in the network or loss path (a schedule or table kept "
+            "on the host, copied to the device per call)"
+        )
         out.append(
             WorkItem(
                 kind="host-round-trip",
                 what=f"{name}: NumPy array to a tensor ({uses[0].api})",
                 where=_places(uses),
                 why=(
-                    f"{name} makes a NumPy array a tensor every time it runs in the network "
-                    "or loss path (a schedule or table kept on the host, copied to the device "
-                    "per call): GRAPH_MODE does not convert NumPy inside the compiled cell; "
+                    f"{name} makes a NumPy array a tensor {when}: GRAPH_MODE does not "
+                    "convert NumPy inside the compiled cell; "
                     "build the tensor once in __init__ (a Parameter with requires_grad=False "
                     "or a constant Tensor) and index it on the device"
                 ),
@@ -11990,6 +11998,29 @@ def _host_arrays_in_network(
             )
         )
     return out
+
+
+def _cached_in(fa: FileAnalysis | None, uses: Sequence[ApiFinding]) -> str:
+    """The dict every one of ``uses`` fills under an ``if key not in cache:`` test (VITS's
+    ``if fmax_dtype_device not in mel_basis: ... mel_basis[fmax_dtype_device] =
+    torch.from_numpy(mel)...``): a cache written by hand, the conversion made once per key;
+    "" when any use runs unguarded."""
+    values = fa.syntax.values if fa is not None and fa.syntax is not None else None
+    if values is None:
+        return ""
+    caches: set[str] = set()
+    for f in uses:
+        calls = [
+            c
+            for c in values.calls
+            if c.expr.line == f.span.line and c.expr.callee().rpartition(".")[2] == "from_numpy"
+        ]
+        tests = [i.test.text for c in calls[:1] for i in c.ifs if i.test.kind == "Compare"]
+        found = [m.group(1) for t in tests if (m := re.fullmatch(r"\S+ not in ([\w.]+)", t))]
+        if not found:
+            return ""
+        caches.add(found[0])
+    return caches.pop() if len(caches) == 1 else ""
 
 
 #: Torch functions that make a tensor from sizes or data: without ``device=`` it is made on
