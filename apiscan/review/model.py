@@ -201,7 +201,8 @@ WORK_KINDS: dict[str, str] = {
     # two networks trained against each other in one step (a GAN's generator and
     # discriminator), each loss with its own backward pass and optimizer: two gradient
     # functions over separate parameter sets in MindSpore
-    "adversarial-step": "Adversarial training step (two optimizers in turn)",
+    # (a GAN's generator and discriminator, an actor and its critic)
+    "adversarial-step": "Networks trained in turn (two or more optimizers)",
     # non-maximum suppression in the network: as many boxes as survive, a count that is data
     # (listed with its places; priced with the dynamic-shape rewrites of its functions)
     "suppression": "Non-maximum suppression (data-dependent box count)",

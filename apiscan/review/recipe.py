@@ -455,6 +455,13 @@ _PARAM_LIST = re.compile(r"param|weight", re.IGNORECASE)
 #: The builtins a formula written out may call (``len(crops)``).
 _BUILTIN_NAMES = frozenset(dir(builtins))
 _LR_NAME = re.compile(r"(^|_)(lr|learning_rate)(_|$)", re.IGNORECASE)
+#: The settings besides the LR a schedule object may drive (an exploration rate, a clipping
+#: range, a temperature, a KL or entropy weight, a noise level, a momentum), by the name
+#: it is stored as.
+_OTHER_SCHEDULED = re.compile(
+    r"clip|explor|epsilon|(^|_)eps(_|$)|beta|temperat|momentum|noise|(^|_)kl(_|$)|tau|entrop",
+    re.IGNORECASE,
+)
 _NO_AUG = re.compile(r"no_?aug|close_mosaic|(disable|stop|close)_(aug\w*|mosaic|mix_?up)", re.I)
 _TRANSFORM_CLASS = re.compile(
     r"transform(?!er)|augment(?!ed)|mosaic|mix_?up", re.IGNORECASE
@@ -7636,6 +7643,17 @@ class _Recipe:
                 ):
                     # a detector's own ``sampler_val = AspectRatioBasedSampler(dataset_val,
                     # batch_size=1, ...)``: what validation loads, as for torch's samplers
+                    continue
+                stored = call.stored.text if call.stored is not None else ""
+                if (
+                    category == "scheduler"
+                    and node.is_class
+                    and _OTHER_SCHEDULED.search(stored.rpartition(".")[2])
+                    and not _LR_SCHEDULE.search(stored)
+                ):
+                    # a schedule object another setting follows (stable-baselines3's
+                    # ``self.exploration_schedule = LinearSchedule(...)``, ``self.clip_range
+                    # = FloatSchedule(...)``): no LR schedule; the LR's own is stored so
                     continue
                 note, row = f"defined at {file.loc(node.line)}", category or "augmentation"
                 if row == "grad_clip":

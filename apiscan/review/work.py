@@ -2731,12 +2731,13 @@ def adversarial_steps(
                 f"{passes} backward passes",
                 where=tuple(place(fa, f.span.line) for f in stepped),
                 why="each network's loss is differentiated over its own parameters and its "
-                "optimizer stepped in turn (a GAN's generator and discriminator): in MindSpore "
-                "two gradient functions (mindspore.value_and_grad over each network's "
-                "parameters), the generated batch passed through ops.stop_gradient for the "
-                "discriminator's loss where PyTorch detaches it, the requires_grad toggles "
-                "dropped; checked step by step against PyTorch, since a wrong detach or "
-                "parameter set trains silently wrong",
+                "optimizer stepped in turn (a GAN's generator and discriminator, an actor "
+                "and its critic): in MindSpore one gradient function per network "
+                "(mindspore.value_and_grad over that network's parameters), the other "
+                "network's output passed through ops.stop_gradient where PyTorch detaches it "
+                "(a generated batch in the discriminator's loss, a target in the critic's), "
+                "the requires_grad toggles dropped; checked step by step against PyTorch, "
+                "since a wrong detach or parameter set trains silently wrong",
             )
         )
     return out

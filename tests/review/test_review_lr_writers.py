@@ -233,3 +233,49 @@ def test_in_place_steps_of_a_hand_schedule_are_shown_with_their_switch(tmp_path)
     assert values["args.cos"].startswith("False")
     assert values["args.schedule"].startswith("[120, 160]")
     assert "shape" not in values
+
+
+SCHEDULE_OBJECTS = {
+    "sched.py": """
+        class LinearSchedule:
+            def __init__(self, start, end):
+                self.start, self.end = start, end
+
+            def __call__(self, progress):
+                return self.end + progress * (self.start - self.end)
+    """,
+    "agent.py": """
+        import torch
+
+        from sched import LinearSchedule
+
+
+        class Agent:
+            def __init__(self, learning_rate=3e-4):
+                self.net = torch.nn.Linear(4, 2)
+                self.lr_schedule = LinearSchedule(learning_rate, 0.0)
+                self.exploration_schedule = LinearSchedule(1.0, 0.05)
+                self.clip_range = LinearSchedule(0.2, 0.1)
+                self.optimizer = torch.optim.Adam(self.net.parameters(), lr=learning_rate)
+
+            def train(self, progress):
+                for group in self.optimizer.param_groups:
+                    group["lr"] = self.lr_schedule(progress)
+                loss = self.net(torch.zeros(2, 4)).sum()
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+
+
+        if __name__ == "__main__":
+            Agent().train(1.0)
+    """,
+}
+
+
+def test_a_schedule_object_another_setting_follows_is_no_lr_schedule(tmp_path) -> None:
+    """stable-baselines3-like schedule callables: the one stored as the LR's schedule is a
+    row; those an exploration rate and a clipping range follow are not."""
+    review = build_review(str(write_repo(tmp_path, SCHEDULE_OBJECTS)), jobs=1)
+    rows = [r for r in review.recipe if r.name.endswith("LinearSchedule")]
+    assert [dict(r.values).get("start", "").partition(" ")[0] for r in rows] == ["3e-4"], rows
