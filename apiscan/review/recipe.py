@@ -1288,6 +1288,15 @@ class _Repo:
             return None
         # an option of a dict of defaults has no ``add_argument`` call: its flag is its name
         names = _option_names(option.call.expr) or (option.option,)
+        # a positional argument takes the word in its place (``python main.py kinetics RGB``)
+        place = _positional_index(option)
+
+        def given_by(launch: Launch) -> tuple[str, ...] | None:
+            if place is None:
+                return launch.given(names)
+            leading = launch.leading()
+            return (leading[place],) if place < len(leading) else None
+
         runs: list[Launch] = []
         given: list[tuple[str, ...] | None] = []
         first = (option.script,) if option.script is not None else ()
@@ -1295,7 +1304,7 @@ class _Repo:
             if script.path not in self._launches:
                 self._launches[script.path] = launches(self.root, script.path, script.modules)
             runs = self._launches[script.path]
-            given = [launch.given(names) for launch in runs]
+            given = [given_by(launch) for launch in runs]
             if any(g is not None for g in given):
                 break
         else:
@@ -1543,6 +1552,27 @@ def _set_default(file: _File, dest: str) -> tuple[str, int] | None:
         for keyword in call.expr.keywords:
             if keyword.name == dest and keyword.target.literal:
                 return keyword.target.text, call.expr.line
+    return None
+
+
+def _positional_index(option: _ArgOption) -> int | None:
+    """The place of a positional argument among those its file declares, in call order
+    (``add_argument("dataset")`` then ``add_argument("modality")``: 0 and 1); None for an
+    option named by a flag, or one a declaration of several words (``nargs``) makes the
+    places after it unknown."""
+    if option.option.startswith("-") or option.parser != "argparse":
+        return None
+    place = 0
+    calls = sorted(option.file.values.calls, key=lambda c: (c.expr.line, c.expr.col))
+    for call in calls:
+        declared = argparse_option(call.expr)
+        if declared is None or declared.option.startswith("-"):
+            continue
+        if call is option.call or call.expr == option.call.expr:
+            return place
+        if any(k.name == "nargs" for k in call.expr.keywords):
+            return None
+        place += 1
     return None
 
 
