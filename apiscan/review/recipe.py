@@ -8449,6 +8449,9 @@ class _Recipe:
             _is_lr_slot(a.target) for a in stmts
         ):
             return []  # stargan's ``update_lr(g_lr)`` writes what its caller computed
+        # the steps of a branch the run's values skip (``if lr_type == 'cos':`` with
+        # the ``'step'`` every caller passes) are another run's schedule: no step, no shape
+        stmts = [a for a in stmts if self.branch_taken(file.path, a.line) is not False]
         ifs = [
             i
             for i in self._file_ifs(file)
