@@ -10389,15 +10389,20 @@ class _Recipe:
         ``torch.Tensor([[0.1, 0.1, 0.2, 0.2]])``): the values a port has to carry over."""
         cls = owner.defs[index]
         out: list[tuple[str, str]] = []
+        # the names the call passes the constructor: a ``__call__`` parameter of the same
+        # name (``is_flow=False`` beside the constructor's ``is_flow``) is not the value
+        given: set[str] = set()
         for method, skip in (("__init__", 1), ("__call__", 2)):
             found = owner.first.get(f"{cls.qual}.{method}")
             if found is None or owner.defs[found].is_class or owner.defs[found].vararg:
                 continue
             bound = bind_call(owner.defs[found], built) if method == "__init__" else {}
+            given |= set(bound)
             out += [
                 (param, default.text)
                 for param, default in owner.defs[found].params[skip:]
-                if param not in bound
+                if param not in given
+                and param not in {name for name, _ in out}
                 and default is not None
                 and default.literal
                 and not _is_none(default)
