@@ -5792,7 +5792,8 @@ class _Recipe:
         if item.category == "loss":
             called = item.name.rpartition(".")[2]
             if any(
-                c.expr.callee() == called and self._measured_only(file, c)
+                c.expr.callee() == called
+                and (self._measured_only(file, c) or self._gradient_off(file, c.function))
                 for c in file.calls_on.get(item.where.line, [])
             ):
                 return True
@@ -5803,6 +5804,16 @@ class _Recipe:
                     names.append(call.stored.name)  # timm's ``validate_loss_fn = ...``
                 return any(_EVALUATION_FUNCTION.match(n) for n in names)
         return False
+
+    @staticmethod
+    def _gradient_off(file: _File, fn: int) -> bool:
+        """Whether def ``fn`` is decorated ``@torch.no_grad()`` (or ``inference_mode``): a
+        loss function called there computes a cost (a label assigner's matching cost over
+        every prediction and target), no term the step differentiates."""
+        if fn < 0:
+            return False
+        qual = file.defs[fn].qual
+        return any(d.qualname == qual and d.no_grad for d in file.fa.functions)
 
     @staticmethod
     def _measured_only(file: _File, call: CallValues) -> bool:
