@@ -2868,6 +2868,12 @@ class _Values:
             site for site in sites if _TRAINING_FILE.search(PurePosixPath(site[0].path).name)
         ]
         sites = training or [site for site in sites if not side_script(site[0].path)]
+        # where the documented commands load configuration files (``train.py -f
+        # exps/x.py``), their calls are the run's: the other configurations building the
+        # same dataset with their own values, and the base the configurations override,
+        # pass nothing the run gives
+        loaded = {name.rpartition(".")[0] for name in self.repo.launched_classes}
+        sites = [site for site in sites if loaded & set(site[0].modules)] or sites
         # a validation split built beside the training's (bubbliiiing's ``val_dataset =
         # YoloDataset(..., mosaic=False, mixup_prob=0)``) passes no setting of the recipe
         trained = [
