@@ -5987,6 +5987,11 @@ class _Recipe:
         )
         if not bound:
             return None
+        if fn < 0 and name.name in file.imports and not all(a.top for a in bound):
+            # ``try: from torch.cuda.amp import GradScaler`` / ``except ImportError:
+            # GradScaler = None``: the imported object where the import works, the fallback
+            # only where it fails; which one the run holds is not told here
+            return (_UNKNOWN,)
         if _counted_in_loop(file, fn, name.name, name.line):
             return (_UNKNOWN,)  # a counter: another value on every pass
         params = dict(file.defs[fn].params) if fn >= 0 else {}
