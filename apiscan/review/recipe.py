@@ -836,8 +836,33 @@ def _transform_internal(file: _File, fn: int) -> bool:
     (ColorJitter's ``get_params`` shuffling its brightness/contrast steps) is how that one
     step works, not the pipeline. What the constructor composes (DINO's multi-crop
     ``DataAugmentation.__init__``) is the pipeline the class applies."""
+    if fn < 0 or file.defs[fn].name == "__init__":
+        return False
+    return _transform_internal_class(file, fn)
+
+
+def _wrapped_step(file: _File, call: CallValues) -> bool:
+    """A transform the constructor of a repository transform class (``__call__``, no
+    ``__getitem__``) builds from its own parameters and keeps on itself (``self.worker =
+    T.CenterCrop(size)`` in ``GroupCenterCrop.__init__``): the class is the step, and the
+    compositions that construct it show its values; this call would show only the
+    parameters' names, and a class only evaluation builds would give the training a row."""
+    fn = call.function
+    if fn < 0 or file.defs[fn].name != "__init__" or not _transform_internal_class(file, fn):
+        return False
+    stored = call.stored
+    if stored is None or stored.kind != "Attribute" or stored.target.text != "self":
+        return False
+    params = {name for name, _ in file.defs[fn].params[1:]}
+    args = [*call.expr.args, *(k.target for k in call.expr.keywords)]
+    return bool(args) and all(a.kind == "Name" and a.name in params for a in args)
+
+
+def _transform_internal_class(file: _File, fn: int) -> bool:
+    """Def ``fn`` is a method of a transform class: one with ``__call__`` and no
+    ``__getitem__``."""
     cls = file.defs[fn].owner if fn >= 0 else -1
-    if cls < 0 or file.defs[fn].name == "__init__":
+    if cls < 0:
         return False
     methods = {d.name for d in file.defs if d.owner == cls and not d.is_class}
     return "__call__" in methods and "__getitem__" not in methods
@@ -10038,6 +10063,8 @@ class _Recipe:
                     continue  # shown in its composition's row
                 if self.composed_modules and not name.rpartition(".")[2][:1].isupper():
                     continue  # a functional transform inside a transform's definition
+                if _wrapped_step(file, call):
+                    continue  # ``self.worker = T.CenterCrop(size)``: the wrapping class's
                 if name.rpartition(".")[2] != "Compose":
                     values = [(f"arg{i + 1}", a.text) for i, a in enumerate(expr.args)]
                     values += [(k.name or "**", k.target.text) for k in expr.keywords]

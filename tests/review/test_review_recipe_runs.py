@@ -240,6 +240,51 @@ def test_a_call_setting_the_constructor_names_again_is_not_its_value(tmp_path: P
     )
 
 
+def test_a_transform_a_wrapper_builds_from_its_parameters_is_the_wrappers_step(
+    tmp_path: Path,
+) -> None:
+    """``self.worker = T.CenterCrop(size)`` in a repository transform's constructor: the
+    wrapper is the step its compositions show with their values, no row of its own with
+    the parameter's name; one built with values of its own (``T.ColorJitter(0.4, ...)``)
+    keeps its row."""
+    write_repo(
+        tmp_path,
+        {
+            "data/transforms.py": """
+                from torchvision import transforms
+
+
+                class GroupCenterCrop:
+                    def __init__(self, size):
+                        self.worker = transforms.CenterCrop(size)
+
+                    def __call__(self, imgs):
+                        return [self.worker(img) for img in imgs]
+
+
+                class GroupJitter:
+                    def __init__(self):
+                        self.worker = transforms.ColorJitter(0.4, 0.4, 0.4)
+
+                    def __call__(self, imgs):
+                        return [self.worker(img) for img in imgs]
+                """,
+            "train.py": """
+                from torchvision import transforms
+                from data.transforms import GroupCenterCrop, GroupJitter
+
+                train_tf = transforms.Compose([GroupCenterCrop(224), GroupJitter()])
+                """,
+        },
+    )
+    _, items = scanned(tmp_path)
+    names = [i.name for i in items if i.category == "augmentation"]
+    assert "torchvision.transforms.CenterCrop" not in names
+    assert "torchvision.transforms.ColorJitter" in names
+    (row,) = [i for i in items if i.name.startswith("composition in ")]
+    assert row.values[0] == ("1", "GroupCenterCrop(224)")
+
+
 def test_evaluation_settings_and_matrix_builders_are_not_the_training_recipe(
     tmp_path: Path,
 ) -> None:
