@@ -58,6 +58,9 @@ ZOO_MODULES = frozenset(
     }
 )
 ZOO_EXCLUDED = ("torchvision.models._utils", "torchvision.models.feature_extraction")
+#: The top-level packages of the model zoos: a name of one a star import brings is the
+#: package (:meth:`_Reader._zoo_dotted`).
+_ZOO_ROOTS = frozenset({m.partition(".")[0] for m in ZOO_MODULES} | {"timm"})
 #: Packages whose names the file uses are not recorded for: torch's are the scan's findings.
 _UNRECORDED_PACKAGES = frozenset({"torch"})
 
@@ -863,6 +866,24 @@ class _Reader:
         assigns = sorted(self.assigns, key=lambda a: (a[1], a[2], a[0], a[3]))
         return assigns, calls
 
+    def _zoo_dotted(self, expr: ast.AST) -> str | None:
+        """:meth:`dotted`, or the zoo package a name no import of the file binds spells in a
+        file with a star import (``from .transforms import *`` bringing the ``import
+        torchvision`` of that module: ``torchvision.models`` is the package's)."""
+        found = self.dotted(expr)
+        if found is not None:
+            return found
+        parts = name_chain(expr)
+        if parts is None or parts[0] not in _ZOO_ROOTS or parts[0] in self.imports:
+            return None
+        starred = any(
+            isinstance(node, ast.ImportFrom)
+            and id(node) not in self.lazy
+            and any(alias.name == "*" for alias in node.names)
+            for node in self.imports_made
+        )
+        return ".".join(parts) if starred else None
+
     def _zoo_callee(self, func: ast.expr) -> str | None:
         """``torchvision.models.resnet50``, or ``torchvision.models.<name>`` for
         ``getattr(torchvision.models, name)(...)``, of the callable ``func``; None for
@@ -872,7 +893,7 @@ class _Reader:
             and isinstance(func.value, ast.Attribute)
             and func.value.attr == "__dict__"
         ):  # torchvision.models.__dict__[args.arch]()
-            owner = self.dotted(func.value.value)
+            owner = self._zoo_dotted(func.value.value)
             return f"{owner}.<{self.text(func.slice, 40)}>" if owner else None
         if (
             isinstance(func, ast.Call)
@@ -880,11 +901,11 @@ class _Reader:
             and func.func.id == "getattr"
             and func.args
         ):
-            owner = self.dotted(func.args[0])
+            owner = self._zoo_dotted(func.args[0])
             if owner is None:
                 return None
             return f"{owner}.<{self.text(func.args[1], 40)}>" if len(func.args) > 1 else owner
-        return self.dotted(func)
+        return self._zoo_dotted(func)
 
     def _zoo_calls(self) -> Iterator[ZooCall]:
         for call, _, _ in self.calls:

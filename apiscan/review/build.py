@@ -311,15 +311,14 @@ def review(options: ScanOptions) -> Review:
     ancillary.count_apart(unbuilt_extensions(result, analyses, ancillary, readings.config_words))
     # an implementation imported only in a branch the run's values skip (a detector picked
     # by a constructor's default argument): an alternative, counted apart
-    ancillary.count_apart(
-        unpicked_imports(
-            analyses,
-            ancillary,
-            branch_reader(
-                result, analyses, root, hierarchy, ancillary.other_recipe, readings, uncalled
-            ),
-        )
+    unpicked_files = unpicked_imports(
+        analyses,
+        ancillary,
+        branch_reader(
+            result, analyses, root, hierarchy, ancillary.other_recipe, readings, uncalled
+        ),
     )
+    ancillary.count_apart(unpicked_files)
     tops = _untrained(tops, analyses, modules, training)
     flags: dict[str, dict[int, dict[str, list[object]]]] = {}
     if training:
@@ -826,7 +825,10 @@ def review(options: ScanOptions) -> Review:
     # a top built only in a branch the run's values skip (``if args.model == 'pointnet':
     # model = PointNet(args)`` beside the default's ``DGCNN(args)``) is one of the
     # alternatives: told so in the tree, after the models the run builds
+    # ... and so is a class of a file only such a skipped import brings (a block a helper
+    # builds when ``if self.non_local:`` holds, the helper imported in that branch)
     others = not_picked | _classes_in(modules, picked_out | switched)
+    others |= {m.cls for m in modules if m.where.path in unpicked_files}
     # (one the tree already calls an alternative keeps its place: an option file's other
     # network stays before a model only an inference script builds)
     if any(t.cls not in others for t in tops):
@@ -847,7 +849,7 @@ def review(options: ScanOptions) -> Review:
         # the registry's unpicked entries, and the classes only they (or a switch the run
         # leaves off) reach: a model's encoder built only by an unpicked model's factory
         # method is listed with the alternatives, not as a root of the run's tree
-        alternatives=tuple(sorted(not_picked | _classes_in(modules, picked_out | switched))),
+        alternatives=tuple(sorted(others)),
         coverage=gaps.coverage(result),
         gaps=network_gaps,
         dynamic_shape=gaps.dynamic_shape(result, ancillary.why, cropped),

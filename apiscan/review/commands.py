@@ -407,6 +407,21 @@ class Launch(NamedTuple):
     #: the launched script's path, where known (the documentation's runs say it)
     script: str = ""
 
+    def leading(self) -> tuple[str, ...]:
+        """The words before the command's first option (``python main.py kinetics RGB
+        --lr 0.02``: kinetics, RGB): what its positional arguments take, in declaration
+        order. A redirection, the next command, a shell value (``$DATA``) or a placeholder
+        the reader fills in (``<dataset>``) ends them: no value from there on."""
+        out: list[str] = []
+        for word in self.words:
+            if word.startswith(("-", ">", "2>", "1>")) or word in _SHELL_STOPS:
+                break
+            bare = word.strip("'\"")
+            if "$" in word or "`" in word or PLACEHOLDER.match(bare):
+                break
+            out.append(bare)
+        return tuple(out)
+
     def given(self, names: Collection[str]) -> tuple[str, ...] | None:
         """The words the command gives the option spelled as any of ``names`` (``--lr
         0.0004`` → ("0.0004",), ``--gamma=0.85`` → ("0.85",), ``--image_size 368 496`` →

@@ -193,6 +193,13 @@ def holds(expr: Expr, lookup: Lookup, depth: int = 0, limit: int = 10) -> object
         if any(v is not UNKNOWN and v for v in values):
             return True
         return UNKNOWN if UNKNOWN in values else False
+    if kind == "IfExp" and len(expr.parts) == 3:
+        # ``False if 'something' in args.dataset else True``: the side the test takes
+        test, body, orelse = expr.parts
+        told = holds(test, lookup, depth + 1, limit)
+        if not isinstance(told, bool):
+            return UNKNOWN  # a value that is not a truth (``torch.cuda.is_available()``)
+        return holds(body if told else orelse, lookup, depth + 1, limit)
     if kind == "UnaryOp" and expr.name == "Not":
         value = holds(expr.parts[0], lookup, depth + 1, limit)
         return UNKNOWN if value is UNKNOWN else not value

@@ -112,6 +112,10 @@ class OptionDefault(NamedTuple):
     #: its ``type=`` maps the command line's words to booleans (:class:`BoolTypes`):
     #: ``--model_ema true`` holds True, not the string
     boolean: bool = False
+    #: a positional argument (``add_argument("dataset")``): given by a word in its place
+    positional: bool = False
+    #: its ``nargs=`` may take several words (or none): the places after it are not known
+    spread: bool = False
 
     @property
     def value(self) -> object:
@@ -159,8 +163,12 @@ class ArgparseDefaults:
         self.parameter_defaults: dict[tuple[str, int, int], tuple[str, str]] = {}
         #: path -> the module names of its file (a ``python -m`` command names it so)
         self.modules: dict[str, tuple[str, ...]] = {}
+        #: path -> the dotted names its file imports (``from opts import parser``: opts.parser)
+        self.imports: dict[str, frozenset[str]] = {}
         for fa, values in files:
             self.modules[fa.path] = tuple(fa.modules)
+            if fa.syntax is not None:
+                self.imports[fa.path] = frozenset(d for _, d in fa.syntax.imports)
             numbers = _Numbers(values)
             for call in values.calls:
                 expr = call.expr
@@ -179,6 +187,8 @@ class ArgparseDefaults:
                     expr.line,
                     expr.col,
                     boolean,
+                    not option.option.startswith("-") and option.action in ("", "store"),
+                    any(k.name == "nargs" for k in expr.keywords),
                 )
                 self.all.append(found)
                 self.at[(fa.path, expr.line, expr.col)] = found
@@ -243,9 +253,27 @@ class ArgparseDefaults:
         scripts = {o.path for o in self.all}
         for path in sorted(scripts):
             runs = given(path, self.modules.get(path, ()))
+            # options declared in a module of their own (``opts.py``'s parser, imported by
+            # ``main.py``): the commands that run a script importing that module give them
+            for user in () if runs else self._importers(path):
+                runs = given(user, self.modules.get(user, ()))
+                if runs:
+                    break
             if not runs:
                 continue
+            # the positional arguments, in declaration order, take the words the command
+            # gives before its first option (``python main.py kinetics RGB --lr 0.02``)
+            placed = [o for o in self.by_path[path] if o.positional]
+            for option, word in zip(placed, runs[0].leading(), strict=False):
+                if option.spread:
+                    break
+                value = _word_value((word,), option.action)
+                if option.boolean:
+                    value = bool_word(value)
+                self.launched[(option.path, option.line, option.col)] = value
             for option in self.by_path[path]:
+                if option.positional:
+                    continue
                 flags = (f"--{option.dest}", f"--{option.dest.replace('_', '-')}")
                 words = runs[0].given(flags)
                 if words is None or any("$" in w or "`" in w for w in words):
@@ -255,6 +283,19 @@ class ArgparseDefaults:
                 if option.boolean:
                     value = bool_word(value)
                 self.launched[(option.path, option.line, option.col)] = value
+
+    def _importers(self, path: str) -> list[str]:
+        """The files importing the module of ``path`` (or a name from it), those whose name
+        says they train first (a ``train.py`` before a ``test.py`` importing the same
+        options), then by path."""
+        modules = self.modules.get(path, ())
+        found = [
+            user
+            for user, dotted in self.imports.items()
+            if user != path
+            and any(d == m or d.startswith(f"{m}.") for d in dotted for m in modules)
+        ]
+        return sorted(found, key=lambda p: ("train" not in p.rpartition("/")[2], p))
 
     def named(self, dest: str) -> list[tuple[str, str]]:
         """(the string default, where) of each option ``dest`` whose default is a string:

@@ -870,8 +870,33 @@ def _transform_internal(file: _File, fn: int) -> bool:
     (ColorJitter's ``get_params`` shuffling its brightness/contrast steps) is how that one
     step works, not the pipeline. What the constructor composes (DINO's multi-crop
     ``DataAugmentation.__init__``) is the pipeline the class applies."""
+    if fn < 0 or file.defs[fn].name == "__init__":
+        return False
+    return _transform_internal_class(file, fn)
+
+
+def _wrapped_step(file: _File, call: CallValues) -> bool:
+    """A transform the constructor of a repository transform class (``__call__``, no
+    ``__getitem__``) builds from its own parameters and keeps on itself (``self.worker =
+    T.CenterCrop(size)`` in ``GroupCenterCrop.__init__``): the class is the step, and the
+    compositions that construct it show its values; this call would show only the
+    parameters' names, and a class only evaluation builds would give the training a row."""
+    fn = call.function
+    if fn < 0 or file.defs[fn].name != "__init__" or not _transform_internal_class(file, fn):
+        return False
+    stored = call.stored
+    if stored is None or stored.kind != "Attribute" or stored.target.text != "self":
+        return False
+    params = {name for name, _ in file.defs[fn].params[1:]}
+    args = [*call.expr.args, *(k.target for k in call.expr.keywords)]
+    return bool(args) and all(a.kind == "Name" and a.name in params for a in args)
+
+
+def _transform_internal_class(file: _File, fn: int) -> bool:
+    """Def ``fn`` is a method of a transform class: one with ``__call__`` and no
+    ``__getitem__``."""
     cls = file.defs[fn].owner if fn >= 0 else -1
-    if cls < 0 or file.defs[fn].name == "__init__":
+    if cls < 0:
         return False
     methods = {d.name for d in file.defs if d.owner == cls and not d.is_class}
     return "__call__" in methods and "__getitem__" not in methods
@@ -1322,6 +1347,15 @@ class _Repo:
             return None
         # an option of a dict of defaults has no ``add_argument`` call: its flag is its name
         names = _option_names(option.call.expr) or (option.option,)
+        # a positional argument takes the word in its place (``python main.py kinetics RGB``)
+        place = _positional_index(option)
+
+        def given_by(launch: Launch) -> tuple[str, ...] | None:
+            if place is None:
+                return launch.given(names)
+            leading = launch.leading()
+            return (leading[place],) if place < len(leading) else None
+
         runs: list[Launch] = []
         given: list[tuple[str, ...] | None] = []
         first = (option.script,) if option.script is not None else ()
@@ -1329,7 +1363,7 @@ class _Repo:
             if script.path not in self._launches:
                 self._launches[script.path] = launches(self.root, script.path, script.modules)
             runs = self._launches[script.path]
-            given = [launch.given(names) for launch in runs]
+            given = [given_by(launch) for launch in runs]
             if any(g is not None for g in given):
                 break
         else:
@@ -1577,6 +1611,27 @@ def _set_default(file: _File, dest: str) -> tuple[str, int] | None:
         for keyword in call.expr.keywords:
             if keyword.name == dest and keyword.target.literal:
                 return keyword.target.text, call.expr.line
+    return None
+
+
+def _positional_index(option: _ArgOption) -> int | None:
+    """The place of a positional argument among those its file declares, in call order
+    (``add_argument("dataset")`` then ``add_argument("modality")``: 0 and 1); None for an
+    option named by a flag, or one a declaration of several words (``nargs``) makes the
+    places after it unknown."""
+    if option.option.startswith("-") or option.parser != "argparse":
+        return None
+    place = 0
+    calls = sorted(option.file.values.calls, key=lambda c: (c.expr.line, c.expr.col))
+    for call in calls:
+        declared = argparse_option(call.expr)
+        if declared is None or declared.option.startswith("-"):
+            continue
+        if call is option.call or call.expr == option.call.expr:
+            return place
+        if any(k.name == "nargs" for k in call.expr.keywords):
+            return None
+        place += 1
     return None
 
 
@@ -2872,6 +2927,12 @@ class _Values:
             site for site in sites if _TRAINING_FILE.search(PurePosixPath(site[0].path).name)
         ]
         sites = training or [site for site in sites if not side_script(site[0].path)]
+        # where the documented commands load configuration files (``train.py -f
+        # exps/x.py``), their calls are the run's: the other configurations building the
+        # same dataset with their own values, and the base the configurations override,
+        # pass nothing the run gives
+        loaded = {name.rpartition(".")[0] for name in self.repo.launched_classes}
+        sites = [site for site in sites if loaded & set(site[0].modules)] or sites
         # a validation split built beside the training's (bubbliiiing's ``val_dataset =
         # YoloDataset(..., mosaic=False, mixup_prob=0)``) passes no setting of the recipe
         trained = [
@@ -5811,7 +5872,8 @@ class _Recipe:
         if item.category == "loss":
             called = item.name.rpartition(".")[2]
             if any(
-                c.expr.callee() == called and self._measured_only(file, c)
+                c.expr.callee() == called
+                and (self._measured_only(file, c) or self._gradient_off(file, c.function))
                 for c in file.calls_on.get(item.where.line, [])
             ):
                 return True
@@ -5822,6 +5884,16 @@ class _Recipe:
                     names.append(call.stored.name)  # timm's ``validate_loss_fn = ...``
                 return any(_EVALUATION_FUNCTION.match(n) for n in names)
         return False
+
+    @staticmethod
+    def _gradient_off(file: _File, fn: int) -> bool:
+        """Whether def ``fn`` is decorated ``@torch.no_grad()`` (or ``inference_mode``): a
+        loss function called there computes a cost (a label assigner's matching cost over
+        every prediction and target), no term the step differentiates."""
+        if fn < 0:
+            return False
+        qual = file.defs[fn].qual
+        return any(d.qualname == qual and d.no_grad for d in file.fa.functions)
 
     @staticmethod
     def _measured_only(file: _File, call: CallValues) -> bool:
@@ -5989,6 +6061,11 @@ class _Recipe:
         )
         if not bound:
             return None
+        if fn < 0 and name.name in file.imports and not all(a.top for a in bound):
+            # ``try: from torch.cuda.amp import GradScaler`` / ``except ImportError:
+            # GradScaler = None``: the imported object where the import works, the fallback
+            # only where it fails; which one the run holds is not told here
+            return (_UNKNOWN,)
         if _counted_in_loop(file, fn, name.name, name.line):
             return (_UNKNOWN,)  # a counter: another value on every pass
         params = dict(file.defs[fn].params) if fn >= 0 else {}
@@ -8517,6 +8594,9 @@ class _Recipe:
             ],
             key=lambda a: (a.line, a.order),
         )
+        # the steps of a branch the run's values skip (``if lr_type == 'cos':`` with
+        # the ``'step'`` every caller passes) are another run's schedule: no step, no shape
+        stmts = [a for a in stmts if self.branch_taken(file.path, a.line) is not False]
         ifs = [
             i
             for i in self._file_ifs(file)
@@ -10187,6 +10267,8 @@ class _Recipe:
                     continue  # shown in its composition's row
                 if self.composed_modules and not name.rpartition(".")[2][:1].isupper():
                     continue  # a functional transform inside a transform's definition
+                if _wrapped_step(file, call):
+                    continue  # ``self.worker = T.CenterCrop(size)``: the wrapping class's
                 if name.rpartition(".")[2] != "Compose":
                     values = [(f"arg{i + 1}", a.text) for i, a in enumerate(expr.args)]
                     values += [(k.name or "**", k.target.text) for k in expr.keywords]
@@ -10560,15 +10642,20 @@ class _Recipe:
         ``torch.Tensor([[0.1, 0.1, 0.2, 0.2]])``): the values a port has to carry over."""
         cls = owner.defs[index]
         out: list[tuple[str, str]] = []
+        # the names the call passes the constructor: a ``__call__`` parameter of the same
+        # name (``is_flow=False`` beside the constructor's ``is_flow``) is not the value
+        given: set[str] = set()
         for method, skip in (("__init__", 1), ("__call__", 2)):
             found = owner.first.get(f"{cls.qual}.{method}")
             if found is None or owner.defs[found].is_class or owner.defs[found].vararg:
                 continue
             bound = bind_call(owner.defs[found], built) if method == "__init__" else {}
+            given |= set(bound)
             out += [
                 (param, default.text)
                 for param, default in owner.defs[found].params[skip:]
-                if param not in bound
+                if param not in given
+                and param not in {name for name, _ in out}
                 and default is not None
                 and default.literal
                 and not _is_none(default)

@@ -2479,6 +2479,12 @@ def work_items(
                 return f"{name}, not reached: nothing calls, builds or names it"
         return ""
 
+    files_by_module = {
+        module: (fa, facts.values)
+        for fa, facts in with_facts(analyses)
+        if facts.values is not None
+        for module in fa.modules
+    }
     for fa, facts in with_facts(analyses):
         if not ancillary.why(fa.path):
             first, last = tests.get(fa.path, (0, 0))
@@ -2501,6 +2507,13 @@ def work_items(
                     others.setdefault(b.what.partition("(")[0], []).append(off)
                     continue
                 b = _weights_given(b, given, defaults)
+                b = _replaced_layers(
+                    b,
+                    fa,
+                    facts,
+                    files_by_module,
+                    lambda path, at: not ancillary.why(path) and (runs is None or runs(path, at)),
+                )
                 backbones.append(_shown_architecture(b, names, defaults))
             backbones.extend(_zoo_subclasses(fa, local))
             backbones.extend(
@@ -8190,6 +8203,98 @@ def _backbones(
             where=(place(fa, call.line),),
             why=why,
         )
+
+
+#: At most this many replaced layers are named in a backbone's item.
+_SHOWN_REPLACEMENTS = 4
+
+
+def _replaced_layers(
+    item: WorkItem,
+    fa: FileAnalysis,
+    facts: SyntaxFacts,
+    by_module: Mapping[str, tuple[FileAnalysis, FileValues]],
+    kept: Callable[[str, int], bool] = lambda path, line: True,
+) -> WorkItem:
+    """A zoo backbone whose layers the code replaces after building it: ``self.base_model.
+    avgpool = nn.AdaptiveAvgPool2d(1)`` beside the construction, ``setattr(self.base_model,
+    'fc', ...)``, or a repository function handed the built model that assigns its
+    attributes (``make_temporal_shift(self.base_model)``: ``net.layer1 = ...``). The port
+    builds the MindSpore counterpart and replaces the same layers, so that counterpart must
+    name them as the zoo does (MindCV's ResNet calls its head ``classifier``, not ``fc``):
+    said in the item, with the places. Only the replacements the run makes count (``kept``:
+    not in a file counted apart, nor in a branch the run's values skip)."""
+    values = facts.values
+    line = item.where[0].line
+    if values is None:
+        return item
+    stored = next(
+        (c.stored for c in values.calls if c.expr.line == line and c.stored is not None), None
+    )
+    if stored is None or stored.kind not in ("Name", "Attribute"):
+        return item
+    held = stored.text
+    found: list[tuple[str, Where]] = []
+    every = [*values.assigns, *(a for d in values.defs for a in d.assigns)]
+    for a in every:
+        target = a.target
+        if (
+            target.kind == "Attribute"
+            and target.target.text == held
+            and a.value.kind == "Call"
+            and a.line != line
+            and kept(fa.path, a.line)
+        ):
+            found.append((f"{held}.{target.name}", place(fa, a.line)))
+    imports = dict(facts.imports)
+    for call in values.calls:
+        args = call.expr.args
+        if call.expr.func.kind == "Name" and call.expr.func.name == "setattr" and len(args) == 3:
+            if args[0].text == held and args[2].kind == "Call" and kept(fa.path, call.expr.line):
+                found.append((f"setattr({held}, ...)", place(fa, call.expr.line)))
+            continue
+        handed = [i for i, arg in enumerate(args) if arg.text == held]
+        if not handed or call.expr.func.kind != "Name" or not kept(fa.path, call.expr.line):
+            continue
+        dotted = imports.get(call.expr.func.name, "")
+        module, _, name = dotted.rpartition(".")
+        other = by_module.get(module)
+        if other is None:
+            continue
+        callee_fa, callee = other
+        if not kept(callee_fa.path, 0):
+            continue
+        for d in callee.defs:
+            if d.is_class or d.qual != name or len(d.params) <= handed[0]:
+                continue
+            param = d.params[handed[0]][0]
+            replaced = sorted(
+                {
+                    a.target.name
+                    for a in d.assigns
+                    if a.target.kind == "Attribute"
+                    and a.target.target.kind == "Name"
+                    and a.target.target.name == param
+                }
+            )
+            if replaced:
+                shown = ", ".join(f"{param}.{r}" for r in replaced[:_SHOWN_REPLACEMENTS])
+                found.append((f"{shown} by {name}", place(callee_fa, d.line)))
+    if not found:
+        return item
+    # a helper's replacements first (a whole stage rebuilt), then the layers set beside
+    # the construction, each name once
+    found.sort(key=lambda f: " by " not in f[0])
+    named = list(dict.fromkeys(what for what, _ in found))
+    shown = named[:_SHOWN_REPLACEMENTS]
+    more = f" and {len(named) - len(shown)} more" if len(named) > len(shown) else ""
+    why = (
+        f"{item.why}; its layers are replaced after it is built ({'; '.join(shown)}{more}): "
+        "the MindSpore counterpart must name those layers as the zoo's model does (or the "
+        "replacements are rewritten for its names)"
+    )
+    where = tuple(dict.fromkeys((*item.where, *(w for _, w in found))))
+    return replace(item, why=why, where=where)
 
 
 #: At most this many architectures are named for a factory's argument; more is a choice

@@ -131,6 +131,28 @@ def test_a_zoo_picked_by_a_key_with_dots() -> None:
     ]
 
 
+def test_a_zoo_package_a_star_import_brings() -> None:
+    """``torchvision`` bound by ``from ops.transforms import *`` (whose module imports it):
+    the backbone ``getattr(torchvision.models, base_model)(True)`` builds is the zoo's; with
+    no star import the unbound name is nothing known, and a function's own star import
+    (never allowed in Python 3) is none either."""
+    code = textwrap.dedent(
+        """
+        from ops.transforms import *
+
+        class Net:
+            def __init__(self, base_model):
+                self.base_model = getattr(torchvision.models, base_model)(True)
+        """
+    )
+    facts = syntax_facts(ast.parse(code), code)
+    assert [(z.callee, z.args) for z in facts.zoo_calls] == [
+        ("torchvision.models.<base_model>", ("True",))
+    ]
+    plain = code.replace("from ops.transforms import *", "from ops.transforms import Scale")
+    assert syntax_facts(ast.parse(plain), plain).zoo_calls == ()
+
+
 def test_a_host_answer_that_indexes_tensors_comes_back() -> None:
     """``linear_sum_assignment``'s indices used as an index (``label[cols] = ...``) bring
     the host's answer back into torch with no ``torch.as_tensor``; a host value only

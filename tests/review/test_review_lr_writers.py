@@ -216,16 +216,15 @@ STEPPED_FILES = {
 
 def test_in_place_steps_of_a_hand_schedule_are_shown_with_their_switch(tmp_path) -> None:
     """MoCo-like ``adjust_learning_rate``: the milestone decay is an augmented assignment
-    in a loop, the cosine one behind ``if args.cos:`` (a flag off by default). VALID: both
-    in-place steps in order with their branch and loop, the flag and the milestones with
-    their values; INVALID: a cosine shape the run's flag switches off."""
+    in a loop, the cosine one behind ``if args.cos:`` (a flag off by default). VALID: the
+    in-place step the run takes, with its branch and loop, the flag and the milestones with
+    their values; INVALID: the cosine step and shape the run's flag switches off."""
     review = build_review(str(write_repo(tmp_path, STEPPED_FILES)), jobs=1)
     row = next(i for i in review.recipe if i.name == "train.adjust_learning_rate")
     values = dict(row.values)
     steps = [v for k, v in row.values if k.startswith("step ")]
     assert steps == [
         "lr = args.lr",
-        "if args.cos: lr *= 0.5 * (1.0 + math.cos(math.pi * epoch / args.epochs))",
         "else of if args.cos: for milestone in args.schedule: "
         "lr *= 0.1 if epoch >= milestone else 1.0",
         "param_group['lr'] = lr",

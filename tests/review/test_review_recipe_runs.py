@@ -202,6 +202,89 @@ def test_a_repository_steps_defaults_are_the_values_it_runs_with(tmp_path: Path)
     )
 
 
+def test_a_call_setting_the_constructor_names_again_is_not_its_value(tmp_path: Path) -> None:
+    """A transform class whose ``__call__`` repeats a constructor parameter (``def
+    __call__(self, imgs, is_flow=False)`` beside ``__init__(self, is_flow=False)``): the
+    value is what the composition passes the constructor, shown once."""
+    write_repo(
+        tmp_path,
+        {
+            "data/transforms.py": """
+                class GroupFlip:
+                    def __init__(self, is_flow=False):
+                        self.is_flow = is_flow
+
+                    def __call__(self, imgs, is_flow=False):
+                        return imgs
+
+                class GroupCrop:
+                    def __init__(self, size, scale=0.5):
+                        self.size = size
+
+                    def __call__(self, imgs, scale=1.0):
+                        return imgs
+                """,
+            "train.py": """
+                from torchvision import transforms
+                from data.transforms import GroupCrop, GroupFlip
+
+                train_tf = transforms.Compose([GroupCrop(224), GroupFlip(is_flow=True)])
+                """,
+        },
+    )
+    _, items = scanned(tmp_path)
+    (row,) = [i for i in items if i.name.startswith("composition in ")]
+    assert row.values == (
+        ("1", "GroupCrop(224, scale=0.5)"),
+        ("2", "GroupFlip(is_flow=True)"),
+    )
+
+
+def test_a_transform_a_wrapper_builds_from_its_parameters_is_the_wrappers_step(
+    tmp_path: Path,
+) -> None:
+    """``self.worker = T.CenterCrop(size)`` in a repository transform's constructor: the
+    wrapper is the step its compositions show with their values, no row of its own with
+    the parameter's name; one built with values of its own (``T.ColorJitter(0.4, ...)``)
+    keeps its row."""
+    write_repo(
+        tmp_path,
+        {
+            "data/transforms.py": """
+                from torchvision import transforms
+
+
+                class GroupCenterCrop:
+                    def __init__(self, size):
+                        self.worker = transforms.CenterCrop(size)
+
+                    def __call__(self, imgs):
+                        return [self.worker(img) for img in imgs]
+
+
+                class GroupJitter:
+                    def __init__(self):
+                        self.worker = transforms.ColorJitter(0.4, 0.4, 0.4)
+
+                    def __call__(self, imgs):
+                        return [self.worker(img) for img in imgs]
+                """,
+            "train.py": """
+                from torchvision import transforms
+                from data.transforms import GroupCenterCrop, GroupJitter
+
+                train_tf = transforms.Compose([GroupCenterCrop(224), GroupJitter()])
+                """,
+        },
+    )
+    _, items = scanned(tmp_path)
+    names = [i.name for i in items if i.category == "augmentation"]
+    assert "torchvision.transforms.CenterCrop" not in names
+    assert "torchvision.transforms.ColorJitter" in names
+    (row,) = [i for i in items if i.name.startswith("composition in ")]
+    assert row.values[0] == ("1", "GroupCenterCrop(224)")
+
+
 def test_evaluation_settings_and_matrix_builders_are_not_the_training_recipe(
     tmp_path: Path,
 ) -> None:

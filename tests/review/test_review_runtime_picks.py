@@ -519,3 +519,22 @@ def test_a_table_pick_keeps_the_bases_of_the_picked_entry_and_a_filled_table_who
     assert "vid.models.table.Plain" not in alternatives  # Deep's base: built with it
     # ``register_model`` may fill the table with anything: no entry is left out
     assert ("vid.models.table.Wide" in alternatives) is not filled
+
+
+def test_a_conditional_expression_takes_the_side_its_test_picks() -> None:
+    """``False if 'something' in dataset else True`` (a flip switched off for one
+    dataset, passed as a parameter): with ``dataset`` told, the side its test takes; with
+    it unknown, nothing."""
+    word = Expr("Constant", "'something'", 1, 0, 1, 11, value="something")
+    test = Expr("Compare", "'something' in dataset", 1, 0, 1, 22, name="In",
+                parts=(word, _name("dataset")))  # fmt: skip
+    no = Expr("Constant", "False", 1, 0, 1, 5, value=False, literal=True)
+    yes = Expr("Constant", "True", 1, 0, 1, 4, value=True, literal=True)
+    choice = Expr("IfExp", "False if ... else True", 1, 0, 1, 40, parts=(test, no, yes))
+
+    def told(value: object):  # type: ignore[no-untyped-def]
+        return lambda e, depth: value if e.kind == "Name" else UNKNOWN
+
+    assert holds(choice, told("kinetics")) is True
+    assert holds(choice, told("something-v2")) is False
+    assert holds(choice, told(UNKNOWN)) is UNKNOWN
