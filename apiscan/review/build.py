@@ -85,6 +85,7 @@ from apiscan.review.work import (
     framework_zoo_items,
     library_model_bases,
     name_values,
+    optional_kernels,
     package_trials,
     padded_batches,
     reached_work,
@@ -308,6 +309,9 @@ def review(options: ScanOptions) -> Review:
     ancillary.count_apart(vendored_copies(analyses))
     # an extension built at import that only classes nothing builds call: never run
     ancillary.count_apart(unbuilt_extensions(result, analyses, ancillary, readings.config_words))
+    # a compiled op every user imports with a fallback (``except ImportError: Op = None``):
+    # an acceleration the code runs without
+    ancillary.count_apart(optional_kernels(analyses, ancillary, root))
     # an implementation imported only in a branch the run's values skip (a detector picked
     # by a constructor's default argument): an alternative, counted apart
     ancillary.count_apart(
