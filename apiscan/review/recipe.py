@@ -1262,6 +1262,10 @@ class _Repo:
     untyped_calls: dict[str, list[tuple[str, CallFact]]] = field(default_factory=dict)
     #: "SOLVER.BASE_LR" -> the module-level literal assignments of a yacs-style config
     config_chains: dict[str, list[tuple[_File, AssignValues]]] = field(default_factory=dict)
+    #: "TRAIN.BASE_LR" -> the assignments a training script's module code makes to that key
+    #: of its config object before the run starts (Swin's ``config.TRAIN.BASE_LR =
+    #: linear_scaled_lr`` in its ``__main__`` block, the LR scaled by the total batch)
+    config_rewrites: dict[str, list[tuple[_File, AssignValues]]] = field(default_factory=dict)
     #: names the repository binds to a parsed command line (stargan's ``config =
     #: parser.parse_args()``, handed to ``Solver(config)``): their attributes are options
     parsed_names: set[str] = field(default_factory=set)
@@ -1426,6 +1430,18 @@ class _Repo:
         for stmt in f.top_assigns(-1):
             if stmt.target.kind == "Name" and stmt.value.kind == "Name":
                 aliases.setdefault(stmt.value.name, set()).add(stmt.target.name)
+        if f.fa.syntax is not None and f.fa.syntax.main_guard:
+            for stmt in f.values.assigns:  # module code, in the script's blocks too
+                chain = _unparsed(stmt.target).split(".")
+                if (
+                    stmt.target.kind == "Attribute"
+                    and not stmt.value.literal
+                    and not stmt.annotated
+                    and len(chain) >= 3
+                    and chain[0] in _CONFIG_RECEIVERS
+                    and chain[-1].isupper()
+                ):
+                    self.config_rewrites.setdefault(".".join(chain[-2:]), []).append((f, stmt))
         for stmt in f.top_assigns(-1):
             target = stmt.target
             if target.kind == "Name":
@@ -1660,6 +1676,9 @@ class _Val(NamedTuple):
     trail: tuple[str, ...] = ()
     #: a call some of whose arguments reached literals (a schedule helper fed its settings)
     computed: bool = False
+    #: a setting the training script rewrites before the run (:meth:`_Values._rewritten_key`):
+    #: a formula of settings, no literal, yet what the run reads
+    rewritten: bool = False
     #: a parameter's default that the call sites found leave out (``Reader(['en'])`` and
     #: ``detect_network='craft'``): what they pass, not a default no caller is known to use
     omitted: bool = False
@@ -1780,6 +1799,9 @@ class _Values:
         #: (path, def, attribute chain) read as if the def wrote none (the value it holds
         #: when a write in a branch does not run)
         self._unwritten: set[tuple[str, int, str]] = set()
+        #: the config keys whose rewrite by the script is being read (its formula reads the
+        #: key's own default: ``config.TRAIN.BASE_LR * ...``)
+        self._rewriting: set[str] = set()
         #: whether an assignment (file, def, line) runs with the defaults; the recipe
         #: sets it (its branch evaluation), every assignment runs without it
         self.runs: Callable[[_File, int, int], bool] = lambda f, fn, line: True
@@ -1881,6 +1903,9 @@ class _Values:
             # upper-case key at the top (``cfg.RNG_SEED``)
             top = expr.target.kind == "Name" and expr.name.isupper()
             if head in _CONFIG_RECEIVERS and (last.isupper() or top):
+                rewritten = self._rewritten_key(f, fn, expr, f"{last}.{expr.name}", depth)
+                if rewritten is not None:
+                    return rewritten
                 sets = self.repo.config_chains.get(f"{last}.{expr.name}", [])
                 found_sets = [
                     (
@@ -1911,6 +1936,75 @@ class _Values:
             if by_file is not None:
                 return _Val(by_file[0] or text, bool(by_file[0]), (by_file[1],))
         return _Val(text, False)
+
+    def _rewritten_key(self, f: _File, fn: int, expr: Expr, key: str, depth: int) -> _Val | None:
+        """A config key the training script rewrites before the run (Swin's ``__main__``:
+        ``linear_scaled_lr = config.TRAIN.BASE_LR * config.DATA.BATCH_SIZE *
+        dist.get_world_size() / 512.0`` ... ``config.TRAIN.BASE_LR = linear_scaled_lr``,
+        then ``main(config)``): what the run reads is that formula, not the default or the
+        YAML's value, which it starts from. A name the rewrite assigns is shown by what the
+        script's module code assigns it before (each step: a scaling under an ``if`` too).
+        None when no script on the reader's run rewrites the key."""
+        if key in self._rewriting:
+            return None
+        linked = self.repo.linked(f)
+        rewrites = [
+            (sf, stmt)
+            for sf, stmt in self.repo.config_rewrites.get(key, [])
+            if sf.path in linked and not self.apart(sf.path)
+        ]
+        if not rewrites:
+            return None
+        self._rewriting.add(key)
+        try:
+            found: list[tuple[_Val, str]] = []
+            for sf, stmt in rewrites:
+                value = stmt.value
+                steps = []
+                if value.kind == "Name":
+                    steps = sorted(
+                        (
+                            a
+                            for a in sf.values.assigns
+                            if a.target.kind == "Name"
+                            and a.target.name == value.name
+                            and a.line < stmt.line
+                        ),
+                        key=lambda a: a.line,
+                    )
+                formula = steps[0].value if steps else value
+                nodes = formula.walk()
+                owned = {id(n.target) for n in nodes if n.kind == "Attribute"}
+                shown = [
+                    f"{n.text} = {self.resolve(sf, -1, n, depth + 1).show()}"
+                    for n in nodes
+                    if n.kind == "Attribute"
+                    and id(n) not in owned
+                    and _unparsed(n).split(".")[0] in _CONFIG_RECEIVERS
+                ]
+                when = next(
+                    (i.test.text for i in stmt.ifs if not i.test.text.startswith("__name__")), ""
+                )
+                trail = [
+                    f"{expr.text}: rewritten at {sf.loc(stmt.line)} before the run"
+                    + (f" if {when}" if when else "")
+                ]
+                trail += [
+                    f"{a.target.name} = {a.value.text} at {sf.loc(a.line)}"
+                    + (
+                        f" (if {a.ifs[0].test.text})"
+                        if n and a.ifs and not a.ifs[0].test.text.startswith("__name__")
+                        else ""
+                    )
+                    for n, a in enumerate(steps)
+                ]
+                if shown:
+                    trail.append("with " + "; ".join(dict.fromkeys(shown)))
+                val = _Val(formula.text, False, ("; ".join(trail),), rewritten=True)
+                found.append((val, sf.loc(stmt.line)))
+            return _merge(found)
+        finally:
+            self._rewriting.discard(key)
 
     def _written_before(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val | None:
         """``args.dist_backend`` read after the same function sets it (RAM's
@@ -8598,7 +8692,7 @@ class _Recipe:
             if leaf.text in counters:
                 continue
             found = self.values.resolve(file, fn, leaf, 0)
-            if found.literal and found.text != leaf.text:
+            if (found.literal or found.rewritten) and found.text != leaf.text:
                 settings[leaf.text] = found.show()
 
     def _schedule_helpers(
