@@ -269,6 +269,15 @@ def review(options: ScanOptions) -> Review:
     # (options, the config's keys, what every caller passes) never take
     switched_off, named = switched_off_named(analyses, options, ancillary.apart)
     skipped = skipped_spans(analyses, options, named) if training else {}
+    # the run's own branches: a sibling training script priced as a delta (a fine-tuning
+    # variant passing ``simmim=True`` to the shared loader builder) is another run, so the
+    # branches only its calls switch on (its data pipeline, its loss) give no row of this
+    # run's recipe, though their code is priced with the variant
+    skipped_run = skipped
+    if training and ancillary.variants():
+        skipped_run = skipped_spans(
+            analyses, options, switched_off_named(analyses, options, ancillary.why)[1]
+        )
     ported = [fa for fa in analyses if not is_test_path(fa.path)]
 
     def left_now(
@@ -538,15 +547,25 @@ def review(options: ScanOptions) -> Review:
         # 'cityscapes':``): another run's, its composition no row of this one
         # (and the methods only such branches, or the branches the run's values skip, hand
         # on: a loss builder's ``elif mode == 'focal': return self.FocalLoss``)
-        not_run.update(
-            _chosen_out_defs(
+        # (what only those defs use in turn, a loader builder's ``build_dataset`` and its
+        # ``build_transform``, is left out with them)
+        chosen_out: dict[tuple[str, str], tuple[int, int]] = {}
+        for _ in range(4):
+            spans: dict[str, list[tuple[int, int]]] = {}
+            for (path, _name), span in chosen_out.items():
+                spans.setdefault(path, []).append(span)
+            more = _chosen_out_defs(
                 analyses,
-                lambda path, line: (
+                lambda path, line, spans=spans: (
                     bool(unchosen(path, line))
-                    or any(a <= line <= z for a, z in skipped.get(path, ()))
+                    or any(a <= line <= z for a, z in skipped_run.get(path, ()))
+                    or any(a <= line <= z for a, z in spans.get(path, ()))
                 ),
             )
-        )
+            if more.keys() <= chosen_out.keys():
+                break
+            chosen_out.update(more)
+        not_run.update(chosen_out)
         # ... and what every configuration the documented commands load replaces in the
         # base they extend (an experiment's own ``get_data_loader`` and ``max_epoch = 80``
         # over its base's): the base's values never run
@@ -555,7 +574,7 @@ def review(options: ScanOptions) -> Review:
         # with the config's loss type ``smooth_l1``): another config's rows
         not_run.update(
             ((path, f"<branch at {a}>"), (a, b))
-            for path, spans in skipped.items()
+            for path, spans in skipped_run.items()
             for a, b in spans
         )
     taken: list[Callable[[str, int], bool | None]] = []
