@@ -8571,6 +8571,23 @@ class _Recipe:
         values: list[tuple[str, str]] = []
         settings: dict[str, str] = {}
         off: set[int] = set()  # the steps of a branch the run's settings leave untaken
+        # a step in a branch of a choice by value the run's values never take (Swin's ``if
+        # config.TRAIN.LR_SCHEDULER.NAME == 'linear':`` with the name ``cosine``) is another
+        # config's schedule: named as skipped, not shown as a step of this one (a switch's
+        # other side, ``if args.cos:`` off, stays a step: :data:`off` below)
+        inner = sorted(ifs, key=lambda i: -i.line)
+
+        def chosen_out(stmt: AssignValues | _Returned | _Updated) -> IfValues | None:
+            near = next((i for i in inner if i.line < stmt.line <= i.end_line), None)
+            if near is None or near.test.kind != "Compare":
+                return None
+            return None if self._assignment_runs(file, fn, stmt.line) else near
+
+        skipped = [near for stmt in stmts if (near := chosen_out(stmt)) is not None]
+        if skipped and len(skipped) < len(stmts):
+            stmts = [a for a in stmts if chosen_out(a) is None]
+        else:
+            skipped = []
         for n, stmt in enumerate(stmts, 1):
             side = ""
             for near in sorted(ifs, key=lambda i: -i.line):
@@ -8612,13 +8629,17 @@ class _Recipe:
                     any(re.search(r"warm", i.test.text, re.I) for i in ifs)
                     or any(re.search(r"warm", t, re.I) for t in formulas[len(stmts) :]),
                 ),
-                ("cosine", any(re.search(r"\bcos\(", t) for t in formulas)),
+                # (a step building a cosine scheduler: timm's ``CosineLRScheduler(...)``)
+                ("cosine", any(re.search(r"\bcos\(|\bCosine\w*\(", t) for t in formulas)),
                 ("inverse square root of the step", any(_INVERSE_ROOT.search(t) for t in formulas)),
             )
             if hit
         ]
         if shape:
             values.insert(0, ("shape", " then ".join(shape)))
+        if skipped:
+            tests = dict.fromkeys(f"if {i.test.shown()}" for i in skipped)
+            values.append(("not taken with the run's values", "; ".join(tests)))
         return values + list(settings.items())
 
     def _hand_smoothing(self, file: _File, index: int, given: set[str]) -> list[tuple[str, str]]:
