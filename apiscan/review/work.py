@@ -708,14 +708,22 @@ class Ancillary:
             if base is not None and base not in found:
                 found[path] = f"{VARIANT} {base}"
         apart = self._why.keys() | found.keys()
-        entries_kept = self._ported_entries() - found.keys()
+        importers: dict[str, set[str]] = {}
+        for path, target in _local_references(analyses):
+            importers.setdefault(target, set()).add(path)
+        # a training-step module (a checkpoint saver, a grad scaler) is the run's unless only
+        # variant scripts import it (an MoE variant's ``utils_moe.py`` beside the
+        # ``utils.py`` the training imports): then it may be that variant's delta
+        only_variants = {
+            p
+            for p in self.keep
+            if p not in scripts and importers.get(p) and importers[p] <= found.keys()
+        }
+        entries_kept = self._ported_entries() - found.keys() - only_variants
         reached = _closure(entries_kept, self._imports) | entries_kept
         folders: dict[PurePosixPath, list[str]] = {}
         for path in sorted(reached):
             folders.setdefault(PurePosixPath(path).parent, []).append(path)
-        importers: dict[str, set[str]] = {}
-        for path, target in _local_references(analyses):
-            importers.setdefault(target, set()).add(path)
         names: dict[str, set[str]] = {}
         for fa in analyses:
             if fa.errors or fa.syntax is None:
@@ -732,7 +740,7 @@ class Ancillary:
                 if "." not in n and not n.startswith("_")
             }
         for path in sorted(names):
-            if path in apart or path in reached or path in self.keep:
+            if path in apart or path in reached or path in self.keep - only_variants:
                 continue
             if PurePosixPath(path).name == "__init__.py":
                 continue
