@@ -764,7 +764,21 @@ def review(options: ScanOptions) -> Review:
     def off(where: Where) -> str:
         fa = by_path.get(where.path)
         own = readings.argparse.values_in(where.path)  # the script's own options first
-        return switched_off_branch(fa, where.line, own, every=True) if fa else ""
+        found = switched_off_branch(fa, where.line, own, every=True) if fa else ""
+        if found or fa is None or fa.syntax is None:
+            return found
+        # the load's function every call of which the defaults switch off (Swin's
+        # ``load_checkpoint``, called under ``if config.MODEL.RESUME:``, empty by default)
+        around = [
+            (name, first, last)
+            for name, first, last in fa.syntax.spans
+            if first <= where.line <= last
+        ]
+        if around:
+            name = max(around, key=lambda s: s[1])[0]
+            if (where.path, name) in switched_off:
+                return f"only by {name}(), every call of which is under a test off by default"
+        return ""
 
     recipe += work_recipe(
         items,
