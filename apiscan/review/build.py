@@ -274,10 +274,10 @@ def review(options: ScanOptions) -> Review:
     # branches only its calls switch on (its data pipeline, its loss) give no row of this
     # run's recipe, though their code is priced with the variant
     skipped_run = skipped
+    switched_off_run = switched_off
     if training and ancillary.variants():
-        skipped_run = skipped_spans(
-            analyses, options, switched_off_named(analyses, options, ancillary.why)[1]
-        )
+        switched_off_run, named_run = switched_off_named(analyses, options, ancillary.why)
+        skipped_run = skipped_spans(analyses, options, named_run)
     ported = [fa for fa in analyses if not is_test_path(fa.path)]
 
     def left_now(
@@ -866,6 +866,27 @@ def review(options: ScanOptions) -> Review:
             for t in tops
             if t.cls in others and not _said_alternative(t)
         ]
+    # a top whose builder only a variant script's call switches on (Swin's ``build_simmim``
+    # under ``if is_pretrain:``, which only the SimMIM pretraining variant passes): the
+    # variant's model, priced with its delta, not one the run builds
+    tops = [
+        replace(
+            t,
+            parts=(
+                *t.parts,
+                (
+                    "built by",
+                    f"a variant script only: {t.builder}() runs only where a variant's call "
+                    "switches it on, every call of the run leaves it off",
+                ),
+            ),
+        )
+        if t.builder
+        and (t.where.path, t.builder) in switched_off_run - switched_off
+        and not _said_alternative(t)
+        else t
+        for t in tops
+    ]
     modules = structure.with_top_roles(modules, tops, injected)
     # a random resize every composition crops to a fixed size after: one batch shape
     cropped = cropped_resizes(result, recipe)
