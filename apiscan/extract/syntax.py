@@ -209,6 +209,11 @@ class SyntaxFacts:
     #: (``except ImportError``, ``ModuleNotFoundError``, ``Exception`` or bare): optional,
     #: the code runs without them (timm's ``apex`` fused norms beside the PyTorch path)
     optional_packages: tuple[str, ...] = ()
+    #: (name as :attr:`import_lines` writes it, line) of each import a ``try:`` makes in its
+    #: own body whose handler catches the import's failure and binds every name it imports
+    #: to a stand-in (Swin-like ``from kernels.window_process import WindowProcess`` with
+    #: ``WindowProcess = None`` in ``except``): code written to run without that module
+    optional_modules: tuple[tuple[str, int], ...] = ()
     #: (first line, last line) of that top-level ``if __name__ == ...`` block, (0, 0) if none
     main_block: tuple[int, int] = (0, 0)
     #: (def or class, first line, last line) of every one (the first of each name), in the
@@ -498,6 +503,39 @@ def _optional_imports(node: ast.Try) -> set[str]:
     return tops
 
 
+def _fallback_imports(node: ast.Try) -> list[ast.Import | ast.ImportFrom]:
+    """The imports of a ``try:``'s own body (:func:`_optional_imports`) whose every bound
+    name a handler catching the import's failure assigns again: the stand-in the code runs
+    with when the module is missing."""
+    imports = [s for s in node.body if isinstance(s, (ast.Import, ast.ImportFrom))]
+    found: list[ast.Import | ast.ImportFrom] = []
+    if not imports:
+        return found
+    for handler in node.handlers:
+        kinds = handler.type
+        names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+        if not (
+            kinds is None
+            or any(isinstance(n, ast.Name) and n.id in _IMPORT_FAILURES for n in names)
+        ):
+            continue
+        bound = {
+            t.id
+            for s in handler.body
+            if isinstance(s, ast.Assign)
+            for target in s.targets
+            for t in (target.elts if isinstance(target, ast.Tuple) else [target])
+            if isinstance(t, ast.Name)
+        }
+        for stmt in imports:
+            names_bound = {
+                (a.asname or a.name).partition(".")[0] for a in stmt.names if a.name != "*"
+            }
+            if names_bound and names_bound <= bound and stmt not in found:
+                found.append(stmt)
+    return found
+
+
 class _Reader:
     """Every node once, breadth first as ``ast.walk`` goes, with the functions and loops
     around it: read from the expression table's one walk (its order, and the nearest
@@ -527,6 +565,8 @@ class _Reader:
         self.reversed: list[ast.Subscript] = []
         #: top-level packages imported only optionally (:func:`_optional_imports`)
         self.optional: set[str] = set()
+        #: the imports a ``try:`` falls back from (:func:`_fallback_imports`)
+        self.fallbacks: list[ast.Import | ast.ImportFrom] = []
         around = table.around
         defs = table.defs
         qualname, first = self.qualname, self.first
@@ -567,6 +607,7 @@ class _Reader:
                     self.attr_assigns.append(node)
             elif kind is ast.Try:
                 self.optional |= _optional_imports(node)  # type: ignore[arg-type]
+                self.fallbacks += _fallback_imports(node)  # type: ignore[arg-type]
             elif isinstance(node, ast.Subscript) and reverses(node.slice):
                 self.reversed.append(node)
         self.imports = import_table(self.imports_made)
@@ -625,6 +666,7 @@ class _Reader:
             import_lines=import_lines(self.imports_made),
             main_guard=bool(main_blocks),
             optional_packages=tuple(sorted(self.optional)),
+            optional_modules=import_lines(self.fallbacks),
             main_block=main_blocks[0] if main_blocks else (0, 0),
             spans=tuple(
                 (q, node.lineno, node.end_lineno or node.lineno) for q, node in self.first.items()

@@ -86,6 +86,7 @@ from apiscan.review.work import (
     framework_zoo_items,
     library_model_bases,
     name_values,
+    optional_kernels,
     package_trials,
     padded_batches,
     reached_work,
@@ -269,6 +270,15 @@ def review(options: ScanOptions) -> Review:
     # (options, the config's keys, what every caller passes) never take
     switched_off, named = switched_off_named(analyses, options, ancillary.apart)
     skipped = skipped_spans(analyses, options, named) if training else {}
+    # the run's own branches: a sibling training script priced as a delta (a fine-tuning
+    # variant passing ``simmim=True`` to the shared loader builder) is another run, so the
+    # branches only its calls switch on (its data pipeline, its loss) give no row of this
+    # run's recipe, though their code is priced with the variant
+    skipped_run = skipped
+    switched_off_run = switched_off
+    if training and ancillary.variants():
+        switched_off_run, named_run = switched_off_named(analyses, options, ancillary.why)
+        skipped_run = skipped_spans(analyses, options, named_run)
     ported = [fa for fa in analyses if not is_test_path(fa.path)]
 
     def left_now(
@@ -309,6 +319,9 @@ def review(options: ScanOptions) -> Review:
     ancillary.count_apart(vendored_copies(analyses))
     # an extension built at import that only classes nothing builds call: never run
     ancillary.count_apart(unbuilt_extensions(result, analyses, ancillary, readings.config_words))
+    # a compiled op every user imports with a fallback (``except ImportError: Op = None``):
+    # an acceleration the code runs without
+    ancillary.count_apart(optional_kernels(analyses, ancillary, root))
     # an implementation imported only in a branch the run's values skip (a detector picked
     # by a constructor's default argument): an alternative, counted apart
     unpicked_files = unpicked_imports(
@@ -539,15 +552,25 @@ def review(options: ScanOptions) -> Review:
         # 'cityscapes':``): another run's, its composition no row of this one
         # (and the methods only such branches, or the branches the run's values skip, hand
         # on: a loss builder's ``elif mode == 'focal': return self.FocalLoss``)
-        not_run.update(
-            _chosen_out_defs(
+        # (what only those defs use in turn, a loader builder's ``build_dataset`` and its
+        # ``build_transform``, is left out with them)
+        chosen_out: dict[tuple[str, str], tuple[int, int]] = {}
+        for _ in range(4):
+            spans: dict[str, list[tuple[int, int]]] = {}
+            for (path, _name), span in chosen_out.items():
+                spans.setdefault(path, []).append(span)
+            more = _chosen_out_defs(
                 analyses,
-                lambda path, line: (
+                lambda path, line, spans=spans: (
                     bool(unchosen(path, line))
-                    or any(a <= line <= z for a, z in skipped.get(path, ()))
+                    or any(a <= line <= z for a, z in skipped_run.get(path, ()))
+                    or any(a <= line <= z for a, z in spans.get(path, ()))
                 ),
             )
-        )
+            if more.keys() <= chosen_out.keys():
+                break
+            chosen_out.update(more)
+        not_run.update(chosen_out)
         # ... and what every configuration the documented commands load replaces in the
         # base they extend (an experiment's own ``get_data_loader`` and ``max_epoch = 80``
         # over its base's): the base's values never run
@@ -556,7 +579,7 @@ def review(options: ScanOptions) -> Review:
         # with the config's loss type ``smooth_l1``): another config's rows
         not_run.update(
             ((path, f"<branch at {a}>"), (a, b))
-            for path, spans in skipped.items()
+            for path, spans in skipped_run.items()
             for a, b in spans
         )
     taken: list[Callable[[str, int], bool | None]] = []
@@ -746,7 +769,21 @@ def review(options: ScanOptions) -> Review:
     def off(where: Where) -> str:
         fa = by_path.get(where.path)
         own = readings.argparse.values_in(where.path)  # the script's own options first
-        return switched_off_branch(fa, where.line, own, every=True) if fa else ""
+        found = switched_off_branch(fa, where.line, own, every=True) if fa else ""
+        if found or fa is None or fa.syntax is None:
+            return found
+        # the load's function every call of which the defaults switch off (Swin's
+        # ``load_checkpoint``, called under ``if config.MODEL.RESUME:``, empty by default)
+        around = [
+            (name, first, last)
+            for name, first, last in fa.syntax.spans
+            if first <= where.line <= last
+        ]
+        if around:
+            name = max(around, key=lambda s: s[1])[0]
+            if (where.path, name) in switched_off:
+                return f"only by {name}(), every call of which is under a test off by default"
+        return ""
 
     recipe += work_recipe(
         items,
@@ -837,6 +874,27 @@ def review(options: ScanOptions) -> Review:
             for t in tops
             if t.cls in others and not _said_alternative(t)
         ]
+    # a top whose builder only a variant script's call switches on (Swin's ``build_simmim``
+    # under ``if is_pretrain:``, which only the SimMIM pretraining variant passes): the
+    # variant's model, priced with its delta, not one the run builds
+    tops = [
+        replace(
+            t,
+            parts=(
+                *t.parts,
+                (
+                    "built by",
+                    f"a variant script only: {t.builder}() runs only where a variant's call "
+                    "switches it on, every call of the run leaves it off",
+                ),
+            ),
+        )
+        if t.builder
+        and (t.where.path, t.builder) in switched_off_run - switched_off
+        and not _said_alternative(t)
+        else t
+        for t in tops
+    ]
     modules = structure.with_top_roles(modules, tops, injected)
     # a random resize every composition crops to a fixed size after: one batch shape
     cropped = cropped_resizes(result, recipe)

@@ -440,7 +440,11 @@ class Launch(NamedTuple):
             else:
                 taken = []
                 for later in words[index + 1 :]:
-                    if later.startswith("-") and not NUMBER.match(later):
+                    # (an optional flag the documentation brackets, ``--accumulation-steps
+                    # 2 [--use-checkpoint]``, is the next option, no value of this one)
+                    if (later.startswith("-") and not NUMBER.match(later)) or later.startswith(
+                        "[-"
+                    ):
                         break
                     taken.append(later)
             filled = [PLACEHOLDER.match(w.strip("'\"")) is not None for w in taken]

@@ -50,6 +50,9 @@ NATIVE_SUFFIXES: dict[str, str] = {
 }
 CPP_EXTENSION = "torch.utils.cpp_extension"
 AUTOGRAD_FUNCTION = "torch.autograd.Function"
+#: Why a compiled op every user imports with a fallback is counted apart (an acceleration the
+#: code runs without: :func:`~apiscan.review.work.optional_kernels`).
+OPTIONAL_KERNEL = "optional kernel"
 #: Decorators that compile a function into a GPU kernel (``@triton.jit``, ``@triton.autotune``).
 TRITON = ("triton.jit", "triton.autotune", "triton.heuristics")
 #: The module that may offer substitutions for gaps (issue 4); used when it is installed.

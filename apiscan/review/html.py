@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from apiscan.model import DISPOSITIONS, SCOPES, STATUS_ORDER
+from apiscan.review.gaps import OPTIONAL_KERNEL
 from apiscan.review.model import (
     INFERENCE_ONLY,
     RARE_CATEGORIES,
@@ -748,6 +749,14 @@ def _extensions(review: Review) -> str:
         if rows
         else _empty("No custom CUDA/C++ extension or autograd Function found.")
     )
+    optional = [p for p, w in review.ancillary if w.startswith(OPTIONAL_KERNEL)]
+    if optional:
+        body += (
+            "\n<p>Counted apart, optional kernels the code runs without (imported with a "
+            "fallback; the port keeps the PyTorch path): "
+            + ", ".join(_code(p) for p in optional)
+            + ".</p>"
+        )
     return _section("extensions", "Custom extensions", _plural(len(rows), "item"), body)
 
 

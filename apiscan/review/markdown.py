@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from apiscan.model import SCOPES, STATUS_ORDER
 from apiscan.report.markdown import _code, _link, _table, cell
-from apiscan.review.gaps import GAP_PLACES
+from apiscan.review.gaps import GAP_PLACES, OPTIONAL_KERNEL
 from apiscan.review.model import (
     INFERENCE_ONLY,
     RECIPE_CATEGORIES,
@@ -309,13 +309,22 @@ def _sparse(sparse: Sequence[Where]) -> str:
 
 def _extensions(review: Review) -> str:
     title = "## Custom extensions"
+    optional = [p for p, w in review.ancillary if w.startswith(OPTIONAL_KERNEL)]
+    aside = (
+        "\n\nCounted apart, optional kernels the code runs without (imported with a "
+        "fallback; the port keeps the PyTorch path): " + ", ".join(map(_code, optional)) + "."
+        if optional
+        else ""
+    )
     if not review.extensions:
+        if optional:
+            return f"{title}\n\nNone to port.{aside}"
         return (
             f"{title}\n\nNone: no CUDA/C++ sources, no `torch.utils.cpp_extension` use, "
             "no `torch.autograd.Function` subclass."
         )
     rows = [[cell(what), _where(where)] for what, where in review.extensions]
-    return f"{title}\n\n" + _table(["what", "where"], "ll", rows)
+    return f"{title}\n\n" + _table(["what", "where"], "ll", rows) + aside
 
 
 def _third_party(review: Review) -> str:

@@ -1294,6 +1294,10 @@ class _Repo:
     untyped_calls: dict[str, list[tuple[str, CallFact]]] = field(default_factory=dict)
     #: "SOLVER.BASE_LR" -> the module-level literal assignments of a yacs-style config
     config_chains: dict[str, list[tuple[_File, AssignValues]]] = field(default_factory=dict)
+    #: "TRAIN.BASE_LR" -> the assignments a training script's module code makes to that key
+    #: of its config object before the run starts (Swin's ``config.TRAIN.BASE_LR =
+    #: linear_scaled_lr`` in its ``__main__`` block, the LR scaled by the total batch)
+    config_rewrites: dict[str, list[tuple[_File, AssignValues]]] = field(default_factory=dict)
     #: names the repository binds to a parsed command line (stargan's ``config =
     #: parser.parse_args()``, handed to ``Solver(config)``): their attributes are options
     parsed_names: set[str] = field(default_factory=set)
@@ -1467,6 +1471,18 @@ class _Repo:
         for stmt in f.top_assigns(-1):
             if stmt.target.kind == "Name" and stmt.value.kind == "Name":
                 aliases.setdefault(stmt.value.name, set()).add(stmt.target.name)
+        if f.fa.syntax is not None and f.fa.syntax.main_guard:
+            for stmt in f.values.assigns:  # module code, in the script's blocks too
+                chain = _unparsed(stmt.target).split(".")
+                if (
+                    stmt.target.kind == "Attribute"
+                    and not stmt.value.literal
+                    and not stmt.annotated
+                    and len(chain) >= 3
+                    and chain[0] in _CONFIG_RECEIVERS
+                    and chain[-1].isupper()
+                ):
+                    self.config_rewrites.setdefault(".".join(chain[-2:]), []).append((f, stmt))
         for stmt in f.top_assigns(-1):
             target = stmt.target
             if target.kind == "Name":
@@ -1722,6 +1738,9 @@ class _Val(NamedTuple):
     trail: tuple[str, ...] = ()
     #: a call some of whose arguments reached literals (a schedule helper fed its settings)
     computed: bool = False
+    #: a setting the training script rewrites before the run (:meth:`_Values._rewritten_key`):
+    #: a formula of settings, no literal, yet what the run reads
+    rewritten: bool = False
     #: a parameter's default that the call sites found leave out (``Reader(['en'])`` and
     #: ``detect_network='craft'``): what they pass, not a default no caller is known to use
     omitted: bool = False
@@ -1842,6 +1861,9 @@ class _Values:
         #: (path, def, attribute chain) read as if the def wrote none (the value it holds
         #: when a write in a branch does not run)
         self._unwritten: set[tuple[str, int, str]] = set()
+        #: the config keys whose rewrite by the script is being read (its formula reads the
+        #: key's own default: ``config.TRAIN.BASE_LR * ...``)
+        self._rewriting: set[str] = set()
         #: whether an assignment (file, def, line) runs with the defaults; the recipe
         #: sets it (its branch evaluation), every assignment runs without it
         self.runs: Callable[[_File, int, int], bool] = lambda f, fn, line: True
@@ -1943,6 +1965,9 @@ class _Values:
             # upper-case key at the top (``cfg.RNG_SEED``)
             top = expr.target.kind == "Name" and expr.name.isupper()
             if head in _CONFIG_RECEIVERS and (last.isupper() or top):
+                rewritten = self._rewritten_key(f, fn, expr, f"{last}.{expr.name}", depth)
+                if rewritten is not None:
+                    return rewritten
                 sets = self.repo.config_chains.get(f"{last}.{expr.name}", [])
                 found_sets = [
                     (
@@ -1973,6 +1998,75 @@ class _Values:
             if by_file is not None:
                 return _Val(by_file[0] or text, bool(by_file[0]), (by_file[1],))
         return _Val(text, False)
+
+    def _rewritten_key(self, f: _File, fn: int, expr: Expr, key: str, depth: int) -> _Val | None:
+        """A config key the training script rewrites before the run (Swin's ``__main__``:
+        ``linear_scaled_lr = config.TRAIN.BASE_LR * config.DATA.BATCH_SIZE *
+        dist.get_world_size() / 512.0`` ... ``config.TRAIN.BASE_LR = linear_scaled_lr``,
+        then ``main(config)``): what the run reads is that formula, not the default or the
+        YAML's value, which it starts from. A name the rewrite assigns is shown by what the
+        script's module code assigns it before (each step: a scaling under an ``if`` too).
+        None when no script on the reader's run rewrites the key."""
+        if key in self._rewriting:
+            return None
+        linked = self.repo.linked(f)
+        rewrites = [
+            (sf, stmt)
+            for sf, stmt in self.repo.config_rewrites.get(key, [])
+            if sf.path in linked and not self.apart(sf.path)
+        ]
+        if not rewrites:
+            return None
+        self._rewriting.add(key)
+        try:
+            found: list[tuple[_Val, str]] = []
+            for sf, stmt in rewrites:
+                value = stmt.value
+                steps = []
+                if value.kind == "Name":
+                    steps = sorted(
+                        (
+                            a
+                            for a in sf.values.assigns
+                            if a.target.kind == "Name"
+                            and a.target.name == value.name
+                            and a.line < stmt.line
+                        ),
+                        key=lambda a: a.line,
+                    )
+                formula = steps[0].value if steps else value
+                nodes = formula.walk()
+                owned = {id(n.target) for n in nodes if n.kind == "Attribute"}
+                shown = [
+                    f"{n.text} = {self.resolve(sf, -1, n, depth + 1).show()}"
+                    for n in nodes
+                    if n.kind == "Attribute"
+                    and id(n) not in owned
+                    and _unparsed(n).split(".")[0] in _CONFIG_RECEIVERS
+                ]
+                when = next(
+                    (i.test.text for i in stmt.ifs if not i.test.text.startswith("__name__")), ""
+                )
+                trail = [
+                    f"{expr.text}: rewritten at {sf.loc(stmt.line)} before the run"
+                    + (f" if {when}" if when else "")
+                ]
+                trail += [
+                    f"{a.target.name} = {a.value.text} at {sf.loc(a.line)}"
+                    + (
+                        f" (if {a.ifs[0].test.text})"
+                        if n and a.ifs and not a.ifs[0].test.text.startswith("__name__")
+                        else ""
+                    )
+                    for n, a in enumerate(steps)
+                ]
+                if shown:
+                    trail.append("with " + "; ".join(dict.fromkeys(shown)))
+                val = _Val(formula.text, False, ("; ".join(trail),), rewritten=True)
+                found.append((val, sf.loc(stmt.line)))
+            return _merge(found)
+        finally:
+            self._rewriting.discard(key)
 
     def _written_before(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val | None:
         """``args.dist_backend`` read after the same function sets it (RAM's
@@ -8607,6 +8701,23 @@ class _Recipe:
         values: list[tuple[str, str]] = []
         settings: dict[str, str] = {}
         off: set[int] = set()  # the steps of a branch the run's settings leave untaken
+        # a step in a branch of a choice by value the run's values never take (Swin's ``if
+        # config.TRAIN.LR_SCHEDULER.NAME == 'linear':`` with the name ``cosine``) is another
+        # config's schedule: named as skipped, not shown as a step of this one (a switch's
+        # other side, ``if args.cos:`` off, stays a step: :data:`off` below)
+        inner = sorted(ifs, key=lambda i: -i.line)
+
+        def chosen_out(stmt: AssignValues | _Returned | _Updated) -> IfValues | None:
+            near = next((i for i in inner if i.line < stmt.line <= i.end_line), None)
+            if near is None or near.test.kind != "Compare":
+                return None
+            return None if self._assignment_runs(file, fn, stmt.line) else near
+
+        skipped = [near for stmt in stmts if (near := chosen_out(stmt)) is not None]
+        if skipped and len(skipped) < len(stmts):
+            stmts = [a for a in stmts if chosen_out(a) is None]
+        else:
+            skipped = []
         for n, stmt in enumerate(stmts, 1):
             side = ""
             for near in sorted(ifs, key=lambda i: -i.line):
@@ -8648,13 +8759,17 @@ class _Recipe:
                     any(re.search(r"warm", i.test.text, re.I) for i in ifs)
                     or any(re.search(r"warm", t, re.I) for t in formulas[len(stmts) :]),
                 ),
-                ("cosine", any(re.search(r"\bcos\(", t) for t in formulas)),
+                # (a step building a cosine scheduler: timm's ``CosineLRScheduler(...)``)
+                ("cosine", any(re.search(r"\bcos\(|\bCosine\w*\(", t) for t in formulas)),
                 ("inverse square root of the step", any(_INVERSE_ROOT.search(t) for t in formulas)),
             )
             if hit
         ]
         if shape:
             values.insert(0, ("shape", " then ".join(shape)))
+        if skipped:
+            tests = dict.fromkeys(f"if {i.test.shown()}" for i in skipped)
+            values.append(("not taken with the run's values", "; ".join(tests)))
         return values + list(settings.items())
 
     def _hand_smoothing(self, file: _File, index: int, given: set[str]) -> list[tuple[str, str]]:
@@ -8728,7 +8843,7 @@ class _Recipe:
             if leaf.text in counters:
                 continue
             found = self.values.resolve(file, fn, leaf, 0)
-            if found.literal and found.text != leaf.text:
+            if (found.literal or found.rewritten) and found.text != leaf.text:
                 settings[leaf.text] = found.show()
 
     def _schedule_helpers(

@@ -55,7 +55,7 @@ from apiscan.review.commands import (
 )
 from apiscan.review.config_files import OptionFiles, config_names, config_words
 from apiscan.review.evaluate import Namespaces, bind_call, choice_key, outcomes, values_of
-from apiscan.review.gaps import float_only_passes, own_packages, sibling_module
+from apiscan.review.gaps import OPTIONAL_KERNEL, float_only_passes, own_packages, sibling_module
 from apiscan.review.leftout import call_index, globals_picks
 from apiscan.review.masked import METRICS
 from apiscan.review.model import (
@@ -708,14 +708,22 @@ class Ancillary:
             if base is not None and base not in found:
                 found[path] = f"{VARIANT} {base}"
         apart = self._why.keys() | found.keys()
-        entries_kept = self._ported_entries() - found.keys()
+        importers: dict[str, set[str]] = {}
+        for path, target in _local_references(analyses):
+            importers.setdefault(target, set()).add(path)
+        # a training-step module (a checkpoint saver, a grad scaler) is the run's unless only
+        # variant scripts import it (an MoE variant's ``utils_moe.py`` beside the
+        # ``utils.py`` the training imports): then it may be that variant's delta
+        only_variants = {
+            p
+            for p in self.keep
+            if p not in scripts and importers.get(p) and importers[p] <= found.keys()
+        }
+        entries_kept = self._ported_entries() - found.keys() - only_variants
         reached = _closure(entries_kept, self._imports) | entries_kept
         folders: dict[PurePosixPath, list[str]] = {}
         for path in sorted(reached):
             folders.setdefault(PurePosixPath(path).parent, []).append(path)
-        importers: dict[str, set[str]] = {}
-        for path, target in _local_references(analyses):
-            importers.setdefault(target, set()).add(path)
         names: dict[str, set[str]] = {}
         for fa in analyses:
             if fa.errors or fa.syntax is None:
@@ -732,7 +740,7 @@ class Ancillary:
                 if "." not in n and not n.startswith("_")
             }
         for path in sorted(names):
-            if path in apart or path in reached or path in self.keep:
+            if path in apart or path in reached or path in self.keep - only_variants:
                 continue
             if PurePosixPath(path).name == "__init__.py":
                 continue
@@ -10801,6 +10809,87 @@ def unbuilt_extensions(
             top = {f.qualname for f in other.functions if "." not in f.qualname}
             if other.path in owners and own <= owners[other.path] and not top - own:
                 found[other.path] = why
+    return found
+
+
+def _absolute_import(fa: FileAnalysis, name: str) -> str:
+    """An import's name as :attr:`~apiscan.extract.syntax.SyntaxFacts.import_lines` writes
+    it, made absolute: a relative one (``.ops.fused``) from the package of the file."""
+    if not name.startswith("."):
+        return name
+    level = len(name) - len(name.lstrip("."))
+    if not fa.modules:
+        return ""
+    parts = fa.modules[0].split(".")
+    if PurePosixPath(fa.path).name != "__init__.py":
+        parts = parts[:-1]
+    parts = parts[: len(parts) - (level - 1)] if level > 1 else parts
+    rest = name.lstrip(".")
+    return ".".join([*parts, rest] if rest else parts)
+
+
+def optional_kernels(
+    analyses: Sequence[FileAnalysis], ancillary: Ancillary, root: Path | None
+) -> dict[str, str]:
+    """The wrappers of a compiled op (a module defining a ``torch.autograd.Function``
+    subclass beside C++/CUDA sources in its folder) that every ported file importing it
+    imports in a ``try:`` falling back to a stand-in when it is missing (Swin's fused window
+    shift, ``WindowProcess = None`` in ``except``, used only under a flag): an acceleration
+    the code runs without, so the port keeps the PyTorch path and neither writes the kernel
+    nor its backward. The wrapper and its folder's native sources, by path -> why."""
+    from apiscan.review.gaps import native_sources  # no cycle: gaps is leaf
+
+    if root is None or not root.is_dir():
+        return {}
+    native: dict[PurePosixPath, list[str]] = {}
+    for _, where in native_sources(root):
+        native.setdefault(PurePosixPath(where.path).parent, []).append(where.path)
+    if not native:
+        return {}
+    by_module = {m: fa.path for fa in analyses if not fa.errors for m in fa.modules}
+    wrappers = {
+        fa.path
+        for fa in analyses
+        if not fa.errors
+        and not ancillary.why(fa.path)
+        and PurePosixPath(fa.path).parent in native
+        and any("torch.autograd.Function" in c.bases for c in fa.classes)
+    }
+    if not wrappers:
+        return {}
+    importers: dict[str, set[str]] = {}
+    for path, target in _local_references(analyses):
+        if target in wrappers and not ancillary.apart(path):
+            importers.setdefault(target, set()).add(path)
+    by_path = {fa.path: fa for fa in analyses}
+    found: dict[str, str] = {}
+    for wrapper in sorted(wrappers):
+        users = importers.get(wrapper, set()) - wrappers
+        if not users:
+            continue
+        places: list[str] = []
+        for user in sorted(users):
+            fa = by_path[user]
+            if fa.syntax is None:
+                break
+            optional = {
+                _module_file(_absolute_import(fa, n), by_module): line
+                for n, line in fa.syntax.optional_modules
+            }
+            named = {
+                _module_file(_absolute_import(fa, n), by_module) for n, _ in fa.syntax.import_lines
+            }
+            if wrapper not in optional or wrapper not in named:
+                break
+            places.append(f"{user}:{optional[wrapper]}")
+        else:
+            why = (
+                f"{OPTIONAL_KERNEL}: imported with a fallback at {', '.join(places)}, "
+                "the code runs without it"
+            )
+            found[wrapper] = why
+            for source in native[PurePosixPath(wrapper).parent]:
+                found.setdefault(source, why)
     return found
 
 

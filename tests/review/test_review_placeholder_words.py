@@ -25,6 +25,8 @@ def test_capitalised_and_bracketed_placeholders_give_no_value() -> None:
     assert given("--batch=N_BATCH") is None
     assert given("--batch", "16", "LMDB_PATH") == ("16",)
     assert given("--batch", "16") == ("16",)
+    # an optional flag in brackets after the value is the next option, not a second value
+    assert given("--batch", "2", "[--use-checkpoint]") == ("2",)
     # an ordinary capitalised value is a value
     assert Launch("README.md", 1, ("--optim", "SGD")).given(("--optim",)) == ("SGD",)
 
