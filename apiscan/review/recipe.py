@@ -8690,6 +8690,7 @@ class _Recipe:
         )
         # the steps of a branch the run's values skip (``if lr_type == 'cos':`` with
         # the ``'step'`` every caller passes) are another run's schedule: no step, no shape
+        every = stmts
         stmts = [a for a in stmts if self.branch_taken(file.path, a.line) is not False]
         ifs = [
             i
@@ -8713,8 +8714,9 @@ class _Recipe:
                 return None
             return None if self._assignment_runs(file, fn, stmt.line) else near
 
-        skipped = [near for stmt in stmts if (near := chosen_out(stmt)) is not None]
-        if skipped and len(skipped) < len(stmts):
+        # (named from every step, those the branch tests above already left out included)
+        skipped = [near for stmt in every if (near := chosen_out(stmt)) is not None]
+        if skipped and len(skipped) < len(every):
             stmts = [a for a in stmts if chosen_out(a) is None]
         else:
             skipped = []
