@@ -2645,7 +2645,7 @@ def work_items(
         )
     )
     items.extend(_import_built_ops(result, analyses, ancillary, items))
-    items.extend(triton_kernels(analyses, ancillary))
+    items.extend(triton_kernels(analyses, ancillary, findings))
     items.extend(_library_ops(result, analyses, ancillary))
     items.extend(helper_libraries(result, analyses, ancillary))
     items.extend(submodule_code(result, analyses, ancillary, submodules, uncalled, items))
@@ -10497,7 +10497,11 @@ def _third_party_ops(
 _NATIVE_TWIN = re.compile(r"native|naive|reference|_ref$|_ref_|_torch$|pytorch", re.IGNORECASE)
 
 
-def triton_kernels(analyses: Sequence[FileAnalysis], ancillary: Ancillary) -> list[WorkItem]:
+def triton_kernels(
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    findings: Sequence[ApiFinding] = (),
+) -> list[WorkItem]:
     """The Triton kernels of the ported code (``@triton.jit`` functions, launched as
     ``_kernel[grid](...)``), one item per module: the kernels of one file are one op's
     passes (mamba's ``ssd_chunk_scan.py``: the chunked scan's forward and its backward
@@ -10505,12 +10509,28 @@ def triton_kernels(analyses: Sequence[FileAnalysis], ancillary: Ancillary) -> li
     MindSpore ops or a custom op with its backward, a compiled op to port like a CUDA
     extension's. A PyTorch reference of the op in the same module (``chunk_scan_ref``,
     ``layer_norm_ref``) is that composition, written already. Kernels nothing the run
-    reaches launches are left to the reachability (:func:`reached_work`)."""
+    reaches launches are left to the reachability (:func:`reached_work`). A module of
+    kernels the network never runs (whisper's DTW and median filter for word timestamps,
+    launched by host-side alignment code with a CPU fallback) accelerates host code: no op of
+    the port."""
     from apiscan.review.gaps import TRITON  # no cycle: gaps is leaf
 
+    in_network = {f.path for f in findings if f.scope == "network"}
+    # ... or whose functions a Module's method calls (a decoding ``step`` the generation
+    # loop runs, outside the training graph)
+    is_module = module_classes(analyses)
+    own = {
+        f"{m}.{fn.qualname}": fa.path for fa in analyses for m in fa.modules for fn in fa.functions
+    }
+    for fa in analyses:
+        for call in fa.calls:
+            owner, _, _ = call.caller.rpartition(".")
+            target = own.get(call.callee)
+            if target is not None and owner and any(is_module(f"{m}.{owner}") for m in fa.modules):
+                in_network.add(target)
     items: list[WorkItem] = []
     for fa, facts in with_facts(analyses):
-        if fa.errors or ancillary.why(fa.path):
+        if fa.errors or ancillary.why(fa.path) or (findings and fa.path not in in_network):
             continue
         jitted = [
             (qual, line)
