@@ -7821,6 +7821,7 @@ class _Recipe:
                     and node.is_class
                     and _OTHER_SCHEDULED.search(stored.rpartition(".")[2])
                     and not _LR_SCHEDULE.search(stored)
+                    and not self._ema_decay(stored)  # an EMA's decay: its own row
                 ):
                     # a schedule object another setting follows (stable-baselines3's
                     # ``self.exploration_schedule = LinearSchedule(...)``, ``self.clip_range
