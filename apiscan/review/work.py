@@ -159,19 +159,18 @@ ANCILLARY_FILES: dict[str, str] = {
     "bench.py": "timing",
     "*profil*.py": "timing",
 }
+#: Other frameworks' inference runtimes a deployment hands the model's inputs to (NVIDIA
+#: Triton's inference-server client too: yolov9's utils/triton.py).
+DEPLOY_RUNTIMES = frozenset(
+    {"onnx", "onnxruntime", "tensorrt", "openvino", "coremltools", "paddle", "tritonclient"}
+)
 #: Frameworks a file adapts the model to (an adapter is not ported with the model).
-FOREIGN_FRAMEWORKS = frozenset(
+FOREIGN_FRAMEWORKS = DEPLOY_RUNTIMES | frozenset(
     {
         "detectron2",
         "tensorflow",
         "jax",
         "flax",
-        "onnx",
-        "onnxruntime",
-        "tensorrt",
-        "openvino",
-        "coremltools",
-        "paddle",
         # deep-learning frameworks a repository may ship a second implementation for
         # (ResNeSt-like ``gluon/`` packages beside ``torch/``): another framework's model and
         # training script, not port work
@@ -194,8 +193,6 @@ FOREIGN_FRAMEWORKS = frozenset(
         "mmdet3d",
         "lightning",
         "pytorch_lightning",
-        # NVIDIA Triton's inference-server client (yolov9's utils/triton.py)
-        "tritonclient",
         # Replicate's predictor (SwinIR's predict.py beside cog.yaml): a hosting entry point
         "cog",
     }
@@ -5276,22 +5273,9 @@ def apart_called(
     )
 
 
-#: Other frameworks' inference runtimes a multi-backend wrapper hands the inputs to.
-DEPLOY_RUNTIMES = frozenset(
-    {
-        "onnx",
-        "onnxruntime",
-        "tensorrt",
-        "openvino",
-        "coremltools",
-        "paddle",
-        "tensorflow",
-        "tflite_runtime",
-        "tritonclient",
-        "ncnn",
-        "mnn",
-    }
-)
+#: What a multi-backend wrapper may run the model through: the deployment runtimes, and
+#: TensorFlow's (SavedModel, GraphDef, TFLite) interpreters.
+_WRAPPED_RUNTIMES = DEPLOY_RUNTIMES | {"tensorflow", "tflite_runtime", "ncnn", "mnn"}
 
 
 def backend_wrappers(
@@ -5318,7 +5302,7 @@ def backend_wrappers(
             owner = values.defs[call.function].qual.partition(".")[0]
             chain = call.expr.func.chain() if owner in classes else None
             top = imports.get(chain[0], "").partition(".")[0] if chain else ""
-            if top in DEPLOY_RUNTIMES:
+            if top in _WRAPPED_RUNTIMES:
                 used.setdefault(owner, set()).add(top)
         for cls, runtimes in sorted(used.items()):
             if len(runtimes) >= 2:
