@@ -401,6 +401,10 @@ _EVALUATION_SETTING = re.compile(r"(^|_)(test|eval|val|validation|inference)(_|$
 _SCHEDULE_FUNCTION = "schedule function"
 
 
+#: How a reduced output's loss row begins (:meth:`_Recipe._reduced_outputs`).
+_MODEL_TERM = "a term the model's forward computes"
+
+
 class _Returned(NamedTuple):
     """A ``return`` of a schedule function, read as one of its steps."""
 
@@ -9133,6 +9137,17 @@ class _Recipe:
                     continue
                 values = [("type", kind), ("term", formula.text), ("weight", "1")]
                 note = f"a term of the loss the training step differentiates: {total.text}"
+                # (one row per term: a reduced output's row of the same term gives way)
+                self.out = [
+                    i
+                    for i in self.out
+                    if not (
+                        i.category == "loss"
+                        and i.name == term.name
+                        and i.where.path == file.path
+                        and i.note.startswith(_MODEL_TERM)
+                    )
+                ]
                 self.add("loss", f"term {term.name}", file.where(total.line), values, note)
 
     def _accumulated_loss(self, file: _File) -> None:
@@ -9389,6 +9404,11 @@ class _Recipe:
                 or value.func.name not in _REDUCTIONS
             ):
                 continue
+            if any(
+                i.category == "loss" and i.name == f"term {name}" and i.where.path == file.path
+                for i in self.out
+            ):
+                continue  # the summed terms' own row says what kind of loss it is
             # the tensors it reads, not the modules (``torch`` of ``torch.sum(...)``)
             read = {e.name for e in value.walk() if e.kind == "Name" and e.name}
             read -= set(file.imports)
@@ -9415,7 +9435,7 @@ class _Recipe:
                 (tensor, f"returned by {shorten(model.text, _TERM_LIMIT)}"),
             ]
             note = (
-                f"a term the model's forward computes; the training step differentiates "
+                f"{_MODEL_TERM}; the training step differentiates "
                 f"{differentiated} = {summed} at {file.loc(line)}"
             )
             self.add("loss", name, file.where(a.line), values, note)

@@ -56,7 +56,9 @@ def test_a_reduced_output_of_the_model_is_a_loss_row(tmp_path) -> None:
         "l_length": "returned by net_g(x)",
     }
     assert "loss_all = loss_mel + loss_dur + loss_aux + loss_reg" in dur.note
-    # a method's reduction of a returned tensor too
-    assert dict(rows["loss_aux"].values)["loss"] == "aux.mean()"
+    # a method's reduction of a returned tensor too: one row, the summed terms' own
+    # (``aux.mean()`` is a kind of loss written out), none beside it for the same term
+    assert dict(rows["term loss_aux"].values)["term"] == "aux.mean()"
+    assert "loss_aux" not in rows
     # a reduction of the weights is no output of the model's forward
     assert "loss_reg" not in rows
