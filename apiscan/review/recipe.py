@@ -401,6 +401,8 @@ _EVALUATION_SETTING = re.compile(r"(^|_)(test|eval|val|validation|inference)(_|$
 _SCHEDULE_FUNCTION = "schedule function"
 
 
+#: The note of a training length read from the epoch loop's bound (:meth:`_Recipe._loop_lengths`).
+_LOOP_LENGTH = "what the loop around the training's batches runs to"
 #: How a reduced output's loss row begins (:meth:`_Recipe._reduced_outputs`).
 _MODEL_TERM = "a term the model's forward computes"
 
@@ -769,7 +771,14 @@ def extract_recipe(
         *option_rows(options, analyses),
         *_object_length(recipe.repo),
     )
-    return recipe.picked_configs(with_config_rows(items, analyses, Path(root), files))
+    rows = recipe.picked_configs(with_config_rows(items, analyses, Path(root), files))
+    if any(r.category == "epochs" and r.note != _LOOP_LENGTH for r in rows):
+        # a config file's or an option's own training-length row says it: the loop reading
+        # it gives no second
+        rows = type(rows)(
+            r for r in rows if not (r.category == "epochs" and r.note == _LOOP_LENGTH)
+        )
+    return rows
 
 
 def _set_up(
@@ -11534,7 +11543,7 @@ class _Recipe:
                 configs = not found.literal and self.values._hparams(bound) is not None
                 if not configs and (not found.literal or _literal_number(found.text) is None):
                     continue
-                note = "what the loop around the training's batches runs to"
+                note = _LOOP_LENGTH
                 where = file.where(outer.line)
                 self.add("epochs", bound.text, where, (("value", found.show()),), note)
                 return
@@ -13384,10 +13393,32 @@ def _epoch_loops(file: _File) -> Iterator[tuple[LoopValues, Expr]]:
         and c.expr.func.name == "backward"
     }
     steps = {file.defs[n].name for n in backward if file.defs[n].owner < 0}
+    backward_lines = [
+        (c.function, c.expr.line)
+        for c in file.values.calls
+        if c.expr.func.kind == "Attribute" and c.expr.func.name == "backward"
+    ]
     for outer in loops:
         if outer.iter.kind != "Call" or outer.iter.callee() != "range":
             continue
         last = max((u.line for u in outer.updates), default=outer.line)
+        inner_spans = [
+            (inner.line, max((u.line for u in inner.updates), default=inner.line))
+            for inner in loops
+            if inner is not outer
+            and inner.function == outer.function
+            and outer.line < inner.line <= last
+        ]
+        if any(
+            fn == outer.function
+            and outer.line < line <= last
+            and not any(a <= line <= z for a, z in inner_spans)
+            for fn, line in backward_lines
+        ):
+            # the backward pass in the loop's own body (semantic-segmentation's ``for i in
+            # range(cfg.TRAIN.epoch_iters):`` fetching ``next(iterator)``): the batch loop,
+            # the loops inside it (over the optimizers) no batches
+            continue
         if (
             not any(
                 inner is not outer
