@@ -506,11 +506,25 @@ def _optional_imports(node: ast.Try) -> set[str]:
 def _fallback_imports(node: ast.Try) -> list[ast.Import | ast.ImportFrom]:
     """The imports of a ``try:``'s own body (:func:`_optional_imports`) whose every bound
     name a handler catching the import's failure assigns again: the stand-in the code runs
-    with when the module is missing."""
+    with when the module is missing. A ``try:`` that returns what it imports builds (fairseq's
+    ``DynamicConv``: ``from ...dynamicconv_layer import DynamicconvLayer; return
+    DynamicconvLayer(...)``) with a handler that neither raises nor returns falls through
+    to the code after it: that code is the stand-in, every import of the body optional."""
     imports = [s for s in node.body if isinstance(s, (ast.Import, ast.ImportFrom))]
     found: list[ast.Import | ast.ImportFrom] = []
     if not imports:
         return found
+    if isinstance(node.body[-1], ast.Return) and not node.orelse and not node.finalbody:
+        for handler in node.handlers:
+            kinds = handler.type
+            names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+            caught = kinds is None or any(
+                isinstance(n, ast.Name) and n.id in _IMPORT_FAILURES for n in names
+            )
+            if caught and not any(
+                isinstance(s, (ast.Raise, ast.Return)) for s in ast.walk(handler)
+            ):
+                return imports
     for handler in node.handlers:
         kinds = handler.type
         names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]

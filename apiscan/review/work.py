@@ -10861,14 +10861,20 @@ def optional_kernels(
     }
     if not wrappers:
         return {}
+    packages = {str(PurePosixPath(w).parent / "__init__.py") for w in wrappers}
     importers: dict[str, set[str]] = {}
     for path, target in _local_references(analyses):
-        if target in wrappers and not ancillary.apart(path):
+        if (target in wrappers or target in packages) and not ancillary.apart(path):
             importers.setdefault(target, set()).add(path)
     by_path = {fa.path: fa for fa in analyses}
     found: dict[str, str] = {}
     for wrapper in sorted(wrappers):
-        users = importers.get(wrapper, set()) - wrappers
+        # the wrapper's package re-exporting it (``from .dynamicconv_layer import
+        # DynamicconvLayer`` in its ``__init__.py``) is no user: its importers import it
+        package = str(PurePosixPath(wrapper).parent / "__init__.py")
+        users = importers.get(wrapper, set()) - wrappers - {package}
+        if package in importers.get(wrapper, set()):
+            users |= importers.get(package, set()) - wrappers - {package}
         if not users:
             continue
         places: list[str] = []
@@ -10883,9 +10889,10 @@ def optional_kernels(
             named = {
                 _module_file(_absolute_import(fa, n), by_module) for n, _ in fa.syntax.import_lines
             }
-            if wrapper not in optional or wrapper not in named:
+            hit = next((t for t in (wrapper, package) if t in optional and t in named), None)
+            if hit is None:
                 break
-            places.append(f"{user}:{optional[wrapper]}")
+            places.append(f"{user}:{optional[hit]}")
         else:
             why = (
                 f"{OPTIONAL_KERNEL}: imported with a fallback at {', '.join(places)}, "
