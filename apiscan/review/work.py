@@ -1933,10 +1933,7 @@ def _imported_by_name(fa: FileAnalysis) -> list[str]:
     }
     found: list[str] = []
     for call in facts.values.calls:
-        chain = call.expr.func.chain() if call.expr.parts else None
-        if not chain or chain[0] not in imports:
-            continue
-        if ".".join([imports[chain[0]], *chain[1:]]) != "importlib.import_module":
+        if imported_name(call.expr, imports) != "importlib.import_module":
             continue
         args = call.expr.args
         if not args:
@@ -2080,6 +2077,16 @@ def trained_reach(analyses: Sequence[FileAnalysis], training: Iterable[str]) -> 
     }
     start = trains | runners
     return _closure(start, graph, packages=True) | start
+
+
+def imported_name(call: Expr, imports: Mapping[str, str]) -> str | None:
+    """A call's callee by the absolute name the file imports its head as (``a.b.f`` of
+    ``x.f(...)`` under ``import a.b as x``); None when the file does not import the head (a
+    local, a def of its own)."""
+    chain = call.func.chain() if call.parts else None
+    if not chain or chain[0] not in imports:
+        return None
+    return ".".join([imports[chain[0]], *chain[1:]])
 
 
 def _local_references(analyses: Sequence[FileAnalysis]) -> Iterator[tuple[str, str]]:
@@ -5300,8 +5307,8 @@ def backend_wrappers(
             if call.function < 0:
                 continue
             owner = values.defs[call.function].qual.partition(".")[0]
-            chain = call.expr.func.chain() if owner in classes else None
-            top = imports.get(chain[0], "").partition(".")[0] if chain else ""
+            dotted = imported_name(call.expr, imports) if owner in classes else None
+            top = (dotted or "").partition(".")[0]
             if top in _WRAPPED_RUNTIMES:
                 used.setdefault(owner, set()).add(top)
         for cls, runtimes in sorted(used.items()):
@@ -9234,10 +9241,9 @@ def _library_loads(
             continue
         imports = dict(facts.imports)
         for call in values.calls:
-            chain = call.expr.func.chain()
-            if not chain or chain[-1] not in _LIBRARY_LOADERS or chain[0] not in imports:
+            dotted = imported_name(call.expr, imports)
+            if dotted is None or call.expr.callee() not in _LIBRARY_LOADERS:
                 continue
-            dotted = ".".join([imports[chain[0]], *chain[1:]])
             top = dotted.partition(".")[0]
             if top in ("torch", *own) or dotted.startswith(("torch.", "torchvision.")):
                 continue
@@ -10255,11 +10261,11 @@ def compiled_ops(
             continue
         imports = dict(facts.imports)
         for call in facts.values.calls:
-            chain = call.expr.func.chain()
-            if not chain or len(chain) < 2 or chain[0] not in imports:
+            # an attribute of the extension module (``top_pool.forward``), not a bare name
+            name = imported_name(call.expr, imports) if call.expr.func.kind == "Attribute" else None
+            if name is None:
                 continue
-            dotted = [*imports[chain[0]].split("."), *chain[1:]]
-            module, binding = ".".join(dotted[:-1]), dotted[-1]
+            module, _, binding = name.rpartition(".")
             if module not in declared:
                 continue
             op = _BINDING_SUFFIX.sub("", binding)
@@ -10512,26 +10518,34 @@ def triton_kernels(
             target = own.get(call.callee)
             if target is not None and owner and any(is_module(f"{m}.{owner}") for m in fa.modules):
                 in_network.add(target)
-    items: list[WorkItem] = []
-    for fa, facts in with_facts(analyses):
-        if fa.errors or ancillary.why(fa.path) or (findings and fa.path not in in_network):
-            continue
-        jitted = [
+    jitted = {
+        fa.path: [
             (qual, line)
             for qual, line, decorators in facts.decorators
             if any(d.startswith(TRITON) for d in decorators)
         ]
+        for fa, facts in with_facts(analyses)
+    }
+    # (the calling file, the callee) of each call a jitted function makes, in any module
+    kernel_calls = {
+        (fa.path, call.callee)
+        for fa in analyses
+        if jitted.get(fa.path)
+        for call in fa.calls
+        if any(call.caller == q for q, _ in jitted[fa.path])
+    }
+    items: list[WorkItem] = []
+    for fa, _ in with_facts(analyses):
+        if fa.errors or ancillary.why(fa.path) or (findings and fa.path not in in_network):
+            continue
         # a jitted function another jitted function calls is a device helper inlined in
-        # that kernel (``softplus``, ``tanh_approx``): part of the kernels that call it
-        names = {q for q, _ in jitted}
-        own = {f"{m}.{q}" for m in fa.modules for q in names} | names
-        helpers = {
-            call.callee.rpartition(".")[2]
-            for call in fa.calls
-            if call.caller in names and call.callee in own
-        }
-        helpers |= _helpers_called_elsewhere(analyses, fa, names)
-        kernels = [(q, line) for q, line in jitted if q not in helpers]
+        # that kernel (``softplus``, ``tanh_approx``): part of the kernels that call it, by
+        # its module's name from any module, by its bare name from its own
+        names = {q for q, _ in jitted[fa.path]}
+        qualified = {f"{m}.{q}": q for m in fa.modules for q in names}
+        helpers = {qualified[callee] for _, callee in kernel_calls if callee in qualified}
+        helpers |= {callee for path, callee in kernel_calls if path == fa.path and callee in names}
+        kernels = [(q, line) for q, line in jitted[fa.path] if q not in helpers]
         if not kernels:
             continue
         module = fa.modules[0] if fa.modules else fa.path
@@ -10575,31 +10589,6 @@ def triton_kernels(
             )
         )
     return items
-
-
-def _helpers_called_elsewhere(
-    analyses: Sequence[FileAnalysis], fa: FileAnalysis, names: set[str]
-) -> set[str]:
-    """The jitted functions of ``fa`` that a jitted function of another module calls (a
-    ``softplus`` device helper imported by the scan kernels' module)."""
-    from apiscan.review.gaps import TRITON  # no cycle: gaps is leaf
-
-    targets = {f"{m}.{q}": q for m in fa.modules for q in names}
-    out: set[str] = set()
-    for other, facts in with_facts(analyses):
-        if other is fa:
-            continue
-        kernels = {
-            qual
-            for qual, _, decorators in facts.decorators
-            if any(d.startswith(TRITON) for d in decorators)
-        }
-        out |= {
-            targets[call.callee]
-            for call in other.calls
-            if call.caller in kernels and call.callee in targets
-        }
-    return out
 
 
 def _native_twin(op: str, files: Sequence[FileAnalysis]) -> str:
