@@ -217,6 +217,30 @@ class ArgOption(NamedTuple):
     action: str
     #: a positional argument or a ``required=True`` option: the command line always gives it
     required: bool = False
+    #: how many of a command line's words it takes: 0 for a flag (``store_true``), one
+    #: without ``nargs`` (``--rank 0 /data``: the path is a positional), N for ``nargs=N``,
+    #: None for any number (``nargs="+"``, ``"*"``, a name)
+    words: int | None = 1
+
+
+#: The argparse actions that take no word of the command line.
+_FLAG_ACTIONS = frozenset(
+    ("store_true", "store_false", "store_const", "append_const", "count", "help", "version")
+)
+
+
+def _word_count(action: str, nargs: Expr | None) -> int | None:
+    """How many words an option with ``action`` and ``nargs`` takes (:attr:`ArgOption.words`):
+    argparse gives a ``store`` option exactly one and leaves the next to the positionals."""
+    if action in _FLAG_ACTIONS:
+        return 0
+    if nargs is None:
+        return 1
+    if nargs.kind == "Constant" and nargs.value == "?":
+        return 1
+    if nargs.kind == "Constant" and isinstance(nargs.value, int) and nargs.value >= 0:
+        return nargs.value
+    return None
 
 
 def argparse_option(expr: Expr) -> ArgOption | None:
@@ -253,7 +277,8 @@ def argparse_option(expr: Expr) -> ArgOption | None:
     required = not optional or (
         flag is not None and not (flag.kind == "Constant" and not flag.value)
     )
-    return ArgOption(dest, option, keywords.get("default"), str(shown), required)
+    words = _word_count(str(shown), nargs)
+    return ArgOption(dest, option, keywords.get("default"), str(shown), required, words)
 
 
 def click_option(expr: Expr) -> ArgOption | None:
@@ -280,7 +305,10 @@ def click_option(expr: Expr) -> ArgOption | None:
     action = "store_true" if flag is not None and flag.kind == "Constant" and flag.value else ""
     needed = keywords.get("required")
     required = needed is not None and not (needed.kind == "Constant" and not needed.value)
-    return ArgOption(dest.lower(), option, keywords.get("default"), action, required)
+    # click's ``nargs=-1`` takes any number (no count), ``nargs=2`` two, a flag none
+    nargs = keywords.get("nargs")
+    words = 0 if action else _word_count("", nargs)
+    return ArgOption(dest.lower(), option, keywords.get("default"), action, required, words)
 
 
 @dataclass(frozen=True, slots=True)

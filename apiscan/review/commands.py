@@ -422,11 +422,13 @@ class Launch(NamedTuple):
             out.append(bare)
         return tuple(out)
 
-    def given(self, names: Collection[str]) -> tuple[str, ...] | None:
+    def given(self, names: Collection[str], count: int | None = None) -> tuple[str, ...] | None:
         """The words the command gives the option spelled as any of ``names`` (``--lr
         0.0004`` → ("0.0004",), ``--gamma=0.85`` → ("0.85",), ``--image_size 368 496`` →
         both, a bare flag → ()), None when it does not pass it; the last one given wins, as
-        argparse reads a repeated option."""
+        argparse reads a repeated option. An option known to take ``count`` words
+        (:attr:`~apiscan.extract.values.ArgOption.words`) takes no more: ``--rank 0 [your
+        imagenet-folder]`` gives ``--rank`` the 0, the rest are positionals."""
         found: tuple[str, ...] | None = None
         words = self.words
         for index, word in enumerate(words):
@@ -447,6 +449,8 @@ class Launch(NamedTuple):
                     ):
                         break
                     taken.append(later)
+                if count is not None:
+                    taken = taken[:count]
             filled = [PLACEHOLDER.match(w.strip("'\"")) is not None for w in taken]
             if filled[:1] == [True]:
                 continue  # ``--model_type <model_type>``: the reader's to fill in, no value

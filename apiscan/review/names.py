@@ -116,6 +116,8 @@ class OptionDefault(NamedTuple):
     positional: bool = False
     #: its ``nargs=`` may take several words (or none): the places after it are not known
     spread: bool = False
+    #: the command line's words it takes (:attr:`~apiscan.extract.values.ArgOption.words`)
+    words: int | None = 1
 
     @property
     def value(self) -> object:
@@ -189,6 +191,7 @@ class ArgparseDefaults:
                     boolean,
                     not option.option.startswith("-") and option.action in ("", "store"),
                     any(k.name == "nargs" for k in expr.keywords),
+                    option.words,
                 )
                 self.all.append(found)
                 self.at[(fa.path, expr.line, expr.col)] = found
@@ -275,7 +278,7 @@ class ArgparseDefaults:
                 if option.positional:
                     continue
                 flags = (f"--{option.dest}", f"--{option.dest.replace('_', '-')}")
-                words = runs[0].given(flags)
+                words = runs[0].given(flags, option.words)
                 if words is None or any("$" in w or "`" in w for w in words):
                     continue
                 listed = option.written is not None and option.written.kind in ("List", "Tuple")

@@ -1243,6 +1243,13 @@ class _ArgOption:
         return ArgOption(self.option, self.option, self.default, self.action, self.required)
 
     @property
+    def words(self) -> int | None:
+        """The command line's words it takes (:attr:`ArgOption.words`); None (any) for an
+        option of a dict of defaults, which has no declaration to read."""
+        declared = argparse_option(self.call.expr)
+        return declared.words if declared is not None else None
+
+    @property
     def parser(self) -> str:
         """What declares it, as rows name it: "click" for a ``click.option(...)``
         decorator, else "argparse"."""
@@ -1369,7 +1376,7 @@ class _Repo:
 
         def given_by(launch: Launch) -> tuple[str, ...] | None:
             if place is None:
-                return launch.given(names)
+                return launch.given(names, option.words)
             leading = launch.leading()
             return (leading[place],) if place < len(leading) else None
 

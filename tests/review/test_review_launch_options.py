@@ -131,3 +131,43 @@ def test_a_builder_returning_another_object_is_no_dict_of_its_settings(tmp_path:
     assert not _value(review, "torch.optim.SGD", "lr").startswith("0.5")
     # the entry set after the caller's keywords wins
     assert _value(review, "torch.optim.SGD", "momentum").startswith("0.8 (")
+
+
+def test_an_option_takes_only_the_words_its_declaration_allows(tmp_path: Path) -> None:
+    """argparse gives a plain option one word and a flag none: the README's trailing
+    ``[your imagenet-folder with train and val folders]`` is the positional, never more
+    values of ``--rank`` or of the ``store_true`` flag before it."""
+    (tmp_path / "README.md").write_text(
+        "```\npython train.py --lr 0.03 --sizes 368 496 --rank 0 \\\n"
+        "  [your imagenet-folder with train and val folders]\n"
+        "python train.py --lr 0.03 --cos /data/imagenet\n```\n",
+        "utf-8",
+    )
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch\n\n"
+        "parser = argparse.ArgumentParser()\n"
+        "parser.add_argument('data')\n"
+        "parser.add_argument('--lr', default=0.1, type=float)\n"
+        "parser.add_argument('--sizes', nargs=2, type=int, default=[1, 1])\n"
+        "parser.add_argument('--rank', default=-1, type=int)\n"
+        "parser.add_argument('--cos', action='store_true')\n"
+        "args = parser.parse_args()\n"
+        "model = torch.nn.Linear(2, 2)\n"
+        "opt = torch.optim.SGD(model.parameters(), lr=args.lr)\n"
+        "torch.distributed.init_process_group('nccl', rank=args.rank)\n"
+        "for x in range(3):\n"
+        "    loss = model(torch.zeros(2)).sum()\n"
+        "    loss.backward()\n"
+        "    opt.step()\n",
+        "utf-8",
+    )
+    first, second = launches(tmp_path, "train.py")
+    assert first.given(("--rank",), 1) == ("0",)
+    assert first.given(("--sizes",), 2) == ("368", "496")
+    assert second.given(("--cos",), 0) == ()
+    # without a count every word up to the next flag, as before
+    assert len(first.given(("--rank",)) or ()) > 1
+    review = review_fixture(str(tmp_path))
+    rank = _value(review, "torch.distributed.init_process_group", "rank")
+    assert rank.startswith("0 (args.rank: --rank in README.md"), rank
+    assert "imagenet" not in rank
