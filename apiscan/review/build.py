@@ -595,6 +595,7 @@ def review(options: ScanOptions) -> Review:
         taken,
         picked,
         ancillary.configs,
+        tops,
     )
     # the rows of a file whose registered classes the run picks none of (another model's
     # config dataclass and its fp16 field, another task's loss weights) are that
@@ -896,6 +897,7 @@ def review(options: ScanOptions) -> Review:
         for t in tops
     ]
     modules = structure.with_top_roles(modules, tops, injected)
+    recipe = _model_rows(recipe, modules, tops, others)
     # a random resize every composition crops to a fixed size after: one batch shape
     cropped = cropped_resizes(result, recipe)
     return Review(
@@ -1344,6 +1346,23 @@ def _live_tops(tops: Sequence[TopModel], dead: Collection[tuple[str, str]]) -> l
 
 #: Why a top the run's builder constructs only in a branch it skips is an alternative.
 _SKIPPED_BRANCH = "built only in a branch the run's values skip"
+
+
+def _model_rows(
+    recipe: tuple[RecipeItem, ...],
+    modules: Sequence[ModuleNode],
+    tops: Sequence[TopModel],
+    others: Collection[str],
+) -> tuple[RecipeItem, ...]:
+    """The recipe less the model-settings rows of classes that are no model the run builds:
+    only a top model of the tree (not said to be an alternative) or a class the tree gives
+    the model role keeps its row. A wrapper a one-time check constructs (an inference
+    wrapper built to compare precisions), a head a builder makes for the other branch, a
+    registry's other model: parts or alternatives, whose settings are not the run's."""
+    models = {t.cls for t in tops if not _said_alternative(t)}
+    models |= {m.cls for m in modules if m.role == "model"}
+    models -= set(others)
+    return type(recipe)(i for i in recipe if i.category != "model" or i.name in models)
 
 
 def _said_alternative(top: TopModel) -> bool:

@@ -51,6 +51,9 @@ RECIPE_CATEGORIES: dict[str, str] = {
     "epochs": "Training length",
     "seed": "Random seed",
     "init": "Initialisation",
+    # the settings the run constructs its top model with (MoCo's queue length, momentum and
+    # temperature; a detector's number of queries): the numbers the port's model takes
+    "model": "Model settings",
     "backbone": "Backbone",
     # a pretrained model the training step runs beside the trained network, its outputs the
     # targets of a loss (a frozen CLIP distilled into the network)
@@ -69,6 +72,7 @@ RARE_CATEGORIES = frozenset(
         "wd_schedule",
         "preprocessing",
         "postprocessing",
+        "model",
         "runtime",
         "alternation",
         "anneal",

@@ -112,7 +112,7 @@ from apiscan.review.evaluate import (
     unset_option,
 )
 from apiscan.review.leftout import call_sites_by_def, left_out
-from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
+from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, TopModel, Where
 from apiscan.review.names import BoolTypes, as_bool, bool_word
 from apiscan.review.readings import Readings
 from apiscan.review.registry import registry_choices
@@ -733,8 +733,10 @@ def extract_recipe(
     taken: list[Callable[[str, int], bool | None]] | None = None,
     picked: Iterable[str] = (),
     configs: Collection[str] = (),
+    models: Sequence[TopModel] = (),
 ) -> tuple[RecipeItem, ...]:
     """The training recipe of the scanned repository, sorted by category, path and line.
+    ``models`` are the model tree's top models: a row of each one's constructor settings.
     ``taken``, when given, receives the recipe's :meth:`_Recipe.branch_taken`: whether the
     run's values take the branches a line sits in (the model tree's per-branch parts).
     ``hierarchy`` is the review's own when it has one; ``apart`` says whose recipe a file's
@@ -750,6 +752,7 @@ def extract_recipe(
     readings = readings or Readings(Path(root), analyses)
     recipe = _set_up(result, analyses, root, hierarchy, apart, readings, uncalled, not_picked)
     recipe.picked_models = frozenset(picked)
+    recipe.top_models = tuple(models)
     # the configuration files the documented commands load (``configs``, their paths):
     # their module-level classes hold the values the bases' ``self.x`` read in the run
     recipe.repo.launched_classes = frozenset(
@@ -4453,6 +4456,8 @@ class _Recipe:
         self.not_picked: frozenset[str] = frozenset()
         #: the module classes a pick selects: never left out
         self.picked_models: frozenset[str] = frozenset()
+        #: the model tree's top models (:meth:`_model_settings`)
+        self.top_models: tuple[TopModel, ...] = ()
         #: the files that train (read on first use: :meth:`_on_training_run`)
         self._training_paths: frozenset[str] | None = None
         #: argparse destination -> its defaults (set by :func:`extract_recipe`)
@@ -4749,6 +4754,7 @@ class _Recipe:
         self._flips()
         self._cudnn()
         self._repo_instances()
+        self._model_settings()
         self._settings()
         self._loop_lengths()
         self._unpacked_settings()
@@ -10121,6 +10127,93 @@ class _Recipe:
                 return None
             shown.append(weight.show(f"{update.statement} at {file.loc(update.line)}"))
         return "; ".join(shown) or None
+
+    def _model_settings(self) -> None:
+        """A row of the settings each top model is constructed with, as far as they reach
+        literals (MoCo's ``MoCo(models.__dict__[args.arch], args.moco_dim, args.moco_k,
+        args.moco_m, args.moco_t, args.mlp)``: dim 128, K 65536, m 0.999, T 0.07, mlp
+        False, from the options' defaults or the documented command). A top model is one
+        the model tree found built with parts handed in, or a module class of the
+        repository that no module builds, constructed by a script or a builder function
+        (``UNet(n_channels=3, n_classes=args.classes)``). The parts the tree shows (the
+        encoder handed in) and values that reach no literal (a tensor, a config object)
+        are left out: the row holds the numbers the port's model must be given. A top model
+        that is another's part (a backbone wrapper the builder hands the model) is that
+        model's setting, no row of its own."""
+        inner = {
+            re.split(r"[\s(]", text, maxsplit=1)[0].rpartition(".")[2]
+            for top in self.top_models
+            for _, text in top.parts
+        }
+        # (class, path, line) -> (the builder, the parts' parameters)
+        sites: dict[tuple[str, str, int], tuple[str, set[str]]] = {}
+        for top in self.top_models:
+            if top.cls.rpartition(".")[2] not in inner and not top.where.cell:
+                parts = {name for name, _ in top.parts}
+                sites[(top.cls, top.where.path, top.where.line)] = (top.builder, parts)
+        for key, (file, index) in sorted(self.repo.defs.items()):
+            node = file.defs[index]
+            if not (node.is_class and self.hierarchy.is_module(key)) or node.name in inner:
+                continue
+            if self._repo_category(key, node) is not None:
+                continue  # a loss, a schedule...: its own row
+            built: list[tuple[str, int, str]] = []
+            for path, fact in self.repo.call_sites.get(key, ()):
+                caller = self.files.get(path)
+                if caller is None or is_test_path(path) or fact.role != "call":
+                    continue
+                calls = caller.calls_on.get(fact.line, [])
+                call = next((c for c in calls if c.expr.callee() == node.name), None)
+                if call is None:
+                    continue
+                if self._in_module_class(caller, call.function):
+                    built = []
+                    break  # a part some module builds: the tree's, not a top model
+                fn = caller.defs[call.function].qual if call.function >= 0 else ""
+                built.append((path, fact.line, fn))
+            for path, line, fn in built:
+                sites.setdefault((key, path, line), (fn, set()))
+        for (cls, path, line), (builder, parts) in sorted(sites.items()):
+            file = self.files.get(path)
+            found = self.repo.defs.get(cls)
+            if file is None or found is None:
+                continue
+            owner, index = found
+            node = owner.defs[index]
+            calls = file.calls_on.get(line, [])
+            call = next((c for c in calls if c.expr.callee() == node.name), None)
+            if call is None and len(calls) == 1:
+                call = calls[0]
+            if call is None:
+                continue
+            positional = self._repo_positional(cls, owner, node)
+            given: list[tuple[str, Expr]] = []
+            for i, arg in enumerate(call.expr.args):
+                if arg.kind == "Starred" or i >= len(positional):
+                    break
+                given.append((positional[i], arg))
+            given += [(k.name, k.target) for k in call.expr.keywords if k.name]
+            values = [
+                (name, self._value(file, call.function, name, expr))
+                for name, expr in given
+                if name not in parts
+                and name not in _DATA_PARAMS
+                and self.values.resolve(file, call.function, expr, 0).literal
+            ]
+            if values:
+                by = f", built by {builder}" if builder else ""
+                note = f"the top model's constructor settings{by}"
+                self.add("model", cls, file.where(line), values, note)
+
+    def _in_module_class(self, file: _File, fn: int) -> bool:
+        """Whether function ``fn`` of ``file`` is a method (or a function nested in one) of
+        an nn.Module class: what it constructs is a part of that module."""
+        while fn >= 0:
+            d = file.defs[fn]
+            if d.is_class and self.hierarchy.is_module(f"{file.module}.{d.qual}"):
+                return True
+            fn = d.owner
+        return False
 
     def _repo_positional(self, key: str, file: _File, node: DefValues) -> list[str]:
         """Names of a repo callable's positional parameters; a subclass whose ``__init__``

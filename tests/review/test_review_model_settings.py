@@ -1,0 +1,121 @@
+"""The settings the run constructs its top model with (issue 20): a contrastive model's queue
+length, momentum and temperature are numbers the port's model must be given, read where the
+training script builds it, through the options and the documented command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scan_helpers import review_fixture
+
+_MODEL = """\
+import torch
+import torch.nn as nn
+
+
+class Queue(nn.Module):
+    def __init__(self, base_encoder, dim=128, K=4096, m=0.99, T=0.1, mlp=False):
+        super().__init__()
+        self.K, self.m, self.T = K, m, T
+        self.encoder_q = base_encoder
+        self.encoder_k = nn.Linear(8, dim)
+
+    def forward(self, x):
+        return self.encoder_q(x) / self.T
+
+
+class Encoder(nn.Module):
+    def __init__(self, num_classes=10):
+        super().__init__()
+        self.fc = nn.Linear(8, num_classes)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+class Wrapper(nn.Module):
+    def __init__(self, model, names):
+        super().__init__()
+        self.model, self.names = model, names
+
+    def forward(self, x):
+        return self.model(x)
+"""
+
+_TRAIN = """\
+import argparse
+
+import torch
+
+import builder
+
+parser = argparse.ArgumentParser()
+parser.add_argument("data")
+parser.add_argument("--lr", default=0.03, type=float)
+parser.add_argument("--moco-dim", default=128, type=int)
+parser.add_argument("--moco-k", default=65536, type=int)
+parser.add_argument("--moco-m", default=0.999, type=float)
+parser.add_argument("--moco-t", default=0.07, type=float)
+parser.add_argument("--mlp", action="store_true")
+
+
+def check(model):
+    wrapped = builder.Wrapper(model, names=("a", "b"))
+    return wrapped(torch.zeros(1, 8))
+
+
+def main():
+    args = parser.parse_args()
+    model = builder.Queue(
+        builder.Encoder(), args.moco_dim, args.moco_k, args.moco_m, args.moco_t, args.mlp
+    )
+    check(model)
+    batch = torch.randn(2, 3, 8, 8)
+    optimizer = torch.optim.SGD(model.parameters(), args.lr)
+    for _ in range(10):
+        loss = model(batch).sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_the_top_model_s_constructor_settings_are_a_row(tmp_path: Path) -> None:
+    (tmp_path / "builder.py").write_text(_MODEL, "utf-8")
+    (tmp_path / "train.py").write_text(_TRAIN, "utf-8")
+    (tmp_path / "README.md").write_text(
+        "```\npython train.py --lr 0.03 --moco-t 0.2 --mlp /data/imagenet\n```\n", "utf-8"
+    )
+    review = review_fixture(str(tmp_path))
+    rows = [i for i in review.recipe if i.category == "model"]
+    assert [r.name for r in rows] == ["builder.Queue"], rows
+    values = dict(rows[0].values)
+    assert values["K"].startswith("65536 (args.moco_k"), values
+    assert values["m"].startswith("0.999 ("), values
+    # the documented command's values win over the defaults
+    assert values["T"].startswith("0.2 (args.moco_t: --moco-t in README.md"), values
+    assert values["mlp"].startswith("True ("), values
+    # the encoder handed in is the tree's part, no setting
+    assert "base_encoder" not in values
+    # INVALID: a wrapper a one-time check builds around the model is no model of the run
+    assert all(i.name != "builder.Wrapper" for i in review.recipe)
+    assert str(rows[0].where) == "train.py:24"
+
+
+def test_a_model_built_from_non_literals_gives_no_row(tmp_path: Path) -> None:
+    """VALID counterpart: a model constructed from a tensor and a runtime object only has
+    no settings the review can state."""
+    (tmp_path / "builder.py").write_text(_MODEL, "utf-8")
+    (tmp_path / "train.py").write_text(
+        _TRAIN.replace(
+            "args.moco_dim, args.moco_k, args.moco_m, args.moco_t, args.mlp",
+            "dim=torch.cuda.device_count()",
+        ),
+        "utf-8",
+    )
+    review = review_fixture(str(tmp_path))
+    assert [i for i in review.recipe if i.category == "model"] == []
