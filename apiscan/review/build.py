@@ -1359,10 +1359,22 @@ def _model_rows(
     the model role keeps its row. A wrapper a one-time check constructs (an inference
     wrapper built to compare precisions), a head a builder makes for the other branch, a
     registry's other model: parts or alternatives, whose settings are not the run's."""
-    models = {t.cls for t in tops if not _said_alternative(t)}
-    models |= {m.cls for m in modules if m.role == "model"}
+    kept = [t for t in tops if not _said_alternative(t) and t.cls not in others]
+    models = {t.cls for t in kept} | {m.cls for m in modules if m.role == "model"}
     models -= set(others)
-    return type(recipe)(i for i in recipe if i.category != "model" or i.name in models)
+    # the parts the kept top models are handed (their rows say whose part they are)
+    parts = {
+        re.split(r"[\s(]", text, maxsplit=1)[0].rpartition(".")[2]
+        for t in kept
+        for _, text in t.parts
+    }
+    return type(recipe)(
+        i
+        for i in recipe
+        if i.category != "model"
+        or i.name in models
+        or (": a part's" in i.note and i.name.rpartition(".")[2] in parts)
+    )
 
 
 def _said_alternative(top: TopModel) -> bool:

@@ -10135,22 +10135,26 @@ class _Recipe:
         False, from the options' defaults or the documented command). A top model is one
         the model tree found built with parts handed in, or a module class of the
         repository that no module builds, constructed by a script or a builder function
-        (``UNet(n_channels=3, n_classes=args.classes)``). The parts the tree shows (the
-        encoder handed in) and values that reach no literal (a tensor, a config object)
-        are left out: the row holds the numbers the port's model must be given. A top model
-        that is another's part (a backbone wrapper the builder hands the model) is that
-        model's setting, no row of its own."""
+        (``UNet(n_channels=3, n_classes=args.classes)``). The parts the tree
+        shows (the encoder handed in) and values that reach no literal (a tensor, a config
+        object) are left out: the row holds the numbers the port's model must be given.
+        The parts the same builder constructs and hands in (a segmenter's image encoder
+        ``PatchViT(width=768, layers=12)``) get a row each: their sizes are the model's.
+        A top model that is another's part (a backbone wrapper the builder hands the model)
+        is that model's setting, no row of its own."""
         inner = {
             re.split(r"[\s(]", text, maxsplit=1)[0].rpartition(".")[2]
             for top in self.top_models
             for _, text in top.parts
         }
-        # (class, path, line) -> (the builder, the parts' parameters)
-        sites: dict[tuple[str, str, int], tuple[str, set[str]]] = {}
+        # (class, path, line) -> (the builder, the parts' parameters, whose part it is)
+        sites: dict[tuple[str, str, int], tuple[str, set[str], str]] = {}
         for top in self.top_models:
-            if top.cls.rpartition(".")[2] not in inner and not top.where.cell:
-                parts = {name for name, _ in top.parts}
-                sites[(top.cls, top.where.path, top.where.line)] = (top.builder, parts)
+            if top.cls.rpartition(".")[2] in inner or top.where.cell:
+                continue
+            parts = {name for name, _ in top.parts}
+            sites[(top.cls, top.where.path, top.where.line)] = (top.builder, parts, "")
+            sites.update(self._built_parts(top))
         for key, (file, index) in sorted(self.repo.defs.items()):
             node = file.defs[index]
             if not (node.is_class and self.hierarchy.is_module(key)) or node.name in inner:
@@ -10172,21 +10176,14 @@ class _Recipe:
                 fn = caller.defs[call.function].qual if call.function >= 0 else ""
                 built.append((path, fact.line, fn))
             for path, line, fn in built:
-                sites.setdefault((key, path, line), (fn, set()))
-        for (cls, path, line), (builder, parts) in sorted(sites.items()):
+                sites.setdefault((key, path, line), (fn, set(), ""))
+        for (cls, path, line), (builder, parts, part_of) in sorted(sites.items()):
             file = self.files.get(path)
-            found = self.repo.defs.get(cls)
-            if file is None or found is None:
+            call = self._construction(cls, path, line)
+            if file is None or call is None:
                 continue
-            owner, index = found
-            node = owner.defs[index]
-            calls = file.calls_on.get(line, [])
-            call = next((c for c in calls if c.expr.callee() == node.name), None)
-            if call is None and len(calls) == 1:
-                call = calls[0]
-            if call is None:
-                continue
-            positional = self._repo_positional(cls, owner, node)
+            owner, index = self.repo.defs[cls]
+            positional = self._repo_positional(cls, owner, owner.defs[index])
             given: list[tuple[str, Expr]] = []
             for i, arg in enumerate(call.expr.args):
                 if arg.kind == "Starred" or i >= len(positional):
@@ -10202,8 +10199,47 @@ class _Recipe:
             ]
             if values:
                 by = f", built by {builder}" if builder else ""
-                note = f"the top model's constructor settings{by}"
+                what = f"{part_of}: a part's" if part_of else "the top model's"
+                note = f"{what} constructor settings{by}"
                 self.add("model", cls, file.where(line), values, note)
+
+    def _construction(self, cls: str, path: str, line: int) -> CallValues | None:
+        """The call constructing the repository class ``cls`` on ``line`` of ``path`` (the
+        only call there, when it is built by another name)."""
+        file = self.files.get(path)
+        found = self.repo.defs.get(cls)
+        if file is None or found is None:
+            return None
+        name = found[0].defs[found[1]].name
+        calls = file.calls_on.get(line, [])
+        call = next((c for c in calls if c.expr.callee() == name), None)
+        return call if call is not None or len(calls) != 1 else calls[0]
+
+    def _built_parts(self, top: TopModel) -> dict[tuple[str, str, int], tuple[str, set[str], str]]:
+        """The constructions of ``top``'s parts in the function that constructs ``top``
+        (``image_tower = PatchViT(...)`` before ``PromptSegmenter(image_tower=...)``), as
+        :meth:`_model_settings` sites: "``image_tower`` of PromptSegmenter"."""
+        call = self._construction(top.cls, top.where.path, top.where.line)
+        file = self.files.get(top.where.path)
+        if call is None or file is None:
+            return {}
+        out: dict[tuple[str, str, int], tuple[str, set[str], str]] = {}
+        for param, text in top.parts:
+            short = re.split(r"[\s(]", text, maxsplit=1)[0].rpartition(".")[2]
+            if not short.isidentifier():
+                continue
+            keys = [
+                k
+                for k in self.repo.defs
+                if k.rpartition(".")[2] == short and self.hierarchy.is_module(k)
+            ]
+            if len(keys) != 1:
+                continue
+            for c in file.values.calls:
+                if c.function == call.function and c.expr.callee() == short:
+                    label = f"{param} of {top.cls.rpartition('.')[2]}"
+                    out[(keys[0], file.path, c.expr.line)] = (top.builder, set(), label)
+        return out
 
     def _in_module_class(self, file: _File, fn: int) -> bool:
         """Whether function ``fn`` of ``file`` is a method (or a function nested in one) of

@@ -66,8 +66,9 @@ def check(model):
 
 def main():
     args = parser.parse_args()
+    encoder = builder.Encoder(num_classes=args.moco_dim)
     model = builder.Queue(
-        builder.Encoder(), args.moco_dim, args.moco_k, args.moco_m, args.moco_t, args.mlp
+        encoder, args.moco_dim, args.moco_k, args.moco_m, args.moco_t, args.mlp
     )
     check(model)
     batch = torch.randn(2, 3, 8, 8)
@@ -92,8 +93,12 @@ def test_the_top_model_s_constructor_settings_are_a_row(tmp_path: Path) -> None:
     )
     review = review_fixture(str(tmp_path))
     rows = [i for i in review.recipe if i.category == "model"]
-    assert [r.name for r in rows] == ["builder.Queue"], rows
-    values = dict(rows[0].values)
+    assert [r.name for r in rows] == ["builder.Encoder", "builder.Queue"], rows
+    # the part the training script constructs and hands in: its own sizes, said whose
+    part, top = rows
+    assert dict(part.values)["num_classes"].startswith("128 (args.moco_dim"), part
+    assert part.note.startswith("base_encoder of Queue: a part's"), part.note
+    values = dict(top.values)
     assert values["K"].startswith("65536 (args.moco_k"), values
     assert values["m"].startswith("0.999 ("), values
     # the documented command's values win over the defaults
@@ -103,7 +108,7 @@ def test_the_top_model_s_constructor_settings_are_a_row(tmp_path: Path) -> None:
     assert "base_encoder" not in values
     # INVALID: a wrapper a one-time check builds around the model is no model of the run
     assert all(i.name != "builder.Wrapper" for i in review.recipe)
-    assert str(rows[0].where) == "train.py:24"
+    assert str(top.where) == "train.py:25"
 
 
 def test_a_model_built_from_non_literals_gives_no_row(tmp_path: Path) -> None:
@@ -118,4 +123,4 @@ def test_a_model_built_from_non_literals_gives_no_row(tmp_path: Path) -> None:
         "utf-8",
     )
     review = review_fixture(str(tmp_path))
-    assert [i for i in review.recipe if i.category == "model"] == []
+    assert [i.name for i in review.recipe if i.category == "model"] == ["builder.Encoder"]
