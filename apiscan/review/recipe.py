@@ -384,7 +384,7 @@ _AUG_PARAMETER = re.compile(
 _IDENTITY_TEST = re.compile(r"[\w.]+\s+is(?:\s+not)?\s+(?!(?:None|True|False)\b)[\w.]+")
 _BRANCH_DECIDED = frozenset(
     {"optimizer", "scheduler", "wd_schedule", "loss", "augmentation", "preprocessing",
-     "dataloader", "warmup", "ema", "grad_clip", "amp", "seed", "distributed"}
+     "dataloader", "warmup", "ema", "grad_clip", "amp", "seed", "distributed", "model"}
 )  # fmt: skip
 #: The rows whose ``if``/``elif`` branch is weighed where they are built
 #: (:meth:`_Recipe._branch_rows`; a wrapper for several devices only under an option's
@@ -10155,9 +10155,14 @@ class _Recipe:
             parts = {name for name, _ in top.parts}
             sites[(top.cls, top.where.path, top.where.line)] = (top.builder, parts, "")
             sites.update(self._built_parts(top))
+        # a class the tree found built (by its builder's call) is shown there only: the
+        # constructions inside its builder are the same model again
+        in_tree = {cls for cls, _, _ in sites}
         for key, (file, index) in sorted(self.repo.defs.items()):
             node = file.defs[index]
             if not (node.is_class and self.hierarchy.is_module(key)) or node.name in inner:
+                continue
+            if key in in_tree:
                 continue
             if self._repo_category(key, node) is not None:
                 continue  # a loss, a schedule...: its own row
@@ -10184,6 +10189,27 @@ class _Recipe:
                 continue
             owner, index = self.repo.defs[cls]
             positional = self._repo_positional(cls, owner, owner.defs[index])
+            callee = call.expr.callee()
+            if callee != owner.defs[index].name:
+                # the tree's top is the call of its builder (``build_ssd('train', 300, 21)``,
+                # ``load_model(device, path, model_type)``): the builder's parameters name
+                # what it is passed
+                builders = [
+                    k
+                    for k, (f, i) in self.repo.defs.items()
+                    if k.rpartition(".")[2] == callee and not f.defs[i].is_class
+                ]
+                if len(builders) > 1:
+                    # several defs of that name: the one the calling file defines or imports
+                    # (a def known under two module names is one)
+                    near = {path, *(self.repo.graph or {}).get(path, ())}
+                    builders = [k for k in builders if self.repo.defs[k][0].path in near]
+                    one = {(self.repo.defs[k][0].path, self.repo.defs[k][1]) for k in builders}
+                    builders = builders[:1] if len(one) == 1 else builders
+                if len(builders) != 1:
+                    continue
+                f, i = self.repo.defs[builders[0]]
+                positional = self._repo_positional(builders[0], f, f.defs[i])
             given: list[tuple[str, Expr]] = []
             for i, arg in enumerate(call.expr.args):
                 if arg.kind == "Starred" or i >= len(positional):

@@ -124,3 +124,58 @@ def test_a_model_built_from_non_literals_gives_no_row(tmp_path: Path) -> None:
     )
     review = review_fixture(str(tmp_path))
     assert [i.name for i in review.recipe if i.category == "model"] == ["builder.Encoder"]
+
+
+_BUILT = """\
+import torch.nn as nn
+
+
+class Backbone(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3)
+
+    def forward(self, x):
+        return self.conv(x)
+
+
+class Detector(nn.Module):
+    def __init__(self, phase, size, backbone, num_classes):
+        super().__init__()
+        self.phase, self.size = phase, size
+        self.backbone = backbone
+        self.head = nn.Conv2d(8, num_classes, 1)
+
+    def forward(self, x):
+        return self.head(self.backbone(x))
+
+
+def build_detector(phase, size=300, num_classes=21):
+    return Detector(phase, size, Backbone(), num_classes)
+"""
+
+
+def test_a_builder_s_call_is_named_by_the_builder_s_parameters(tmp_path: Path) -> None:
+    """Where the tree's top model is the call of its builder function, the values are named
+    by the builder's parameters, never by the class's (``size``, not ``backbone``)."""
+    (tmp_path / "detector.py").write_text(_BUILT, "utf-8")
+    (tmp_path / "train.py").write_text(
+        _TRAIN.replace("import builder\n", "from detector import build_detector\n").replace(
+            """    encoder = builder.Encoder(num_classes=args.moco_dim)
+    model = builder.Queue(
+        encoder, args.moco_dim, args.moco_k, args.moco_m, args.moco_t, args.mlp
+    )
+    check(model)
+""",
+            "    model = build_detector('train', 512, args.moco_dim)\n",
+        ),
+        "utf-8",
+    )
+    review = review_fixture(str(tmp_path))
+    rows = [i for i in review.recipe if i.category == "model"]
+    assert rows, [(t.cls, str(t.where)) for t in review.top_models]
+    values = dict(rows[0].values)
+    assert values["phase"] == "'train'", values
+    assert values["size"] == "512", values
+    assert values["num_classes"].startswith("128 ("), values
+    assert "backbone" not in values
