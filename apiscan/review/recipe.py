@@ -10189,6 +10189,8 @@ class _Recipe:
                 continue
             owner, index = self.repo.defs[cls]
             positional = self._repo_positional(cls, owner, owner.defs[index])
+            init = owner.first.get(f"{owner.defs[index].qual}.__init__")
+            called = owner.defs[init] if init is not None else None
             callee = call.expr.callee()
             if callee != owner.defs[index].name:
                 # the tree's top is the call of its builder (``build_ssd('train', 300, 21)``,
@@ -10203,13 +10205,16 @@ class _Recipe:
                     # several defs of that name: the one the calling file defines or imports
                     # (a def known under two module names is one)
                     near = {path, *(self.repo.graph or {}).get(path, ())}
-                    builders = [k for k in builders if self.repo.defs[k][0].path in near]
+                    builders = [
+                        k for k in builders if self.repo.defs[k][0].path in near
+                    ] or builders
                     one = {(self.repo.defs[k][0].path, self.repo.defs[k][1]) for k in builders}
                     builders = builders[:1] if len(one) == 1 else builders
                 if len(builders) != 1:
                     continue
                 f, i = self.repo.defs[builders[0]]
                 positional = self._repo_positional(builders[0], f, f.defs[i])
+                called = f.defs[i]
             given: list[tuple[str, Expr]] = []
             for i, arg in enumerate(call.expr.args):
                 if arg.kind == "Starred" or i >= len(positional):
@@ -10223,6 +10228,21 @@ class _Recipe:
                 and name not in _DATA_PARAMS
                 and self.values.resolve(file, call.function, expr, 0).literal
             ]
+            # the settings the call leaves to their defaults (a builder's ``width=16``, a
+            # transformer's ``mlp_ratio=4.0``): the model is built with them as much
+            named = {name for name, _ in given}
+            if called is not None and not any(a.kind == "Starred" for a in call.expr.args):
+                values += [
+                    (name, f"{default.text} (default)")
+                    for name, default in called.params
+                    if name not in named
+                    and name not in ("self", "cls")
+                    and name not in parts
+                    and name not in _DATA_PARAMS
+                    and default is not None
+                    and default.literal
+                    and default.text != "None"
+                ]
             if values:
                 by = f", built by {builder}" if builder else ""
                 what = f"{part_of}: a part's" if part_of else "the top model's"
@@ -10239,7 +10259,13 @@ class _Recipe:
         name = found[0].defs[found[1]].name
         calls = file.calls_on.get(line, [])
         call = next((c for c in calls if c.expr.callee() == name), None)
-        return call if call is not None or len(calls) != 1 else calls[0]
+        if call is None:
+            # built by a builder function: the call of a repository function on the line
+            # (``build_model(num_classes=len(names))``: not ``len``)
+            own = {k.rpartition(".")[2] for k in self.repo.defs}
+            mine = [c for c in calls if c.expr.callee() in own]
+            call = mine[0] if len(mine) == 1 else None
+        return call
 
     def _built_parts(self, top: TopModel) -> dict[tuple[str, str, int], tuple[str, set[str], str]]:
         """The constructions of ``top``'s parts in the function that constructs ``top``

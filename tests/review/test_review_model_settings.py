@@ -111,9 +111,9 @@ def test_the_top_model_s_constructor_settings_are_a_row(tmp_path: Path) -> None:
     assert str(top.where) == "train.py:25"
 
 
-def test_a_model_built_from_non_literals_gives_no_row(tmp_path: Path) -> None:
-    """VALID counterpart: a model constructed from a tensor and a runtime object only has
-    no settings the review can state."""
+def test_values_known_at_run_time_only_are_left_out(tmp_path: Path) -> None:
+    """A value computed at run time (a device count) is no setting; the defaults the call
+    leaves are."""
     (tmp_path / "builder.py").write_text(_MODEL, "utf-8")
     (tmp_path / "train.py").write_text(
         _TRAIN.replace(
@@ -123,7 +123,12 @@ def test_a_model_built_from_non_literals_gives_no_row(tmp_path: Path) -> None:
         "utf-8",
     )
     review = review_fixture(str(tmp_path))
-    assert [i.name for i in review.recipe if i.category == "model"] == ["builder.Encoder"]
+    rows = {i.name: dict(i.values) for i in review.recipe if i.category == "model"}
+    # the value computed at run time is no setting the review can state; the ones the
+    # call leaves to the constructor's defaults are
+    assert "dim" not in rows["builder.Queue"], rows
+    assert rows["builder.Queue"]["K"] == "4096 (default)", rows
+    assert rows["builder.Queue"]["mlp"] == "False (default)", rows
 
 
 _BUILT = """\
