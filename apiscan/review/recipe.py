@@ -10269,12 +10269,18 @@ class _Recipe:
 
     def _built_parts(self, top: TopModel) -> dict[tuple[str, str, int], tuple[str, set[str], str]]:
         """The constructions of ``top``'s parts in the function that constructs ``top``
-        (``image_tower = PatchViT(...)`` before ``PromptSegmenter(image_tower=...)``), as
-        :meth:`_model_settings` sites: "``image_tower`` of PromptSegmenter"."""
+        (``image_tower = PatchViT(...)`` before ``PromptSegmenter(image_tower=...)``), or in
+        a builder function it calls (``transformer = build_transformer(args)``, which returns
+        ``Transformer(d_model=args.hidden_dim, ...)``), as :meth:`_model_settings` sites:
+        "``image_tower`` of PromptSegmenter"."""
         call = self._construction(top.cls, top.where.path, top.where.line)
         file = self.files.get(top.where.path)
         if call is None or file is None:
             return {}
+        # the functions the top's construction runs in, or calls: its builders
+        called = {
+            c.expr.callee() for c in file.values.calls if c.function == call.function
+        } - {""}
         out: dict[tuple[str, str, int], tuple[str, set[str], str]] = {}
         for param, text in top.parts:
             short = re.split(r"[\s(]", text, maxsplit=1)[0].rpartition(".")[2]
@@ -10287,10 +10293,25 @@ class _Recipe:
             ]
             if len(keys) != 1:
                 continue
-            for c in file.values.calls:
-                if c.function == call.function and c.expr.callee() == short:
-                    label = f"{param} of {top.cls.rpartition('.')[2]}"
-                    out[(keys[0], file.path, c.expr.line)] = (top.builder, set(), label)
+            label = f"{param} of {top.cls.rpartition('.')[2]}"
+            for path, fact in self.repo.call_sites.get(keys[0], ()):
+                caller = self.files.get(path)
+                if caller is None or fact.role != "call" or is_test_path(path):
+                    continue
+                for c in caller.calls_on.get(fact.line, []):
+                    if c.expr.callee() != short:
+                        continue
+                    here = caller is file and c.function == call.function
+                    d = caller.defs[c.function] if c.function >= 0 else None
+                    builder = (
+                        d is not None
+                        and not d.is_class
+                        and d.name in called
+                        and not self._in_module_class(caller, c.function)
+                    )
+                    if here or builder:
+                        by = top.builder if here or d is None else d.qual
+                        out[(keys[0], path, c.expr.line)] = (by, set(), label)
         return out
 
     def _in_module_class(self, file: _File, fn: int) -> bool:

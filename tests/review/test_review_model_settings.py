@@ -136,9 +136,9 @@ import torch.nn as nn
 
 
 class Backbone(nn.Module):
-    def __init__(self):
+    def __init__(self, channels=8):
         super().__init__()
-        self.conv = nn.Conv2d(3, 8, 3)
+        self.conv = nn.Conv2d(3, channels, 3)
 
     def forward(self, x):
         return self.conv(x)
@@ -156,7 +156,8 @@ class Detector(nn.Module):
 
 
 def build_detector(phase, size=300, num_classes=21):
-    return Detector(phase, size, Backbone(), num_classes)
+    backbone = Backbone(channels=16)
+    return Detector(phase, size, backbone, num_classes)
 """
 
 
@@ -177,9 +178,13 @@ def test_a_builder_s_call_is_named_by_the_builder_s_parameters(tmp_path: Path) -
         "utf-8",
     )
     review = review_fixture(str(tmp_path))
-    rows = [i for i in review.recipe if i.category == "model"]
-    assert rows, [(t.cls, str(t.where)) for t in review.top_models]
-    values = dict(rows[0].values)
+    rows = {i.name: i for i in review.recipe if i.category == "model"}
+    assert "detector.Detector" in rows, [(t.cls, str(t.where)) for t in review.top_models]
+    values = dict(rows["detector.Detector"].values)
+    # the part the builder constructs, with the builder named
+    part = rows["detector.Backbone"]
+    assert dict(part.values) == {"channels": "16"}, part
+    assert part.note == "backbone of Detector: a part's constructor settings, built by build_detector"
     assert values["phase"] == "'train'", values
     assert values["size"] == "512", values
     assert values["num_classes"].startswith("128 ("), values
