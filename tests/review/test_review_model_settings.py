@@ -184,7 +184,9 @@ def test_a_builder_s_call_is_named_by_the_builder_s_parameters(tmp_path: Path) -
     # the part the builder constructs, with the builder named
     part = rows["detector.Backbone"]
     assert dict(part.values) == {"channels": "16"}, part
-    assert part.note == "backbone of Detector: a part's constructor settings, built by build_detector"
+    assert part.note == (
+        "backbone of Detector: a part's constructor settings, built by build_detector"
+    )
     assert values["phase"] == "'train'", values
     assert values["size"] == "512", values
     assert values["num_classes"].startswith("128 ("), values
