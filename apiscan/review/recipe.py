@@ -10229,9 +10229,14 @@ class _Recipe:
                 and self.values.resolve(file, call.function, expr, 0).literal
             ]
             # the settings the call leaves to their defaults (a builder's ``width=16``, a
-            # transformer's ``mlp_ratio=4.0``): the model is built with them as much
+            # transformer's ``mlp_ratio=4.0``): the model is built with them as much; not
+            # where ``*args`` or ``**config`` may pass them (a JSON config's ``n_bins``)
             named = {name for name, _ in given}
-            if called is not None and not any(a.kind == "Starred" for a in call.expr.args):
+            if (
+                called is not None
+                and not any(a.kind == "Starred" for a in call.expr.args)
+                and all(k.name for k in call.expr.keywords)
+            ):
                 values += [
                     (name, f"{default.text} (default)")
                     for name, default in called.params
@@ -10278,9 +10283,7 @@ class _Recipe:
         if call is None or file is None:
             return {}
         # the functions the top's construction runs in, or calls: its builders
-        called = {
-            c.expr.callee() for c in file.values.calls if c.function == call.function
-        } - {""}
+        called = {c.expr.callee() for c in file.values.calls if c.function == call.function} - {""}
         out: dict[tuple[str, str, int], tuple[str, set[str], str]] = {}
         for param, text in top.parts:
             short = re.split(r"[\s(]", text, maxsplit=1)[0].rpartition(".")[2]

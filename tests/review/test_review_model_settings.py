@@ -191,3 +191,19 @@ def test_a_builder_s_call_is_named_by_the_builder_s_parameters(tmp_path: Path) -
     assert values["size"] == "512", values
     assert values["num_classes"].startswith("128 ("), values
     assert "backbone" not in values
+
+
+def test_no_default_is_claimed_where_a_config_dict_is_spread(tmp_path: Path) -> None:
+    """INVALID: ``Queue(encoder, **config)`` may pass any setting: its defaults are not
+    claimed as what the model is built with."""
+    (tmp_path / "builder.py").write_text(_MODEL, "utf-8")
+    (tmp_path / "train.py").write_text(
+        _TRAIN.replace(
+            "encoder, args.moco_dim, args.moco_k, args.moco_m, args.moco_t, args.mlp",
+            "encoder, dim=args.moco_dim, **vars(args)",
+        ),
+        "utf-8",
+    )
+    review = review_fixture(str(tmp_path))
+    rows = {i.name: dict(i.values) for i in review.recipe if i.category == "model"}
+    assert rows["builder.Queue"] == {"dim": rows["builder.Queue"]["dim"]}, rows
