@@ -4886,10 +4886,11 @@ def documented_uncalled(
     from the package and call (a library's ``Model`` and ``Trainer`` its README builds):
     the one answer the review and its work items read."""
     from apiscan.review.commands import documented_imports
+    from apiscan.review.config_files import config_words
     from apiscan.review.leftout import documented_definitions
 
     shown = documented_definitions(analyses, documented_imports(root))
-    uncalled = uncalled_functions(analyses, result, shown)
+    uncalled = uncalled_functions(analyses, result, shown, config_words(root))
     return {k: v for k, v in uncalled.items() if k not in shown}
 
 
@@ -4897,6 +4898,7 @@ def uncalled_functions(
     analyses: Sequence[FileAnalysis],
     result: ScanResult | None = None,
     shown: Collection[tuple[str, str]] = frozenset(),
+    words: Collection[str] = frozenset(),
 ) -> dict[tuple[str, str], tuple[int, int]]:
     """(path, name) -> (first, last line) of the module-level functions of the repository's
     library modules that nothing runs: dead code (yolov9's ``prune`` in
@@ -4921,7 +4923,9 @@ def uncalled_functions(
     called (deit's ``horizontal_flip`` transform, built by nothing: no augmentation row).
     What a class's own body writes does not keep it: a factory method that builds its
     class (``MidasCore.build``: ``MidasCore(...)``), with nothing outside naming the class,
-    runs only if something else reaches the class."""
+    runs only if something else reaches the class. ``words`` are those the repository's
+    YAML and JSON files write (:func:`~apiscan.review.config_files.config_words`): a class
+    whose own method trains is built by its name there."""
     local = _local_packages(analyses)
     # the ``__main__`` blocks of library modules: self-tests, not entry points (and, where
     # the documentation builds the package's definitions, those of its variant modules)
@@ -5070,6 +5074,21 @@ def uncalled_functions(
     # copy) is then no launcher's, dead like any other definition nothing calls
     if steps & set(shown):
         steps &= set(shown)
+    # ... and a class whose own method trains (a Lightning module's
+    # ``configure_optimizers``) is built by a config's string where configs name such
+    # classes (``target: taming.models.vqgan.VQModel``): then one no string names (an EMA
+    # variant subclassing it) is dead like any other class nothing builds
+    classes = {
+        (fa.path, d.qual)
+        for fa, facts in with_facts(analyses)
+        if facts.values is not None
+        for d in facts.values.defs
+        if d.is_class and d.owner < 0
+    }
+    string_named = {v.rpartition(".")[2] for v in strings} | strings | set(words)
+    trainer_classes = steps & classes
+    if any(name in string_named for _, name in trainer_classes):
+        steps -= {key for key in trainer_classes if key[1] not in string_named}
     imported = imported_modules(fa for fa in analyses if not is_test_path(fa.path))
     # a dotted prefix -> the callers of the names inside it (``m.C`` for ``m.C.build``)
     called_inside: dict[str, set[tuple[str, str]]] = {}
