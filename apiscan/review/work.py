@@ -9071,6 +9071,14 @@ _OPTION_WORD = re.compile(r"--?[A-Za-z][\w.-]*")
 _TRAINING_SCRIPT = re.compile(r"train\w*\.py$")
 #: An option that names the weights a run starts from (``--weights``, ``--resume``).
 _WEIGHTS_OPTION = re.compile(r"weight|ckpt|checkpoint|pretrain|resume|load_model", re.IGNORECASE)
+#: An option that names the data a run reads (``-data_pkl m30k.pkl``, ``--vocab
+#: vocab.bin``, ``--ann_file train.pkl``): its file is a dataset, vocabulary or annotation
+#: pickle, no weights, whatever its suffix.
+_DATA_OPTION = re.compile(r"data|vocab|corpus|anno|label|split|token|cache", re.IGNORECASE)
+#: Suffixes of weights files alone (``.pkl`` and ``.bin`` pickle data as often): a file of
+#: them is a run's weights whatever option passes it, one of the others only through an
+#: option named for weights.
+_WEIGHTS_ONLY_FILE = re.compile(r"\.(?:pth|pt|ckpt|pth\.tar|safetensors)$", re.IGNORECASE)
 #: What a command passes for no weights file (``--weights ''``).
 _NO_FILE = frozenset({"", "none", "None", "''", '""'})
 
@@ -9309,7 +9317,7 @@ def _launched_weights(root: Path | None, checkpoints: list[WorkItem]) -> list[Wo
             reference = words
         for option, value in itertools.pairwise(words):
             # a long option or a short one (ByteTrack-style ``-c pretrained/yolox_x.pth``)
-            if _OPTION_WORD.fullmatch(option) and _WEIGHTS_FILE.search(value):
+            if _OPTION_WORD.fullmatch(option) and _passes_weights(option, value):
                 passed.setdefault((option, value), []).append(Where(path, line))
     if not passed:
         return checkpoints
@@ -9331,6 +9339,20 @@ def _launched_weights(root: Path | None, checkpoints: list[WorkItem]) -> list[Wo
     )
     told = replace(plain, why=why, where=tuple(dict.fromkeys([*plain.where, *places])))
     return [told if i is plain else i for i in checkpoints]
+
+
+def _passes_weights(option: str, value: str) -> bool:
+    """Whether a command's ``option value`` pair passes a weights file: a weights suffix
+    through an option named for weights (``--resume last.pkl``), or a suffix only weights
+    files have (``.pth``, ``.ckpt``) through any option not named for data; a pickle an
+    option named for data passes (``-data_pkl m30k_deen_shr.pkl``: the vocabulary and
+    examples the preprocessing wrote) is none."""
+    if not _WEIGHTS_FILE.search(value):
+        return False
+    name = option.lstrip("-")
+    if _WEIGHTS_OPTION.search(name):
+        return True
+    return not _DATA_OPTION.search(name) and bool(_WEIGHTS_ONLY_FILE.search(value))
 
 
 def _reference_weights(words: Sequence[str], options: set[str]) -> tuple[str, str] | str | None:
