@@ -5196,6 +5196,14 @@ class _Recipe:
             if outer.col != chain.col or not (
                 outer.line < chain.line <= chain.end_line <= outer.end_line
             ):
+                # an ``if`` around the chain (deep-text-recognition's ``if opt.baiduCTC:``
+                # chain inside ``if 'CTC' in opt.Prediction:``): weighed when the run's
+                # values tell it, the chain then in a branch the run takes or skips
+                around = self._holds(file, call.function, outer.test, 0)
+                if isinstance(around, bool):
+                    if around == (0 < outer.body_end < chain.line):
+                        passed = False  # the chain sits in the branch the run skips
+                    break
                 within = outer.test.shown()  # timm's bce_loss switch under mixup_active
                 break
             chain = outer
