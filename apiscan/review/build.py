@@ -30,7 +30,7 @@ from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
-from apiscan.review.commands import documented_calls, documented_imports
+from apiscan.review.commands import NUMBER, Launch, documented_calls, documented_imports
 from apiscan.review.config_files import OptionFiles, YamlConfigs, config_names, framework_keeps
 from apiscan.review.configs import DRAWN_SIZE, MULTI_SCALE, config_types
 from apiscan.review.inference import (
@@ -962,6 +962,7 @@ def review(options: ScanOptions) -> Review:
             alternatives=picked_out | switched,
             variant_only=variant_only,
             called_apart=apart_called(analyses, ancillary.why),
+            other_runs=other_runs(readings.documented_runs, readings.documented_run),
         ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")
@@ -2242,6 +2243,56 @@ def _taken_work(
     kept = [i for i in items if i.kind not in _DROPPED_IN_SKIPPED_BRANCHES]
     other = reached_work([i for i in items if i.kind in _DROPPED_IN_SKIPPED_BRANCHES], runs)
     return _sorted_work((*kept, *other))
+
+
+#: A command's value naming a file or a folder (``data/train``, ``m30k.pkl``): where a
+#: run reads or writes, no choice of what it builds.
+_PATH_VALUE = re.compile(r"/|\.[A-Za-z]\w*$")
+#: How many other documented runs, and options of each, the effort names.
+_MAX_OTHER_RUNS = 3
+_MAX_RUN_OPTIONS = 6
+
+
+def other_runs(runs: Sequence[Launch], reference: Launch | None) -> tuple[str, ...]:
+    """The documented training commands of the reference run's script after it that pass
+    other choices (``README.md:84 (--Transformation TPS, --Prediction Attn)``): each place
+    with the options whose values differ from the reference's, paths left aside (another
+    dataset folder is no other model); none when no run differs."""
+    if reference is None or not reference.script:
+        return ()
+
+    def options(run: Launch) -> dict[str, str]:
+        out: dict[str, str] = {}
+        words = run.words
+        for index, word in enumerate(words):
+            if not word.startswith("-") or NUMBER.match(word):
+                continue
+            flag, equals, value = word.partition("=")
+            if not equals:
+                value = words[index + 1] if index + 1 < len(words) else ""
+                value = "" if value.startswith("-") and not NUMBER.match(value) else value
+            out[flag] = value
+        return out
+
+    given = options(reference)
+    out: list[str] = []
+    for run in runs:
+        if run.script != reference.script or (run.path, run.line) == (
+            reference.path,
+            reference.line,
+        ):
+            continue
+        differ = [
+            f"{flag} {value}".strip()
+            for flag, value in options(run).items()
+            if given.get(flag) != value and not _PATH_VALUE.search(value)
+        ]
+        if differ:
+            shown = ", ".join(differ[:_MAX_RUN_OPTIONS])
+            out.append(f"{run.path}:{run.line} ({shown})")
+        if len(out) == _MAX_OTHER_RUNS:
+            break
+    return tuple(out)
 
 
 def branch_picked_out(

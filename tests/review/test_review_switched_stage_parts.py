@@ -124,3 +124,16 @@ def test_stages_the_documented_switches_skip_are_alternatives(tmp_path: Path) ->
     # the alternatives keep what they build
     (tps,) = [m for m in review.modules if m.cls.endswith(".TPS")]
     assert [c.rpartition(".")[2] for c in tps.children] == ["Localization"], tps.children
+
+
+def test_the_other_documented_runs_are_named(tmp_path: Path) -> None:
+    readme = README + (
+        "\n```\npython3 train.py --Transformation TPS --Prediction Attn --exp_name /tmp/x\n```\n"
+    )
+    repo = write_repo(
+        tmp_path / "runs", {"model.py": MODEL, "train.py": TRAIN, "README.md": readme}
+    )
+    review = build_review(str(repo))
+    (said,) = [s for s in review.effort.explanation if "other options" in s]
+    assert "README.md:" in said and "--Transformation TPS, --Prediction Attn)" in said, said
+    assert "/tmp/x" not in said, said
