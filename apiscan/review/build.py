@@ -30,7 +30,7 @@ from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
-from apiscan.review.commands import documented_calls, documented_imports
+from apiscan.review.commands import NUMBER, Launch, documented_calls, documented_imports
 from apiscan.review.config_files import OptionFiles, YamlConfigs, config_names, framework_keeps
 from apiscan.review.configs import DRAWN_SIZE, MULTI_SCALE, config_types
 from apiscan.review.inference import (
@@ -616,6 +616,16 @@ def review(options: ScanOptions) -> Review:
             items, tops, modules = _without_classes(
                 items, tops, modules, picked_out_classes, built_parts
             )
+            # ... nor their recipe rows (the weights a left-out block sets in its
+            # constructor)
+            recipe = type(recipe)(
+                i
+                for i in recipe
+                if not any(
+                    i.where.path == path and first <= i.where.line <= last
+                    for path, first, last, _ in picked_out_classes.values()
+                )
+            )
             # alternatives, as a pick by the run's config leaves out: not priced
             picked_out |= {(path, qual) for path, _, _, qual in picked_out_classes.values()}
             network_gaps = gaps.network_gaps(
@@ -954,6 +964,7 @@ def review(options: ScanOptions) -> Review:
             alternatives=picked_out | switched,
             variant_only=variant_only,
             called_apart=apart_called(analyses, ancillary.why),
+            other_runs=other_runs(readings.documented_runs, readings.documented_run),
         ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")
@@ -2265,6 +2276,56 @@ def _taken_work(
     return _sorted_work((*kept, *other))
 
 
+#: A command's value naming a file or a folder (``data/train``, ``m30k.pkl``): where a
+#: run reads or writes, no choice of what it builds.
+_PATH_VALUE = re.compile(r"/|\.[A-Za-z]\w*$")
+#: How many other documented runs, and options of each, the effort names.
+_MAX_OTHER_RUNS = 3
+_MAX_RUN_OPTIONS = 6
+
+
+def other_runs(runs: Sequence[Launch], reference: Launch | None) -> tuple[str, ...]:
+    """The documented training commands of the reference run's script after it that pass
+    other choices (``README.md:84 (--Transformation TPS, --Prediction Attn)``): each place
+    with the options whose values differ from the reference's, paths left aside (another
+    dataset folder is no other model); none when no run differs."""
+    if reference is None or not reference.script:
+        return ()
+
+    def options(run: Launch) -> dict[str, str]:
+        out: dict[str, str] = {}
+        words = run.words
+        for index, word in enumerate(words):
+            if not word.startswith("-") or NUMBER.match(word):
+                continue
+            flag, equals, value = word.partition("=")
+            if not equals:
+                value = words[index + 1] if index + 1 < len(words) else ""
+                value = "" if value.startswith("-") and not NUMBER.match(value) else value
+            out[flag] = value
+        return out
+
+    given = options(reference)
+    out: list[str] = []
+    for run in runs:
+        if run.script != reference.script or (run.path, run.line) == (
+            reference.path,
+            reference.line,
+        ):
+            continue
+        differ = [
+            f"{flag} {value}".strip()
+            for flag, value in options(run).items()
+            if given.get(flag) != value and not _PATH_VALUE.search(value)
+        ]
+        if differ:
+            shown = ", ".join(differ[:_MAX_RUN_OPTIONS])
+            out.append(f"{run.path}:{run.line} ({shown})")
+        if len(out) == _MAX_OTHER_RUNS:
+            break
+    return tuple(out)
+
+
 def branch_picked_out(
     analyses: Sequence[FileAnalysis],
     modules: Sequence[ModuleNode],
@@ -2299,13 +2360,13 @@ def branch_picked_out(
     for fa, _, _, _, bindings in _branch_bindings(analyses, by_short, runs, apart):
         alive = {cls for cls, _, r in bindings if r is not False}
         for cls, line, r in bindings:
-            if r is False and cls not in alive:
+            if r is False and cls and cls not in alive:
                 candidates.setdefault(cls, set()).add((fa.path, line))
     if not candidates:
         return {}
-    # a class named anywhere else the port runs (built directly, handed on) stays
-    shorts = {cls.rpartition(".")[2]: cls for cls in candidates}
-    named: set[str] = set()
+    # every name read in the port's code, with where: a class named anywhere else the port
+    # runs (built directly, handed on) stays
+    reads: list[tuple[str, int, str]] = []
     for fa, facts in with_facts(analyses):
         values = facts.values
         if values is None or apart(fa.path) or is_test_path(fa.path):
@@ -2313,18 +2374,46 @@ def branch_picked_out(
         exprs = [(c.expr.line, c.expr) for c in values.calls]
         exprs += [(a.line, a.value) for a in values.assigns]
         exprs += [(a.line, a.value) for d in values.defs for a in d.assigns]
-        for line, expr in exprs:
-            for e in expr.walk():
-                cls = shorts.get(e.name or "") if e.kind in ("Name", "Attribute") else None
-                if cls is None:
-                    continue
-                path, first, last, _ = spans.get(cls, ("", 0, 0, ""))
-                if fa.path == path and first <= line <= last:
-                    continue  # its own body (``tv.vgg16(...)`` inside class ``vgg16``)
-                if (fa.path, line) in candidates[cls]:
-                    continue  # the skipped binding itself
-                named.add(cls)
-    return {cls: spans[cls] for cls in candidates if cls not in named and cls in spans}
+        reads.extend(
+            (fa.path, line, e.name)
+            for line, expr in exprs
+            for e in expr.walk()
+            if e.kind in ("Name", "Attribute") and e.name
+        )
+
+    def named(found: Mapping[str, set[tuple[str, int]]], out: Collection[str]) -> set[str]:
+        """The classes of ``found`` a read names outside their own body, the bodies of
+        ``out`` and their skipped bindings."""
+        shorts = {cls.rpartition(".")[2]: cls for cls in found}
+        bodies = [spans[c][:3] for c in (*found, *out) if c in spans]
+        kept: set[str] = set()
+        for path, line, name in reads:
+            cls = shorts.get(name)
+            if cls is None or (path, line) in found[cls]:
+                continue  # the skipped binding itself
+            if any(path == p and first <= line <= last for p, first, last in bodies):
+                continue  # a body left out (``tv.vgg16(...)`` inside class ``vgg16``)
+            kept.add(cls)
+        return kept
+
+    kept = named(candidates, ())
+    out = {cls: spans[cls] for cls in candidates if cls not in kept and cls in spans}
+    # ... and the blocks only those classes build (a left-out transformation's localization
+    # network and grid generator): built by nothing the run builds
+    parents: dict[str, set[str]] = {}
+    for m in modules:
+        for child in m.children:
+            parents.setdefault(child, set()).add(m.cls)
+    while True:
+        more = {
+            cls: set()
+            for cls, by in parents.items()
+            if cls not in out and cls in spans and by <= out.keys()
+        }
+        more = {c: v for c, v in more.items() if c not in named(more, out)} if more else {}
+        if not more:
+            return out
+        out.update({cls: spans[cls] for cls in more})
 
 
 def _branch_bindings(
@@ -2361,11 +2450,17 @@ def _branch_bindings(
                 )
                 if part:
                     found = by_short.get(a.value.callee(), [])
+                    key = f"self.{a.target.name}"
                     if len(found) == 1:
-                        key = f"self.{a.target.name}"
                         bound.setdefault(key, []).append(
                             (found[0].cls, a.line, runs(fa.path, a.line))
                         )
+                    elif not found and a.value.callee():
+                        # a framework layer built in another branch (``if opt.Prediction ==
+                        # 'CTC': self.Prediction = nn.Linear(...)`` beside ``elif ... 'Attn':
+                        # self.Prediction = Attention(...)``): "" for no class of the
+                        # repository, the branch the run takes all the same
+                        bound.setdefault(key, []).append(("", a.line, runs(fa.path, a.line)))
                     continue
                 if (
                     a.target.kind != "Name"
@@ -2381,7 +2476,14 @@ def _branch_bindings(
                 bound.setdefault(a.target.name, []).append((cls, a.line, runs(fa.path, a.line)))
             owner = values.defs[d.owner].qual if d.owner >= 0 and d.name == "__init__" else ""
             for local, bindings in bound.items():
+                if not any(cls for cls, _, _ in bindings):
+                    continue
                 if len(bindings) > 1 and any(r is True for _, _, r in bindings):
+                    yield fa, n, owner, local, bindings
+                elif local.startswith("self.") and all(r is False for _, _, r in bindings):
+                    # a constructor's part built only in branches the run's values skip
+                    # (``if opt.Transformation == 'TPS': self.Transformation = TPS(...)``
+                    # with ``--Transformation None``): the run builds no such part
                     yield fa, n, owner, local, bindings
 
 
@@ -2559,12 +2661,14 @@ def _without_classes(
             if rest:
                 parts.append((label, ", ".join(rest)))
         new_tops.append(replace(top, parts=tuple(parts)))
+    # (a left-out class keeps its own children: the alternatives' tree shows what they
+    # build)
     new_modules = tuple(
         replace(
             m,
             children=tuple(
                 dict.fromkeys(
-                    [c for c in m.children if c not in classes]
+                    [c for c in m.children if c not in classes or m.cls in classes]
                     + [cls for _, cls in built.get(m.cls, ())]
                 )
             ),

@@ -640,6 +640,22 @@ def _without_arguments(words: tuple[str, ...], arguments: frozenset[str]) -> tup
     return tuple(out)
 
 
+#: A README line linking released weights: a URL beside a word for weights, or a URL of a
+#: weights file (``[model](https://.../TPS-ResNet-BiLSTM-Attn.pth?dl=0)``).
+_WEIGHTS_LINK = re.compile(
+    r"(?i)(?=.*https?://)(?:.*\b(?:pretrain\w*|checkpoints?|weights?|model zoo|download)\b"
+    r"|.*https?://\S+\.(?:pth|pt|ckpt|bin|safetensors|pkl|tar|zip)\b)"
+)
+
+
+def documents_weights(root: Path | None) -> bool:
+    """Whether the root README links released weights (a download of a pretrained model or
+    checkpoint): the repository hands its users PyTorch weights, whatever format they hold."""
+    if root is None or not root.is_dir():
+        return False
+    return any(_WEIGHTS_LINK.match(line) for line in _readme_text(root).splitlines())
+
+
 def _readme_text(root: Path) -> str:
     """The root README's text ("" without one)."""
     for path in _files(root, docs=False):

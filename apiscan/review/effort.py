@@ -557,6 +557,7 @@ def estimate(
     alternatives: frozenset[tuple[str, str]] = frozenset(),
     called_apart: Sequence[tuple[str, str, tuple[str, ...]]] = (),
     variant_only: frozenset[tuple[str, str]] = frozenset(),
+    other_runs: Sequence[str] = (),
 ) -> Effort:
     """The counts by disposition (network graph first), the custom ops, the dynamic-shape
     rewrites, the work items and a person-day range with its formula, from the files that are
@@ -977,6 +978,14 @@ def estimate(
             + _listing([f"{p}:{name}" for p, name in shown])
             + "."
         )
+        if other_runs:
+            # the documented commands that train the same script with other choices (a
+            # second README command switching the stages a model is assembled from)
+            sentences.append(
+                "The documented commands also train with other options of the same "
+                "script (the review follows the first; what only they build is among the "
+                "alternatives): " + "; ".join(other_runs) + "."
+            )
     if exporting:
         sentences.append(
             "Used only by files counted apart: "

@@ -118,6 +118,9 @@ class OptionDefault(NamedTuple):
     spread: bool = False
     #: the command line's words it takes (:attr:`~apiscan.extract.values.ArgOption.words`)
     words: int | None = 1
+    #: the flags the call declares (``"-warmup", "--n_warmup_steps"``; a single-dash
+    #: ``"-label_smoothing"``): the spellings a command gives the option with
+    flags: tuple[str, ...] = ()
 
     @property
     def value(self) -> object:
@@ -192,6 +195,13 @@ class ArgparseDefaults:
                     not option.option.startswith("-") and option.action in ("", "store"),
                     any(k.name == "nargs" for k in expr.keywords),
                     option.words,
+                    tuple(
+                        a.value
+                        for a in expr.args
+                        if a.kind == "Constant"
+                        and isinstance(a.value, str)
+                        and a.value.startswith("-")
+                    ),
                 )
                 self.all.append(found)
                 self.at[(fa.path, expr.line, expr.col)] = found
@@ -251,8 +261,9 @@ class ArgparseDefaults:
         option (co-tracker's README: ``python train_on_kubric.py ... --train_datasets kubric
         --mixed_precision``), read through ``given(path, modules)``
         (:func:`~apiscan.review.commands.launches`); a value the shell fills in
-        (``${STEPS}``) is none, the default stays. A flag is spelled ``--dest`` or with
-        dashes (``--train-datasets``)."""
+        (``${STEPS}``) is none, the default stays. A flag is spelled as the call declares
+        it (``-label_smoothing``, ``-b``), or ``--dest`` or with dashes
+        (``--train-datasets``)."""
         scripts = {o.path for o in self.all}
         for path in sorted(scripts):
             runs = given(path, self.modules.get(path, ()))
@@ -277,7 +288,13 @@ class ArgparseDefaults:
             for option in self.by_path[path]:
                 if option.positional:
                     continue
-                flags = (f"--{option.dest}", f"--{option.dest.replace('_', '-')}")
+                # the spellings the call declares (a single-dash ``-label_smoothing``, a short
+                # ``-b``), and the long ones its dest makes
+                flags = (
+                    *option.flags,
+                    f"--{option.dest}",
+                    f"--{option.dest.replace('_', '-')}",
+                )
                 words = runs[0].given(flags, option.words)
                 if words is None or any("$" in w or "`" in w for w in words):
                     continue

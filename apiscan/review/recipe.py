@@ -188,6 +188,11 @@ class _Branch(NamedTuple):
     #: the config sections for which the test holds, when the name it reads holds several
     #: in turn (each training stage's section): the row is built for those only
     sections: tuple[str, ...] = ()
+    #: whether the test reads the name a ``for`` loop around the call binds (``for name,
+    #: param in model.named_parameters(): if 'bias' in name: init.constant_(param, 0.0)
+    #: elif 'weight' in name: init.kaiming_normal_(param)``): each branch runs for the
+    #: elements that pass its test, none is an alternative of the others
+    per_element: bool = False
 
 
 #: A call that stops the run: an error built to be raised, an exit.
@@ -854,6 +859,30 @@ def _counter(f: _File, name: str, stmt: AssignValues) -> bool:
         return False
     updates = list(f.values.updates) + [u for d in f.defs for u in d.updates]
     return any(u.op == "Add" and u.node.kind == "Name" and u.node.name == name for u in updates)
+
+
+def _loop_names(file: _File, call: CallValues) -> set[str]:
+    """The names the ``for`` loops around ``call`` bind (a loop is around the call when it
+    starts before it in the same function and its body's calls and updates reach its
+    line)."""
+    line = call.expr.line
+    return {
+        name
+        for loop in file.values.loops
+        if loop.function == call.function
+        and loop.line < line
+        and any(u.line >= line for u in loop.updates)
+        for name in loop.names
+    }
+
+
+def _reads_loop_name(file: _File, call: CallValues, test: Expr) -> bool:
+    """Whether ``test`` reads only names a ``for`` loop around ``call`` binds, and
+    constants (``'bias' in name`` under ``for name, param in model.named_parameters():``;
+    not ``args.freeze and 'backbone' in name``, which an option decides too)."""
+    names = _loop_names(file, call)
+    read = {e.name for e in test.walk() if e.kind == "Name"}
+    return bool(read) and read <= names
 
 
 def _reads_element(file: _File, call: CallValues, test: Expr) -> bool:
@@ -5209,6 +5238,14 @@ class _Recipe:
             if outer.col != chain.col or not (
                 outer.line < chain.line <= chain.end_line <= outer.end_line
             ):
+                # an ``if`` around the chain (deep-text-recognition's ``if opt.baiduCTC:``
+                # chain inside ``if 'CTC' in opt.Prediction:``): weighed when the run's
+                # values tell it, the chain then in a branch the run takes or skips
+                around = self._holds(file, call.function, outer.test, 0)
+                if isinstance(around, bool):
+                    if around == (0 < outer.body_end < chain.line):
+                        passed = False  # the chain sits in the branch the run skips
+                    break
                 within = outer.test.shown()  # timm's bce_loss switch under mixup_active
                 break
             chain = outer
@@ -5238,6 +5275,7 @@ class _Recipe:
                 if near.function == call.function
             ),
             tuple(self._section_picks.get((file.path, inner.test.line, inner.test.col), ())),
+            _reads_loop_name(file, call, inner.test),
         )
 
     def _described_losses(self) -> None:
@@ -5427,6 +5465,11 @@ class _Recipe:
                     if known is None and picked and not dict(members)[key].in_else:
                         notes[key] = f"built {test}: for the {', '.join(picked)} config section"
                         notes[key] += "s" if len(picked) > 1 else ""
+                    elif known is None and dict(members)[key].per_element:
+                        notes[key] = (
+                            f"built {test}: for each element of the loop around it that "
+                            "passes the test (every branch runs, one element at a time)"
+                        )
                     elif known is None:
                         notes[key] = (
                             f"one of {len(sides)} alternatives shown, built {test} "

@@ -2586,7 +2586,7 @@ def work_items(
     )
     if not any(i.what.startswith("weights read as arrays") for i in checkpoints):
         checkpoints.extend(_numpy_archives(analyses, ancillary))
-    released = list(_released_checkpoint(result.api_findings, ancillary))
+    released = list(_released_checkpoint(result.api_findings, ancillary, analyses, root))
     if not any(i.kind == "checkpoint" for i in checkpoints):
         checkpoints.extend(released)
     else:  # the released weights a tool or demo loads: the same conversion, its places named
@@ -8928,14 +8928,97 @@ def _resumed(f: ApiFinding) -> bool:
     return bool(_RESUME.search(first))
 
 
+def _subscript_key(expr: Expr, name: str) -> str | None:
+    """The string key of ``name['key']``, else None."""
+    if expr.kind != "Subscript" or len(expr.parts) < 2:
+        return None
+    head, key = expr.parts[0], expr.parts[1]
+    if head.kind != "Name" or head.name != name or key.kind != "Constant":
+        return None
+    return key.value if isinstance(key.value, str) else None
+
+
+def _saved_keys(analyses: Sequence[FileAnalysis], ancillary: Ancillary) -> frozenset[str]:
+    """The keys of the dicts the ported code's ``torch.save`` writes (``torch.save({'epoch':
+    e, 'settings': opt, 'model': sd}, path)``, or a name bound to such a dict in the same
+    function before the call)."""
+    keys: set[str] = set()
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if values is None or ancillary.why(fa.path) or is_test_path(fa.path):
+            continue
+        imports = dict(facts.imports)
+        for call in values.calls:
+            if imported_name(call.expr, imports) != "torch.save" or not call.expr.args:
+                continue
+            saved = call.expr.args[0]
+            if saved.kind == "Name" and call.function >= 0:
+                bound = [
+                    a.value
+                    for a in values.defs[call.function].assigns
+                    if a.target.kind == "Name"
+                    and a.target.name == saved.name
+                    and a.line <= call.expr.line
+                ]
+                saved = bound[-1] if len(bound) == 1 else saved
+            if saved.kind == "Dict":
+                keys.update(k for k in saved.keys if isinstance(k, str))
+    return frozenset(keys)
+
+
+def _reads_own_checkpoint(
+    f: ApiFinding, analyses: Sequence[FileAnalysis], saved: frozenset[str]
+) -> bool:
+    """Whether the load ``f`` reads back the dict the training writes: the function binds
+    its result to a name (``checkpoint = torch.load(opt.model)``) and reads only keys the
+    training's ``torch.save`` dicts hold (``checkpoint['settings']``,
+    ``checkpoint['model']``): the port's own checkpoint, which it writes with
+    mindspore.save_checkpoint and reads back, no released weights to convert."""
+    if not saved or not f.function:
+        return False
+    for fa, facts in with_facts(analyses):
+        if fa.path != f.path or facts.values is None:
+            continue
+        line = f.span.line
+        around = [d for d in facts.values.defs if not d.is_class and d.line <= line <= d.end_line]
+        if not around:
+            return False
+        d = max(around, key=lambda d: d.line)
+        names = {
+            a.target.name
+            for a in d.assigns
+            if a.line == line and a.target.kind == "Name" and a.value.kind == "Call"
+        }
+        if len(names) != 1:
+            return False
+        (name,) = names
+        exprs = [c.expr for c in facts.values.calls if d.line <= c.expr.line <= d.end_line]
+        exprs += [a.value for a in d.assigns]
+        read = {key for e in exprs for part in e.walk() if (key := _subscript_key(part, name))}
+        return bool(read) and read <= saved
+    return False
+
+
 def _released_checkpoint(
-    findings: Sequence[ApiFinding], ancillary: Ancillary
+    findings: Sequence[ApiFinding],
+    ancillary: Ancillary,
+    analyses: Sequence[FileAnalysis] = (),
+    root: Path | None = None,
 ) -> Iterable[WorkItem]:
     """The checkpoint loaded only where the effort does not count (MODNet's demos and export
     scripts load its released matting checkpoint, the training code none): the model is
     still used through that checkpoint, so converting it is work; tests never count, nor
     evaluation code, nor a TorchScript archive (a network with its own code: stylegan2's
-    metrics and projector load Inception and VGG16 feature networks, not its weights)."""
+    metrics and projector load Inception and VGG16 feature networks, not its weights), nor
+    a tool reading back the dict the training saves (:func:`_reads_own_checkpoint`) where
+    the repository releases no weights: no URL loader in its code, no weights link in its
+    README (released weights often hold the training's own dict: ``checkpoint['model']``)."""
+    from apiscan.review.commands import documents_weights
+
+    released = documents_weights(root) or any(
+        f.api in CHECKPOINT_APIS and f.api not in ("torch.load", "torch.jit.load") for f in findings
+    )
+    saved = frozenset() if released else _saved_keys(analyses, ancillary)
     found = sorted(
         (
             f
@@ -8947,6 +9030,7 @@ def _released_checkpoint(
             and ancillary.why(f.path) not in ("", "tests", "evaluation")
             and not _experiment(ancillary.why(f.path))
             and not _resumed(f)
+            and not _reads_own_checkpoint(f, analyses, saved)
         ),
         key=lambda f: f.sort_key(),
     )
@@ -9090,6 +9174,14 @@ _OPTION_WORD = re.compile(r"--?[A-Za-z][\w.-]*")
 _TRAINING_SCRIPT = re.compile(r"train\w*\.py$")
 #: An option that names the weights a run starts from (``--weights``, ``--resume``).
 _WEIGHTS_OPTION = re.compile(r"weight|ckpt|checkpoint|pretrain|resume|load_model", re.IGNORECASE)
+#: An option that names the data a run reads (``-data_pkl m30k.pkl``, ``--vocab
+#: vocab.bin``, ``--ann_file train.pkl``): its file is a dataset, vocabulary or annotation
+#: pickle, no weights, whatever its suffix.
+_DATA_OPTION = re.compile(r"data|vocab|corpus|anno|label|split|token|cache", re.IGNORECASE)
+#: Suffixes of weights files alone (``.pkl`` and ``.bin`` pickle data as often): a file of
+#: them is a run's weights whatever option passes it, one of the others only through an
+#: option named for weights.
+_WEIGHTS_ONLY_FILE = re.compile(r"\.(?:pth|pt|ckpt|pth\.tar|safetensors)$", re.IGNORECASE)
 #: What a command passes for no weights file (``--weights ''``).
 _NO_FILE = frozenset({"", "none", "None", "''", '""'})
 
@@ -9328,7 +9420,7 @@ def _launched_weights(root: Path | None, checkpoints: list[WorkItem]) -> list[Wo
             reference = words
         for option, value in itertools.pairwise(words):
             # a long option or a short one (ByteTrack-style ``-c pretrained/yolox_x.pth``)
-            if _OPTION_WORD.fullmatch(option) and _WEIGHTS_FILE.search(value):
+            if _OPTION_WORD.fullmatch(option) and _passes_weights(option, value):
                 passed.setdefault((option, value), []).append(Where(path, line))
     if not passed:
         return checkpoints
@@ -9350,6 +9442,20 @@ def _launched_weights(root: Path | None, checkpoints: list[WorkItem]) -> list[Wo
     )
     told = replace(plain, why=why, where=tuple(dict.fromkeys([*plain.where, *places])))
     return [told if i is plain else i for i in checkpoints]
+
+
+def _passes_weights(option: str, value: str) -> bool:
+    """Whether a command's ``option value`` pair passes a weights file: a weights suffix
+    through an option named for weights (``--resume last.pkl``), or a suffix only weights
+    files have (``.pth``, ``.ckpt``) through any option not named for data; a pickle an
+    option named for data passes (``-data_pkl m30k_deen_shr.pkl``: the vocabulary and
+    examples the preprocessing wrote) is none."""
+    if not _WEIGHTS_FILE.search(value):
+        return False
+    name = option.lstrip("-")
+    if _WEIGHTS_OPTION.search(name):
+        return True
+    return not _DATA_OPTION.search(name) and bool(_WEIGHTS_ONLY_FILE.search(value))
 
 
 def _reference_weights(words: Sequence[str], options: set[str]) -> tuple[str, str] | str | None:

@@ -73,13 +73,11 @@ def test_a_checkpoint_item_prices_the_checkpoint_pattern_once() -> None:
     assert any(_ONCE in s for s in halfcasts.effort.explanation)
     assert "1 checkpoint × 1–2" in halfcasts.effort.formula
     assert "+ 3 idiom × 0.5–1 +" in halfcasts.effort.formula
-    # tinydet's training reads back the file it just saved (its own, nothing to convert);
-    # only its inference tool, counted apart, loads released weights: the item is listed,
-    # not priced, and the checkpoint pattern keeps its idiom price
+    # tinydet's training reads back the file it just saved (its own, nothing to convert),
+    # and so does its inference tool (``state["model"]``, the key the training saves; no
+    # weights are released): no item, and the checkpoint pattern keeps its idiom price
     tinydet = review_fixture("fixtures/tinydet")
-    assert [[w.path for w in i.where] for i in tinydet.work if i.kind == "checkpoint"] == [
-        ["tools/infer.py"]
-    ]
+    assert [[w.path for w in i.where] for i in tinydet.work if i.kind == "checkpoint"] == []
     assert "checkpoint ×" not in tinydet.effort.formula
     assert not any(_ONCE in s for s in tinydet.effort.explanation)
 
