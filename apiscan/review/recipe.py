@@ -127,6 +127,7 @@ from apiscan.review.roles import (
     TORCH_FRAMEWORKS,
     TRAIN_SWITCHES,
     TRAINING_STEP,
+    WEIGHTS_FILE,
     gradient_syncs,
     is_composition,
     side_script,
@@ -10269,7 +10270,9 @@ class _Recipe:
                 for name, expr in given
                 if name not in parts
                 and name not in _DATA_PARAMS
-                and self.values.resolve(file, call.function, expr, 0).literal
+                and (value := self.values.resolve(file, call.function, expr, 0)).literal
+                # a weights file handed in is the checkpoint's row, no setting
+                and not WEIGHTS_FILE.search(value.text.strip("'\""))
             ]
             # the settings the call leaves to their defaults (a builder's ``width=16``, a
             # transformer's ``mlp_ratio=4.0``): the model is built with them as much; not

@@ -277,3 +277,7 @@ def train_switch(test: Expr) -> bool | None:
 
 #: The comparisons :func:`train_switch` reads a phase from
 _PHASE_TESTS = frozenset({"Eq", "NotEq", "In", "NotIn"})
+
+#: A weights file a launch command passes (``--load_model ../models/coco_2x.pth``) or a
+#: constructor is handed (``DepthNet("weights/depth.pt")``): a checkpoint, no setting.
+WEIGHTS_FILE = re.compile(r"\.(?:pth|pt|ckpt|pkl|pth\.tar|bin|safetensors)$", re.IGNORECASE)

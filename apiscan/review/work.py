@@ -90,6 +90,7 @@ from apiscan.review.roles import (
     TORCH_FRAMEWORKS,
     TRAINING_STEP,
     VENDORED,
+    WEIGHTS_FILE,
     evaluation_file,
     evaluation_folder,
     gradient_syncs,
@@ -9166,8 +9167,6 @@ def _pickled_modules(
     )
 
 
-#: A weights file a launch command passes (``--load_model ../models/coco_2x.pth``).
-_WEIGHTS_FILE = re.compile(r"\.(?:pth|pt|ckpt|pkl|pth\.tar|bin|safetensors)$", re.IGNORECASE)
 #: A command-line option word (``--load_model``, ``-c``), not a negative number.
 _OPTION_WORD = re.compile(r"--?[A-Za-z][\w.-]*")
 #: A script that trains (``train.py``, ``tools/train_net.py``).
@@ -9450,7 +9449,7 @@ def _passes_weights(option: str, value: str) -> bool:
     files have (``.pth``, ``.ckpt``) through any option not named for data; a pickle an
     option named for data passes (``-data_pkl m30k_deen_shr.pkl``: the vocabulary and
     examples the preprocessing wrote) is none."""
-    if not _WEIGHTS_FILE.search(value):
+    if not WEIGHTS_FILE.search(value):
         return False
     name = option.lstrip("-")
     if _WEIGHTS_OPTION.search(name):
@@ -9468,7 +9467,7 @@ def _reference_weights(words: Sequence[str], options: set[str]) -> tuple[str, st
     found: tuple[str, str] | str | None = None
     for option, value in itertools.pairwise(words):
         if option in options:
-            if _WEIGHTS_FILE.search(value):
+            if WEIGHTS_FILE.search(value):
                 found = (option, value)
             elif value in _NO_FILE:
                 found = ""

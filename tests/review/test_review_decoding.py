@@ -107,5 +107,5 @@ def test_tensor_parallel_layers_are_a_work_item_and_the_parts_layers(review: Rev
 def test_a_training_repositorys_evaluation_loop_is_no_inference_path() -> None:
     review = review_fixture("fixtures/textgen_trained")
     assert not review.inference_only
-    assert [item.category for item in review.recipe] == ["optimizer", "loss"]
+    assert [item.category for item in review.recipe] == ["optimizer", "loss", "model"]
     assert not any(w.kind in ("growing-cache", "model-parallel") for w in review.work)

@@ -207,3 +207,18 @@ def test_no_default_is_claimed_where_a_config_dict_is_spread(tmp_path: Path) -> 
     review = review_fixture(str(tmp_path))
     rows = {i.name: dict(i.values) for i in review.recipe if i.category == "model"}
     assert rows["builder.Queue"] == {"dim": rows["builder.Queue"]["dim"]}, rows
+
+
+def test_a_weights_file_handed_to_the_constructor_is_no_setting(tmp_path: Path) -> None:
+    """INVALID: ``Net("weights/net.pt")`` hands the checkpoint in: the checkpoint row's, not
+    a setting of the model."""
+    (tmp_path / "builder.py").write_text(_MODEL, "utf-8")
+    (tmp_path / "train.py").write_text(
+        _TRAIN.replace(
+            "encoder = builder.Encoder(num_classes=args.moco_dim)",
+            'encoder = builder.Encoder(num_classes="weights/encoder.pth")',
+        ),
+        "utf-8",
+    )
+    review = review_fixture(str(tmp_path))
+    assert "builder.Encoder" not in {i.name for i in review.recipe if i.category == "model"}
