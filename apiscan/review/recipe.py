@@ -11529,9 +11529,20 @@ class _Recipe:
             for outer, bound in _epoch_loops(file):
                 if bound.kind == "BinOp":
                     # ``range(epoch_str, hps.train.epochs + 1)``: the setting the stop adds to
-                    named = [p for p in bound.parts if p.kind == "Attribute"]
+                    named = [p for p in bound.parts if p.kind in ("Attribute", "Name")]
                     literal = [p for p in bound.parts if p.kind == "Constant"]
                     bound = named[0] if len(named) == 1 and literal else bound
+                if bound.kind == "Name":
+                    # ``epoch_num = 100000`` in the script, then ``for epoch in range(0,
+                    # epoch_num):``: the name's value, whatever the name
+                    found = self.values.resolve(file, outer.function, bound, 0)
+                    if found.literal and _literal_number(found.text) is not None:
+                        where = file.where(outer.line)
+                        self.add(
+                            "epochs", bound.text, where, (("value", found.show()),), _LOOP_LENGTH
+                        )
+                        return
+                    continue
                 chain = bound.chain() if bound.kind == "Attribute" else None
                 if not chain or len(chain) < 2 or chain[-1] in self.repo.argparse:
                     continue
