@@ -1633,14 +1633,50 @@ def _element(sequence: str, subscript: str) -> str:
 def _set_default(file: _File, dest: str) -> tuple[str, int] | None:
     """(the literal, its line) a ``parser.set_defaults(dest=...)`` call of ``file`` gives the
     option ``dest``, which overrides every ``default=`` and action's implied default of
-    the options storing to it; None without one."""
+    the options storing to it; None without one. A call under an ``if`` the file's own
+    option defaults make false (``if opt.no_TTUR: parser.set_defaults(beta1=0.5)``, the flag
+    off unless given) gives nothing: the run starts from the declared default."""
     for call in file.values.calls:
         if call.expr.callee().rpartition(".")[2] != "set_defaults":
+            continue
+        if _skipped_by_defaults(file, call):
             continue
         for keyword in call.expr.keywords:
             if keyword.name == dest and keyword.target.literal:
                 return keyword.target.text, call.expr.line
     return None
+
+
+def _skipped_by_defaults(file: _File, call: CallValues) -> bool:
+    """Whether the ``if`` nearest ``call`` keeps it from running when every option ``file``
+    declares holds its default (``if opt.no_TTUR:`` with ``--no_TTUR`` a ``store_true``
+    flag; ``if not opt.warm:`` holds): only tests over those options' attributes, told by
+    :func:`~apiscan.review.evaluate.holds`; an unknown test skips nothing."""
+    if not call.ifs:
+        return False
+    near = call.ifs[0]
+    in_else = bool(near.body_end) and near.body_end < call.expr.line <= near.end_line
+    defaults: dict[str, object] = {}
+    for other in file.values.calls:
+        declared = argparse_option(other.expr)
+        if declared is None or declared.dest in defaults:
+            continue
+        if declared.action in ("store_true", "store_false"):
+            defaults[declared.dest] = declared.action == "store_false"
+        elif declared.default is not None and declared.default.literal:
+            defaults[declared.dest] = _literal_value(declared.default)
+        else:
+            defaults[declared.dest] = UNKNOWN
+
+    def lookup(name: Expr, _: int) -> object:
+        if name.kind == "Attribute" and name.target.kind == "Name":
+            return defaults.get(name.name, UNKNOWN)
+        return UNKNOWN
+
+    value = holds(near.test, lookup)
+    if value is UNKNOWN:
+        return False
+    return bool(value) == in_else
 
 
 def _positional_index(option: _ArgOption) -> int | None:
