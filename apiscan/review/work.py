@@ -4766,14 +4766,44 @@ def _load_patterns(analyses: Sequence[FileAnalysis]) -> dict[str, set[tuple[str,
     """path of each file that loads modules by a name built around a key
     (``importlib.import_module("data." + name + "_dataset")``, the name assigned first in
     the same def or written in the call) -> the (prefix, suffix) of each such name."""
+    from apiscan.review.evaluate import bind_call
     from apiscan.review.registry import _concatenated
 
+    every = [(fa, facts.values) for fa, facts in with_facts(analyses) if facts.values is not None]
+
+    def stored(values: FileValues, fn: int, arg: Expr, line: int) -> Expr:
+        """The value last assigned in def ``fn`` to the name ``arg`` before ``line``."""
+        if arg.kind != "Name" or not 0 <= fn < len(values.defs):
+            return arg
+        found = [
+            a.value
+            for a in values.defs[fn].assigns
+            if a.target.kind == "Name" and a.target.name == arg.name and a.line <= line
+        ]
+        return found[-1] if found else arg
+
+    def passed(values: FileValues, fn: int, name: str) -> list[Expr]:
+        """What the calls of def ``fn`` pass its parameter ``name`` (``find_class_in_module(
+        target, module)`` called with ``module_name = "models.networks." + filename``), each
+        as the caller's def last assigned it; nothing when ``fn`` reassigns it."""
+        d = values.defs[fn]
+        if name not in dict(d.params) or any(
+            a.target.kind == "Name" and a.target.name == name for a in d.assigns
+        ):
+            return []
+        out = []
+        for _, other in every:
+            for call in other.calls:
+                if call.expr.callee() != d.name:
+                    continue
+                arg = bind_call(d, call.expr).get(name)
+                if arg is not None:
+                    out.append(stored(other, call.function, arg, call.expr.line))
+        return out
+
     patterns: dict[str, set[tuple[str, str]]] = {}
-    for fa, facts in with_facts(analyses):
-        values = facts.values
-        if values is None:
-            continue
-        bound = dict(facts.imports)
+    for fa, values in every:
+        bound = dict(fa.syntax.imports) if fa.syntax is not None else {}
         for call in values.calls:
             expr = call.expr
             func = expr.func if expr.parts else None
@@ -4783,21 +4813,19 @@ def _load_patterns(analyses: Sequence[FileAnalysis]) -> dict[str, set[tuple[str,
             dotted = ".".join([bound.get(chain[0], chain[0]), *chain[1:]])
             if dotted != "importlib.import_module":
                 continue
-            arg = expr.args[0]
+            arg = stored(values, call.function, expr.args[0], expr.line)
+            names = [arg]
             if arg.kind == "Name" and 0 <= call.function < len(values.defs):
-                stored = [
-                    a.value
-                    for a in values.defs[call.function].assigns
-                    if a.target.kind == "Name" and a.target.name == arg.name and a.line <= expr.line
-                ]
-                arg = stored[-1] if stored else arg
-            pieces = _concatenated(arg)
-            if not pieces or sum(not isinstance(p, str) for p in pieces) != 1:
-                continue
-            at = next(i for i, p in enumerate(pieces) if not isinstance(p, str))
-            prefix, suffix = "".join(pieces[:at]), "".join(pieces[at + 1 :])
-            if prefix or suffix:
-                patterns.setdefault(fa.path, set()).add((prefix, suffix))
+                # a loader handed the module's name: what its callers build it from
+                names = passed(values, call.function, arg.name) or names
+            for name in names:
+                pieces = _concatenated(name)
+                if not pieces or sum(not isinstance(p, str) for p in pieces) != 1:
+                    continue
+                at = next(i for i, p in enumerate(pieces) if not isinstance(p, str))
+                prefix, suffix = "".join(pieces[:at]), "".join(pieces[at + 1 :])
+                if prefix or suffix:
+                    patterns.setdefault(fa.path, set()).add((prefix, suffix))
     return patterns
 
 
@@ -5157,6 +5185,7 @@ def uncalled_functions(
         # ``getattr(models, name)``): each public name it defines may be the one the
         # string picks, as a registry's entries are (:func:`_handed_on`)
         lookup = library and any(m in handed for m in fa.modules)
+        by_pattern = any(m in loaded for m in fa.modules)
         spans = [(d.line, d.end_line) for d in values.defs]
         for d in values.defs:
             name = d.qual
@@ -5184,6 +5213,11 @@ def uncalled_functions(
                 continue
             if lookup and not name.startswith("_"):
                 continue  # picked by a string from the module read whole: it may run
+            if d.is_class and by_pattern and not name.startswith("_"):
+                # a class of a module loaded by a name built around a key, the loader
+                # picking from its namespace (``find_class_in_module(opt.netG + "generator",
+                # "models.networks." + filename)``): any of them may be the one built
+                continue
             if any(a < d.line and d.end_line <= b for a, b in spans):
                 continue  # nested in another def: its enclosing def decides
             names = {f"{m}.{name}" for m in fa.modules} | {f"{fa.path}::{name}", f"::{name}"}
