@@ -10064,6 +10064,7 @@ class _Recipe:
                     continue
                 held = file.local_value(index, element.name, element.line)
                 terms = _summands(held) if held is not None else []
+                weighed = len(out)
                 for term in terms if len(terms) > 1 else []:
                     if term.kind == "Name":
                         scaled = self._scaled_in_place(file, index, term.name, 0, element.line)
@@ -10074,6 +10075,10 @@ class _Recipe:
                     if own is not None:
                         at = file.loc(term.line)
                         out.setdefault(f"weight of {own[0]}", own[1].show(f"at {at}"))
+                if len(terms) > 1 and len(out) == weighed and held is not None:
+                    listed = _unweighted_terms(file, index, held)
+                    if listed:
+                        out.setdefault(f"terms of {label}", listed)
         return list(out.items())
 
     def _product_weight(self, file: _File, fn: int, expr: Expr) -> tuple[str, _Weight] | None:
@@ -13408,6 +13413,26 @@ def _declares_from_format(expr: Expr) -> bool:
         and bool(expr.args)
         and expr.args[0].kind == "JoinedStr"
     )
+
+
+def _unweighted_terms(file: _File, fn: int, held: Expr) -> str:
+    """A plain sum of named terms a loss returns (deep supervision's ``loss = loss0 + loss1
+    + ... + loss6``, each ``bce_loss(d_i, labels)``), each term with what def ``fn``
+    assigned it, for a row to list: ``7 terms summed, weight 1 each: loss0 = ...``. "" when
+    a term is no name (a product, a call: its own weight is read elsewhere) or is
+    subtracted."""
+    terms, line = _summands(held), held.line
+    if any(t.kind != "Name" for t in terms) or any(
+        e.kind == "BinOp" and e.name == "Sub" for e in held.walk()
+    ):
+        return ""
+    shown = []
+    for term in terms:
+        value = file.local_value(fn, term.name, line)
+        shown.append(
+            f"{term.name} = {shorten(value.text, _TERM_LIMIT)}" if value is not None else term.name
+        )
+    return f"{len(terms)} terms summed, weight 1 each: " + "; ".join(shown) + f" ({file.loc(line)})"
 
 
 def _summands(expr: Expr) -> list[Expr]:
