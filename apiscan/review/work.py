@@ -11623,6 +11623,58 @@ def _parallel_piece(qual: str, classes: ClassTable) -> str:
     return kind if cross else ""
 
 
+#: The names of a synchronized BatchNorm or a data-parallel wrapper a repository copies in
+#: (``SynchronizedBatchNorm2d``, ``DataParallelWithCallback``), by :data:`VENDORED_PARALLEL`
+#: key: read only where the copy itself is absent and its bases cannot be followed.
+_PARALLEL_NAMES = (
+    ("sync-bn", re.compile(r"^(?:Synchronized|Sync)\w*BatchNorm\w*$")),
+    ("data-parallel", re.compile(r"^\w*DataParallel\w*$")),
+)
+
+
+def absent_parallel_copies(
+    analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> dict[str, dict[str, tuple[str, Where]]]:
+    """The synchronized BatchNorm or data-parallel wrapper the ported files import from a
+    module of the repository's own packages that no file of the repository is (SPADE-style
+    ``from models.networks.sync_batchnorm import SynchronizedBatchNorm2d``, the copy its
+    README clones in): :data:`VENDORED_PARALLEL` key -> the name -> (the module, where it is
+    built or imported). Told by the name alone (:data:`_PARALLEL_NAMES`): the copy's bases are
+    not there to follow."""
+    local = _local_packages(analyses)
+    modules = {m for fa in analyses for m in fa.modules}
+    classes = {
+        c.qualname.rpartition(".")[2] for fa in analyses if not fa.errors for c in fa.classes
+    }
+    found: dict[str, dict[str, tuple[str, Where]]] = {}
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path):
+            continue
+        for alias, target in facts.imports:
+            module, _, tail = target.rpartition(".")
+            if not module or module.partition(".")[0] not in local or tail in classes:
+                continue
+            if module in modules or target in modules or f"{module}.{tail}" in modules:
+                continue
+            # the module, or a package above it, held by no file: the copy is absent
+            if any(m == module or m.startswith(f"{module}.") for m in modules):
+                continue
+            for kind, pattern in _PARALLEL_NAMES:
+                if pattern.match(tail):
+                    values = fa.syntax.values if fa.syntax is not None else None
+                    line = next(
+                        (
+                            c.expr.line
+                            for c in (values.calls if values is not None else ())
+                            if c.expr.callee() == alias and c.expr.func.kind == "Name"
+                        ),
+                        1,
+                    )
+                    found.setdefault(kind, {}).setdefault(tail, (module, place(fa, line)))
+                    break
+    return found
+
+
 def vendored_copies(analyses: Sequence[FileAnalysis]) -> dict[str, str]:
     """The files of the repository's own copies of synchronized BatchNorm or of a
     data-parallel wrapper (:func:`vendored_parallel`), with why, counted apart from the
@@ -11741,6 +11793,22 @@ def vendored_parallel(
                         found.setdefault(kind, {}).setdefault(tail, at)
                     break
     items = []
+    for kind, names in sorted(absent_parallel_copies(analyses, ancillary).items()):
+        short, what, port = VENDORED_PARALLEL[kind]
+        modules = sorted({module for module, _ in names.values()})
+        items.append(
+            WorkItem(
+                kind="vendored-parallel",
+                what=f"{', '.join(sorted(names))} (the {short} of {', '.join(modules)}, absent)",
+                where=tuple(sorted({w for _, w in names.values()}, key=lambda w: (w.path, w.line))),
+                why=(
+                    f"imported from {', '.join(modules)}, which is not in the repository (a "
+                    f"copy the setup instructions bring in, or a submodule): a {what}; "
+                    f"MindSpore has it built in: {port}"
+                ),
+                uses=len(names),
+            )
+        )
     for kind, names in sorted(found.items()):
         short, what, port = VENDORED_PARALLEL[kind]
         items.append(
