@@ -2895,7 +2895,7 @@ class _Values:
         found: list[_Val] = []
         if fn >= 0:
             d = f.defs[fn]
-            bound = [a for a in d.assigns if a.target.kind == "Name" and a.target.name == name]
+            bound = _bound_to(d.assigns, name)
             reaching, hidden = _reaching(bound, expr, d.loop_spans)
             if not hidden:
                 found += [
@@ -2919,11 +2919,7 @@ class _Values:
             assigns = f.top_assigns(-1)
             if fn < 0:  # a module-level use sees the module's assignments made before it,
                 # those of a script's ``if __name__ == "__main__":`` block included
-                bound = [
-                    a
-                    for a in f.values.assigns
-                    if not a.annotated and a.target.kind == "Name" and a.target.name == name
-                ]
+                bound = [a for a in _bound_to(f.values.assigns, name) if not a.annotated]
                 assigns = _reaching(bound, expr, f.values.loop_spans)[0]
             found = self._assignments(f, -1, name, assigns, depth)
         if not found:
@@ -3017,7 +3013,7 @@ class _Values:
     def _assignments(
         self, f: _File, fn: int, name: str, assigns: Sequence[AssignValues], depth: int
     ) -> list[_Val]:
-        bound = [a for a in assigns if a.target.kind == "Name" and a.target.name == name]
+        bound = _bound_to(assigns, name)
         # deeplab's ``weight`` assigned under ``if args.use_balanced_weights:`` (off) and
         # ``None`` in its ``else``: the value is the one that runs (all, if none is told)
         bound = [a for a in bound if self.runs(f, fn, a.line)] or bound
@@ -14646,6 +14642,31 @@ def _scripts(root: Path) -> Iterator[Path]:
         rel = path.relative_to(root).parts
         if path.is_file() and not any(p.startswith(".") or p in skip for p in rel[:-1]):
             yield path
+
+
+def _bound_to(assigns: Iterable[AssignValues], name: str) -> list[AssignValues]:
+    """The assignments of ``assigns`` that bind the plain name ``name``: ``name = value``,
+    and the element of a tuple unpacked from a tuple of as many values (``G_lr, D_lr =
+    opt.lr / 2, opt.lr * 2``: ``D_lr = opt.lr * 2``), read as that element's own
+    assignment."""
+    out = []
+    for a in assigns:
+        target, value = a.target, a.value
+        if target.kind == "Name":
+            if target.name == name:
+                out.append(a)
+            continue
+        if (
+            target.kind not in ("Tuple", "List")
+            or value.kind not in ("Tuple", "List")
+            or len(target.parts) != len(value.parts)
+            or any(p.kind == "Starred" for p in (*target.parts, *value.parts))
+        ):
+            continue
+        for element, held in zip(target.parts, value.parts, strict=True):
+            if element.kind == "Name" and element.name == name:
+                out.append(replace(a, target=element, value=held))
+    return out
 
 
 def _name_assignments(d: DefValues, name: str, before: int) -> list[AssignValues]:
