@@ -652,15 +652,18 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             # a GAN's alternation: stargan's n_critic discriminator steps per generator
             # step (how often each network is updated, no setting of an optimizer)
             "alternation",
-            r"n_critic|critic_(iters|steps)|(n_)?(d|g|dis|disc|gen)_(steps|updates|iters)",
+            # pix2pixHD's and SPADE's --D_steps_per_G the same ratio spelled out
+            r"n_critic|critic_(iters|steps)|(n_)?(d|g|dis|disc|gen)_(steps|updates|iters)"
+            r"(_per_(d|g|dis|disc|gen))?",
         ),
         (
             "epochs",
             # hifi-gan's --training_epochs
             r"(max_|num_|total_|train_|training_|n_)?epochs?|max_?epoch"
             r"|(max_|num_|total_|train_|training_)?(iters|itrs|iterations|steps)"
-            # deep-text-recognition's --num_iter (a bare ``iter`` is a loop's counter)
-            r"|(max_|num_|total_|train_)iter"
+            # deep-text-recognition's --num_iter (a bare ``iter`` is a loop's counter); the
+            # pix2pix family's --niter, the epochs at the starting LR (--niter_decay more)
+            r"|(max_|num_|total_|train_)iter|niter"
             # a GAN's length in thousands of real images shown (stylegan's --kimg,
             # total_kimg)
             r"|(max_|total_|train_)?kimg",
@@ -687,7 +690,10 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(lr_)?sched(ule|uler)?|min_lr(_ratio)?|lr_(steps|decay\w*|gamma|milestones|policy)"
             r"|milestones|cos_lr|(lr_)?step_size"
             # stargan's linear decay: over the last num_iters_decay steps, every lr_update_step
-            r"|(num_)?(iters?|iterations|epochs?|steps)_decay|lr_update_\w+|lr_anneal\w*",
+            # the pix2pix family's --niter_decay (an --nepoch_decay the epoch loop runs to
+            # is a length: the loop's bound decides it)
+            r"|(num_)?(iters?|iterations|epochs?|steps)_decay|niter_decay"
+            r"|lr_update_\w+|lr_anneal\w*",
         ),
         (
             # DALL-E's VAE: --starting_temp 1.0 annealed at --anneal_rate down to --temp_min
