@@ -2765,6 +2765,85 @@ def adversarial_steps(
                 "since a wrong detach or parameter set trains silently wrong",
             )
         )
+    out.extend(_split_adversarial_steps(steps, backwards, by_path, unchosen, out))
+    return out
+
+
+def _split_adversarial_steps(
+    steps: Mapping[tuple[str, str], list[ApiFinding]],
+    backwards: Mapping[tuple[str, str], int],
+    by_path: Mapping[str, FileAnalysis],
+    unchosen: Callable[[str, int], str],
+    found: Sequence[WorkItem],
+) -> list[WorkItem]:
+    """The adversarial steps split over sibling functions (SPADE's trainer:
+    ``run_generator_one_step`` steps ``optimizer_G`` after the generator's backward pass,
+    ``run_discriminator_one_step`` steps ``optimizer_D`` after the discriminator's) that one
+    caller runs in turn (the training loop calling both): one item per such caller's set,
+    at the optimizers' steps. Functions of one class (or one module's functions), each
+    stepping one optimizer after a backward pass of its own, the optimizers distinct."""
+    taken = {(w.path, w.line) for item in found for w in item.where}
+    #: (path, owner) -> function name -> (its optimizer, its steps)
+    groups: dict[tuple[str, str], dict[str, tuple[str, list[ApiFinding]]]] = {}
+    for (path, function), stepped in steps.items():
+        fa = by_path.get(path)
+        values = fa.syntax.values if fa is not None and fa.syntax is not None else None
+        if values is None or not backwards.get((path, function)):
+            continue
+        if all(unchosen(path, f.span.line) for f in stepped):
+            continue
+        if any((path, f.span.line) in taken for f in stepped):
+            continue
+        receivers = {
+            c.expr.func.text.rpartition(".")[0]
+            for c in values.calls
+            if c.expr.parts
+            and c.expr.func.kind == "Attribute"
+            and c.expr.func.name == "step"
+            and any(c.expr.line == f.span.line for f in stepped)
+        }
+        if len(receivers) != 1:
+            continue
+        owner, _, name = function.rpartition(".")
+        groups.setdefault((path, owner), {})[name] = (receivers.pop(), stepped)
+    out: list[WorkItem] = []
+    for (path, owner), members in sorted(groups.items()):
+        if len({r for r, _ in members.values()}) < 2:
+            continue
+        callers: dict[tuple[str, str], set[str]] = {}
+        for fa in by_path.values():
+            for c in fa.calls:
+                last = c.callee.rpartition(".")[2]
+                if c.role == "call" and last in members:
+                    callers.setdefault((fa.path, c.caller), set()).add(last)
+        runs = sorted(
+            {frozenset(names) for names in callers.values() if len(names) >= 2}, key=sorted
+        )
+        for names in runs:
+            receivers = sorted({members[n][0] for n in names})
+            if len(receivers) < 2:
+                continue
+            fa = by_path[path]
+            stepped = [f for n in sorted(names) for f in members[n][1]]
+            where = owner + "." if owner else ""
+            out.append(
+                WorkItem(
+                    kind="adversarial-step",
+                    what=f"{', '.join(where + n for n in sorted(names))}: {len(receivers)} "
+                    f"optimizers ({', '.join(receivers)}) stepped in turn, one backward pass "
+                    "each",
+                    where=tuple(
+                        sorted({place(fa, f.span.line) for f in stepped}, key=lambda w: w.line)
+                    ),
+                    why="each network's loss is differentiated over its own parameters and "
+                    "its optimizer stepped in turn (a GAN's generator and discriminator, each "
+                    "in a method the training loop calls): in MindSpore one gradient function "
+                    "per network (mindspore.value_and_grad over that network's parameters), "
+                    "the other network's output passed through ops.stop_gradient where "
+                    "PyTorch detaches it; checked step by step against PyTorch, since a wrong "
+                    "detach or parameter set trains silently wrong",
+                )
+            )
     return out
 
 
