@@ -11018,8 +11018,29 @@ class _Recipe:
             return self._step(file, fn, expr, depth + 1)
         if expr.kind in ("List", "Tuple") and any(e.kind == "Call" for e in expr.parts):
             return "[" + ", ".join(self._step(file, fn, e, depth + 1) for e in expr.parts) + "]"
+        if expr.kind == "Lambda":
+            return expr.text + self._lambda_settings(file, fn, expr)
         value = self.values.resolve(file, fn, expr, 0)
         return value.show() if value.undecided() else value.text
+
+    def _lambda_settings(self, file: _File, fn: int, expr: Expr) -> str:
+        """The settings a lambda step reads (``lambda img: __scale_width(img,
+        opt.load_size, method)``), each with the literal it takes with the defaults: `` with
+        opt.load_size = 1024``; "" when it reads none that resolves."""
+        shown: dict[str, str] = {}
+        receivers = _ARG_RECEIVERS | self.repo.parsed_names
+        for node in expr.walk():
+            if node.kind != "Attribute" or node.text in shown:
+                continue
+            chain = node.chain()
+            if not chain or len(chain) < 2 or chain[0] not in receivers:
+                continue
+            value = self.values.resolve(file, fn, node, 0)
+            if value.literal and value.text != node.text:
+                shown[node.text] = value.text
+        if not shown:
+            return ""
+        return " with " + ", ".join(f"{k} = {v}" for k, v in shown.items())
 
     def _no_aug_call(self, file: _File, call: CallValues) -> None:
         values = [("call", call.expr.text)]
