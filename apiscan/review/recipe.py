@@ -7832,7 +7832,7 @@ class _Recipe:
                     call = self._picked_calls.get((path, fact.line, key))
                 if call is None and len(calls) == 1:
                     call = _partial_bound(calls[0], node.name) or calls[0]  # or renamed
-                if call is not None:
+                if call is not None and not _replaced_def(caller, call.function):
                     calls_made.append((caller, call))
             if key not in self.repo.call_sites and "." in key.removeprefix(file.module + "."):
                 continue  # a method: star imports bring module-level names only
@@ -13436,6 +13436,22 @@ def _declares_from_format(expr: Expr) -> bool:
         and bool(expr.args)
         and expr.args[0].kind == "JoinedStr"
     )
+
+
+def _replaced_def(file: _File, fn: int) -> bool:
+    """Whether method ``fn`` of ``file`` is defined again further down its class body
+    under the same name (SPADE's trainer defining ``update_learning_rate`` twice): the later
+    definition replaces it, so its body never runs. A decorated one (a property's getter
+    and setter) is none, nor a module-level function (defined in branches)."""
+    if fn < 0:
+        return False
+    d = file.defs[fn]
+    if d.owner < 0 or d.is_class:
+        return False
+    facts = file.fa.syntax
+    if facts is not None and any(qual == d.qual for qual, _, _ in facts.decorators):
+        return False
+    return any(o.qual == d.qual and o.owner == d.owner and o.line > d.line for o in file.defs)
 
 
 def _unweighted_terms(file: _File, fn: int, held: Expr) -> str:
