@@ -658,15 +658,18 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             # a GAN's alternation: stargan's n_critic discriminator steps per generator
             # step (how often each network is updated, no setting of an optimizer)
             "alternation",
-            r"n_critic|critic_(iters|steps)|(n_)?(d|g|dis|disc|gen)_(steps|updates|iters)",
+            # pix2pixHD's and SPADE's --D_steps_per_G the same ratio spelled out
+            r"n_critic|critic_(iters|steps)|(n_)?(d|g|dis|disc|gen)_(steps|updates|iters)"
+            r"(_per_(d|g|dis|disc|gen))?",
         ),
         (
             "epochs",
             # hifi-gan's --training_epochs
             r"(max_|num_|total_|train_|training_|n_)?epochs?|max_?epoch"
             r"|(max_|num_|total_|train_|training_)?(iters|itrs|iterations|steps)"
-            # deep-text-recognition's --num_iter (a bare ``iter`` is a loop's counter)
-            r"|(max_|num_|total_|train_)iter"
+            # deep-text-recognition's --num_iter (a bare ``iter`` is a loop's counter); the
+            # pix2pix family's --niter, the epochs at the starting LR (--niter_decay more)
+            r"|(max_|num_|total_|train_)iter|niter"
             # a GAN's length in thousands of real images shown (stylegan's --kimg,
             # total_kimg)
             r"|(max_|total_|train_)?kimg",
@@ -693,7 +696,10 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(lr_)?sched(ule|uler)?|min_lr(_ratio)?|lr_(steps|decay\w*|gamma|milestones|policy)"
             r"|milestones|cos_lr|(lr_)?step_size"
             # stargan's linear decay: over the last num_iters_decay steps, every lr_update_step
-            r"|(num_)?(iters?|iterations|epochs?|steps)_decay|lr_update_\w+|lr_anneal\w*",
+            # the pix2pix family's --niter_decay (an --nepoch_decay the epoch loop runs to
+            # is a length: the loop's bound decides it)
+            r"|(num_)?(iters?|iterations|epochs?|steps)_decay|niter_decay"
+            r"|lr_update_\w+|lr_anneal\w*",
         ),
         (
             # DALL-E's VAE: --starting_temp 1.0 annealed at --anneal_rate down to --temp_min
@@ -1673,14 +1679,50 @@ def _element(sequence: str, subscript: str) -> str:
 def _set_default(file: _File, dest: str) -> tuple[str, int] | None:
     """(the literal, its line) a ``parser.set_defaults(dest=...)`` call of ``file`` gives the
     option ``dest``, which overrides every ``default=`` and action's implied default of
-    the options storing to it; None without one."""
+    the options storing to it; None without one. A call under an ``if`` the file's own
+    option defaults make false (``if opt.no_TTUR: parser.set_defaults(beta1=0.5)``, the flag
+    off unless given) gives nothing: the run starts from the declared default."""
     for call in file.values.calls:
         if call.expr.callee().rpartition(".")[2] != "set_defaults":
+            continue
+        if _skipped_by_defaults(file, call):
             continue
         for keyword in call.expr.keywords:
             if keyword.name == dest and keyword.target.literal:
                 return keyword.target.text, call.expr.line
     return None
+
+
+def _skipped_by_defaults(file: _File, call: CallValues) -> bool:
+    """Whether the ``if`` nearest ``call`` keeps it from running when every option ``file``
+    declares holds its default (``if opt.no_TTUR:`` with ``--no_TTUR`` a ``store_true``
+    flag; ``if not opt.warm:`` holds): only tests over those options' attributes, told by
+    :func:`~apiscan.review.evaluate.holds`; an unknown test skips nothing."""
+    if not call.ifs:
+        return False
+    near = call.ifs[0]
+    in_else = bool(near.body_end) and near.body_end < call.expr.line <= near.end_line
+    defaults: dict[str, object] = {}
+    for other in file.values.calls:
+        declared = argparse_option(other.expr)
+        if declared is None or declared.dest in defaults:
+            continue
+        if declared.action in ("store_true", "store_false"):
+            defaults[declared.dest] = declared.action == "store_false"
+        elif declared.default is not None and declared.default.literal:
+            defaults[declared.dest] = _literal_value(declared.default)
+        else:
+            defaults[declared.dest] = UNKNOWN
+
+    def lookup(name: Expr, _: int) -> object:
+        if name.kind == "Attribute" and name.target.kind == "Name":
+            return defaults.get(name.name, UNKNOWN)
+        return UNKNOWN
+
+    value = holds(near.test, lookup)
+    if value is UNKNOWN:
+        return False
+    return bool(value) == in_else
 
 
 def _positional_index(option: _ArgOption) -> int | None:
@@ -2899,7 +2941,7 @@ class _Values:
         found: list[_Val] = []
         if fn >= 0:
             d = f.defs[fn]
-            bound = [a for a in d.assigns if a.target.kind == "Name" and a.target.name == name]
+            bound = _bound_to(d.assigns, name)
             reaching, hidden = _reaching(bound, expr, d.loop_spans)
             if not hidden:
                 found += [
@@ -2923,11 +2965,7 @@ class _Values:
             assigns = f.top_assigns(-1)
             if fn < 0:  # a module-level use sees the module's assignments made before it,
                 # those of a script's ``if __name__ == "__main__":`` block included
-                bound = [
-                    a
-                    for a in f.values.assigns
-                    if not a.annotated and a.target.kind == "Name" and a.target.name == name
-                ]
+                bound = [a for a in _bound_to(f.values.assigns, name) if not a.annotated]
                 assigns = _reaching(bound, expr, f.values.loop_spans)[0]
             found = self._assignments(f, -1, name, assigns, depth)
         if not found:
@@ -3021,7 +3059,7 @@ class _Values:
     def _assignments(
         self, f: _File, fn: int, name: str, assigns: Sequence[AssignValues], depth: int
     ) -> list[_Val]:
-        bound = [a for a in assigns if a.target.kind == "Name" and a.target.name == name]
+        bound = _bound_to(assigns, name)
         # deeplab's ``weight`` assigned under ``if args.use_balanced_weights:`` (off) and
         # ``None`` in its ``else``: the value is the one that runs (all, if none is told)
         bound = [a for a in bound if self.runs(f, fn, a.line)] or bound
@@ -7851,7 +7889,7 @@ class _Recipe:
                     call = self._picked_calls.get((path, fact.line, key))
                 if call is None and len(calls) == 1:
                     call = _partial_bound(calls[0], node.name) or calls[0]  # or renamed
-                if call is not None:
+                if call is not None and not _replaced_def(caller, call.function):
                     calls_made.append((caller, call))
             if key not in self.repo.call_sites and "." in key.removeprefix(file.module + "."):
                 continue  # a method: star imports bring module-level names only
@@ -10085,6 +10123,7 @@ class _Recipe:
                     continue
                 held = file.local_value(index, element.name, element.line)
                 terms = _summands(held) if held is not None else []
+                weighed = len(out)
                 for term in terms if len(terms) > 1 else []:
                     if term.kind == "Name":
                         scaled = self._scaled_in_place(file, index, term.name, 0, element.line)
@@ -10095,6 +10134,10 @@ class _Recipe:
                     if own is not None:
                         at = file.loc(term.line)
                         out.setdefault(f"weight of {own[0]}", own[1].show(f"at {at}"))
+                if len(terms) > 1 and len(out) == weighed and held is not None:
+                    listed = _unweighted_terms(file, index, held)
+                    if listed:
+                        out.setdefault(f"terms of {label}", listed)
         return list(out.items())
 
     def _product_weight(self, file: _File, fn: int, expr: Expr) -> tuple[str, _Weight] | None:
@@ -11233,8 +11276,29 @@ class _Recipe:
             return self._step(file, fn, expr, depth + 1)
         if expr.kind in ("List", "Tuple") and any(e.kind == "Call" for e in expr.parts):
             return "[" + ", ".join(self._step(file, fn, e, depth + 1) for e in expr.parts) + "]"
+        if expr.kind == "Lambda":
+            return expr.text + self._lambda_settings(file, fn, expr)
         value = self.values.resolve(file, fn, expr, 0)
         return value.show() if value.undecided() else value.text
+
+    def _lambda_settings(self, file: _File, fn: int, expr: Expr) -> str:
+        """The settings a lambda step reads (``lambda img: __scale_width(img,
+        opt.load_size, method)``), each with the literal it takes with the defaults: `` with
+        opt.load_size = 1024``; "" when it reads none that resolves."""
+        shown: dict[str, str] = {}
+        receivers = _ARG_RECEIVERS | self.repo.parsed_names
+        for node in expr.walk():
+            if node.kind != "Attribute" or node.text in shown:
+                continue
+            chain = node.chain()
+            if not chain or len(chain) < 2 or chain[0] not in receivers:
+                continue
+            value = self.values.resolve(file, fn, node, 0)
+            if value.literal and value.text != node.text:
+                shown[node.text] = value.text
+        if not shown:
+            return ""
+        return " with " + ", ".join(f"{k} = {v}" for k, v in shown.items())
 
     def _no_aug_call(self, file: _File, call: CallValues) -> None:
         values = [("call", call.expr.text)]
@@ -11787,9 +11851,20 @@ class _Recipe:
             for outer, bound in _epoch_loops(file):
                 if bound.kind == "BinOp":
                     # ``range(epoch_str, hps.train.epochs + 1)``: the setting the stop adds to
-                    named = [p for p in bound.parts if p.kind == "Attribute"]
+                    named = [p for p in bound.parts if p.kind in ("Attribute", "Name")]
                     literal = [p for p in bound.parts if p.kind == "Constant"]
                     bound = named[0] if len(named) == 1 and literal else bound
+                if bound.kind == "Name":
+                    # ``epoch_num = 100000`` in the script, then ``for epoch in range(0,
+                    # epoch_num):``: the name's value, whatever the name
+                    found = self.values.resolve(file, outer.function, bound, 0)
+                    if found.literal and _literal_number(found.text) is not None:
+                        where = file.where(outer.line)
+                        self.add(
+                            "epochs", bound.text, where, (("value", found.show()),), _LOOP_LENGTH
+                        )
+                        return
+                    continue
                 chain = bound.chain() if bound.kind == "Attribute" else None
                 if not chain or len(chain) < 2 or chain[-1] in self.repo.argparse:
                     continue
@@ -13621,6 +13696,42 @@ def _declares_from_format(expr: Expr) -> bool:
     )
 
 
+def _replaced_def(file: _File, fn: int) -> bool:
+    """Whether method ``fn`` of ``file`` is defined again further down its class body
+    under the same name (SPADE's trainer defining ``update_learning_rate`` twice): the later
+    definition replaces it, so its body never runs. A decorated one (a property's getter
+    and setter) is none, nor a module-level function (defined in branches)."""
+    if fn < 0:
+        return False
+    d = file.defs[fn]
+    if d.owner < 0 or d.is_class:
+        return False
+    facts = file.fa.syntax
+    if facts is not None and any(qual == d.qual for qual, _, _ in facts.decorators):
+        return False
+    return any(o.qual == d.qual and o.owner == d.owner and o.line > d.line for o in file.defs)
+
+
+def _unweighted_terms(file: _File, fn: int, held: Expr) -> str:
+    """A plain sum of named terms a loss returns (deep supervision's ``loss = loss0 + loss1
+    + ... + loss6``, each ``bce_loss(d_i, labels)``), each term with what def ``fn``
+    assigned it, for a row to list: ``7 terms summed, weight 1 each: loss0 = ...``. "" when
+    a term is no name (a product, a call: its own weight is read elsewhere) or is
+    subtracted."""
+    terms, line = _summands(held), held.line
+    if any(t.kind != "Name" for t in terms) or any(
+        e.kind == "BinOp" and e.name == "Sub" for e in held.walk()
+    ):
+        return ""
+    shown = []
+    for term in terms:
+        value = file.local_value(fn, term.name, line)
+        shown.append(
+            f"{term.name} = {shorten(value.text, _TERM_LIMIT)}" if value is not None else term.name
+        )
+    return f"{len(terms)} terms summed, weight 1 each: " + "; ".join(shown) + f" ({file.loc(line)})"
+
+
 def _summands(expr: Expr) -> list[Expr]:
     """The terms a sum adds or subtracts (``a + 2 * b - c``: ``a``, ``2 * b``, ``c``)."""
     if expr.kind == "BinOp" and expr.name in ("Add", "Sub"):
@@ -14832,6 +14943,31 @@ def _scripts(root: Path) -> Iterator[Path]:
         rel = path.relative_to(root).parts
         if path.is_file() and not any(p.startswith(".") or p in skip for p in rel[:-1]):
             yield path
+
+
+def _bound_to(assigns: Iterable[AssignValues], name: str) -> list[AssignValues]:
+    """The assignments of ``assigns`` that bind the plain name ``name``: ``name = value``,
+    and the element of a tuple unpacked from a tuple of as many values (``G_lr, D_lr =
+    opt.lr / 2, opt.lr * 2``: ``D_lr = opt.lr * 2``), read as that element's own
+    assignment."""
+    out = []
+    for a in assigns:
+        target, value = a.target, a.value
+        if target.kind == "Name":
+            if target.name == name:
+                out.append(a)
+            continue
+        if (
+            target.kind not in ("Tuple", "List")
+            or value.kind not in ("Tuple", "List")
+            or len(target.parts) != len(value.parts)
+            or any(p.kind == "Starred" for p in (*target.parts, *value.parts))
+        ):
+            continue
+        for element, held in zip(target.parts, value.parts, strict=True):
+            if element.kind == "Name" and element.name == name:
+                out.append(replace(a, target=element, value=held))
+    return out
 
 
 def _name_assignments(d: DefValues, name: str, before: int) -> list[AssignValues]:

@@ -976,7 +976,8 @@ _PICKER = re.compile(r"(?:\w+_)?(?:arch|name|type|kind|variant|model|network|net
 #: An upper-case config key read in a test's text (``cfg.MODEL.RPN_ONLY``).
 _CONFIG_READ = re.compile(r"\.(?=\w*[A-Z])[A-Z0-9_]{2,}\b")
 #: Calls that test a class they are handed rather than build it.
-_TYPE_TESTS = frozenset({"isinstance", "issubclass", "type"})
+#: (``super(BaseNetwork, self).__init__()`` names the class whose base it reaches: no part)
+_TYPE_TESTS = frozenset({"isinstance", "issubclass", "type", "super"})
 #: Roles that are never the top model (a criterion is built beside it, not around it).
 _NOT_TOP = frozenset({"loss"})
 #: How a top model the documentation's examples build is told (its "selected by" part).

@@ -2766,6 +2766,85 @@ def adversarial_steps(
                 "since a wrong detach or parameter set trains silently wrong",
             )
         )
+    out.extend(_split_adversarial_steps(steps, backwards, by_path, unchosen, out))
+    return out
+
+
+def _split_adversarial_steps(
+    steps: Mapping[tuple[str, str], list[ApiFinding]],
+    backwards: Mapping[tuple[str, str], int],
+    by_path: Mapping[str, FileAnalysis],
+    unchosen: Callable[[str, int], str],
+    found: Sequence[WorkItem],
+) -> list[WorkItem]:
+    """The adversarial steps split over sibling functions (SPADE's trainer:
+    ``run_generator_one_step`` steps ``optimizer_G`` after the generator's backward pass,
+    ``run_discriminator_one_step`` steps ``optimizer_D`` after the discriminator's) that one
+    caller runs in turn (the training loop calling both): one item per such caller's set,
+    at the optimizers' steps. Functions of one class (or one module's functions), each
+    stepping one optimizer after a backward pass of its own, the optimizers distinct."""
+    taken = {(w.path, w.line) for item in found for w in item.where}
+    #: (path, owner) -> function name -> (its optimizer, its steps)
+    groups: dict[tuple[str, str], dict[str, tuple[str, list[ApiFinding]]]] = {}
+    for (path, function), stepped in steps.items():
+        fa = by_path.get(path)
+        values = fa.syntax.values if fa is not None and fa.syntax is not None else None
+        if values is None or not backwards.get((path, function)):
+            continue
+        if all(unchosen(path, f.span.line) for f in stepped):
+            continue
+        if any((path, f.span.line) in taken for f in stepped):
+            continue
+        receivers = {
+            c.expr.func.text.rpartition(".")[0]
+            for c in values.calls
+            if c.expr.parts
+            and c.expr.func.kind == "Attribute"
+            and c.expr.func.name == "step"
+            and any(c.expr.line == f.span.line for f in stepped)
+        }
+        if len(receivers) != 1:
+            continue
+        owner, _, name = function.rpartition(".")
+        groups.setdefault((path, owner), {})[name] = (receivers.pop(), stepped)
+    out: list[WorkItem] = []
+    for (path, owner), members in sorted(groups.items()):
+        if len({r for r, _ in members.values()}) < 2:
+            continue
+        callers: dict[tuple[str, str], set[str]] = {}
+        for fa in by_path.values():
+            for c in fa.calls:
+                last = c.callee.rpartition(".")[2]
+                if c.role == "call" and last in members:
+                    callers.setdefault((fa.path, c.caller), set()).add(last)
+        runs = sorted(
+            {frozenset(names) for names in callers.values() if len(names) >= 2}, key=sorted
+        )
+        for names in runs:
+            receivers = sorted({members[n][0] for n in names})
+            if len(receivers) < 2:
+                continue
+            fa = by_path[path]
+            stepped = [f for n in sorted(names) for f in members[n][1]]
+            where = owner + "." if owner else ""
+            out.append(
+                WorkItem(
+                    kind="adversarial-step",
+                    what=f"{', '.join(where + n for n in sorted(names))}: {len(receivers)} "
+                    f"optimizers ({', '.join(receivers)}) stepped in turn, one backward pass "
+                    "each",
+                    where=tuple(
+                        sorted({place(fa, f.span.line) for f in stepped}, key=lambda w: w.line)
+                    ),
+                    why="each network's loss is differentiated over its own parameters and "
+                    "its optimizer stepped in turn (a GAN's generator and discriminator, each "
+                    "in a method the training loop calls): in MindSpore one gradient function "
+                    "per network (mindspore.value_and_grad over that network's parameters), "
+                    "the other network's output passed through ops.stop_gradient where "
+                    "PyTorch detaches it; checked step by step against PyTorch, since a wrong "
+                    "detach or parameter set trains silently wrong",
+                )
+            )
     return out
 
 
@@ -4767,14 +4846,44 @@ def _load_patterns(analyses: Sequence[FileAnalysis]) -> dict[str, set[tuple[str,
     """path of each file that loads modules by a name built around a key
     (``importlib.import_module("data." + name + "_dataset")``, the name assigned first in
     the same def or written in the call) -> the (prefix, suffix) of each such name."""
+    from apiscan.review.evaluate import bind_call
     from apiscan.review.registry import _concatenated
 
+    every = [(fa, facts.values) for fa, facts in with_facts(analyses) if facts.values is not None]
+
+    def stored(values: FileValues, fn: int, arg: Expr, line: int) -> Expr:
+        """The value last assigned in def ``fn`` to the name ``arg`` before ``line``."""
+        if arg.kind != "Name" or not 0 <= fn < len(values.defs):
+            return arg
+        found = [
+            a.value
+            for a in values.defs[fn].assigns
+            if a.target.kind == "Name" and a.target.name == arg.name and a.line <= line
+        ]
+        return found[-1] if found else arg
+
+    def passed(values: FileValues, fn: int, name: str) -> list[Expr]:
+        """What the calls of def ``fn`` pass its parameter ``name`` (``find_class_in_module(
+        target, module)`` called with ``module_name = "models.networks." + filename``), each
+        as the caller's def last assigned it; nothing when ``fn`` reassigns it."""
+        d = values.defs[fn]
+        if name not in dict(d.params) or any(
+            a.target.kind == "Name" and a.target.name == name for a in d.assigns
+        ):
+            return []
+        out = []
+        for _, other in every:
+            for call in other.calls:
+                if call.expr.callee() != d.name:
+                    continue
+                arg = bind_call(d, call.expr).get(name)
+                if arg is not None:
+                    out.append(stored(other, call.function, arg, call.expr.line))
+        return out
+
     patterns: dict[str, set[tuple[str, str]]] = {}
-    for fa, facts in with_facts(analyses):
-        values = facts.values
-        if values is None:
-            continue
-        bound = dict(facts.imports)
+    for fa, values in every:
+        bound = dict(fa.syntax.imports) if fa.syntax is not None else {}
         for call in values.calls:
             expr = call.expr
             func = expr.func if expr.parts else None
@@ -4784,21 +4893,19 @@ def _load_patterns(analyses: Sequence[FileAnalysis]) -> dict[str, set[tuple[str,
             dotted = ".".join([bound.get(chain[0], chain[0]), *chain[1:]])
             if dotted != "importlib.import_module":
                 continue
-            arg = expr.args[0]
+            arg = stored(values, call.function, expr.args[0], expr.line)
+            names = [arg]
             if arg.kind == "Name" and 0 <= call.function < len(values.defs):
-                stored = [
-                    a.value
-                    for a in values.defs[call.function].assigns
-                    if a.target.kind == "Name" and a.target.name == arg.name and a.line <= expr.line
-                ]
-                arg = stored[-1] if stored else arg
-            pieces = _concatenated(arg)
-            if not pieces or sum(not isinstance(p, str) for p in pieces) != 1:
-                continue
-            at = next(i for i, p in enumerate(pieces) if not isinstance(p, str))
-            prefix, suffix = "".join(pieces[:at]), "".join(pieces[at + 1 :])
-            if prefix or suffix:
-                patterns.setdefault(fa.path, set()).add((prefix, suffix))
+                # a loader handed the module's name: what its callers build it from
+                names = passed(values, call.function, arg.name) or names
+            for name in names:
+                pieces = _concatenated(name)
+                if not pieces or sum(not isinstance(p, str) for p in pieces) != 1:
+                    continue
+                at = next(i for i, p in enumerate(pieces) if not isinstance(p, str))
+                prefix, suffix = "".join(pieces[:at]), "".join(pieces[at + 1 :])
+                if prefix or suffix:
+                    patterns.setdefault(fa.path, set()).add((prefix, suffix))
     return patterns
 
 
@@ -5177,6 +5284,7 @@ def uncalled_functions(
         # ``getattr(models, name)``): each public name it defines may be the one the
         # string picks, as a registry's entries are (:func:`_handed_on`)
         lookup = library and any(m in handed for m in fa.modules)
+        by_pattern = any(m in loaded for m in fa.modules)
         spans = [(d.line, d.end_line) for d in values.defs]
         for d in values.defs:
             name = d.qual
@@ -5204,6 +5312,11 @@ def uncalled_functions(
                 continue
             if lookup and not name.startswith("_"):
                 continue  # picked by a string from the module read whole: it may run
+            if d.is_class and by_pattern and not name.startswith("_"):
+                # a class of a module loaded by a name built around a key, the loader
+                # picking from its namespace (``find_class_in_module(opt.netG + "generator",
+                # "models.networks." + filename)``): any of them may be the one built
+                continue
             if any(a < d.line and d.end_line <= b for a, b in spans):
                 continue  # nested in another def: its enclosing def decides
             names = {f"{m}.{name}" for m in fa.modules} | {f"{fa.path}::{name}", f"::{name}"}
@@ -11713,6 +11826,58 @@ def _parallel_piece(qual: str, classes: ClassTable) -> str:
     return kind if cross else ""
 
 
+#: The names of a synchronized BatchNorm or a data-parallel wrapper a repository copies in
+#: (``SynchronizedBatchNorm2d``, ``DataParallelWithCallback``), by :data:`VENDORED_PARALLEL`
+#: key: read only where the copy itself is absent and its bases cannot be followed.
+_PARALLEL_NAMES = (
+    ("sync-bn", re.compile(r"^(?:Synchronized|Sync)\w*BatchNorm\w*$")),
+    ("data-parallel", re.compile(r"^\w*DataParallel\w*$")),
+)
+
+
+def absent_parallel_copies(
+    analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> dict[str, dict[str, tuple[str, Where]]]:
+    """The synchronized BatchNorm or data-parallel wrapper the ported files import from a
+    module of the repository's own packages that no file of the repository is (SPADE-style
+    ``from models.networks.sync_batchnorm import SynchronizedBatchNorm2d``, the copy its
+    README clones in): :data:`VENDORED_PARALLEL` key -> the name -> (the module, where it is
+    built or imported). Told by the name alone (:data:`_PARALLEL_NAMES`): the copy's bases are
+    not there to follow."""
+    local = _local_packages(analyses)
+    modules = {m for fa in analyses for m in fa.modules}
+    classes = {
+        c.qualname.rpartition(".")[2] for fa in analyses if not fa.errors for c in fa.classes
+    }
+    found: dict[str, dict[str, tuple[str, Where]]] = {}
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path):
+            continue
+        for alias, target in facts.imports:
+            module, _, tail = target.rpartition(".")
+            if not module or module.partition(".")[0] not in local or tail in classes:
+                continue
+            if module in modules or target in modules or f"{module}.{tail}" in modules:
+                continue
+            # the module, or a package above it, held by no file: the copy is absent
+            if any(m == module or m.startswith(f"{module}.") for m in modules):
+                continue
+            for kind, pattern in _PARALLEL_NAMES:
+                if pattern.match(tail):
+                    values = fa.syntax.values if fa.syntax is not None else None
+                    line = next(
+                        (
+                            c.expr.line
+                            for c in (values.calls if values is not None else ())
+                            if c.expr.callee() == alias and c.expr.func.kind == "Name"
+                        ),
+                        1,
+                    )
+                    found.setdefault(kind, {}).setdefault(tail, (module, place(fa, line)))
+                    break
+    return found
+
+
 def vendored_copies(analyses: Sequence[FileAnalysis]) -> dict[str, str]:
     """The files of the repository's own copies of synchronized BatchNorm or of a
     data-parallel wrapper (:func:`vendored_parallel`), with why, counted apart from the
@@ -11831,6 +11996,22 @@ def vendored_parallel(
                         found.setdefault(kind, {}).setdefault(tail, at)
                     break
     items = []
+    for kind, names in sorted(absent_parallel_copies(analyses, ancillary).items()):
+        short, what, port = VENDORED_PARALLEL[kind]
+        modules = sorted({module for module, _ in names.values()})
+        items.append(
+            WorkItem(
+                kind="vendored-parallel",
+                what=f"{', '.join(sorted(names))} (the {short} of {', '.join(modules)}, absent)",
+                where=tuple(sorted({w for _, w in names.values()}, key=lambda w: (w.path, w.line))),
+                why=(
+                    f"imported from {', '.join(modules)}, which is not in the repository (a "
+                    f"copy the setup instructions bring in, or a submodule): a {what}; "
+                    f"MindSpore has it built in: {port}"
+                ),
+                uses=len(names),
+            )
+        )
     for kind, names in sorted(found.items()):
         short, what, port = VENDORED_PARALLEL[kind]
         items.append(

@@ -41,16 +41,17 @@ def _rows(recipe: tuple[RecipeItem, ...], category: str) -> list[RecipeItem]:
 
 
 def test_the_training_entry_of_a_dict_by_split_lists_the_list_it_composes(recipe) -> None:
-    # VALID: the module-level list followed to the transforms it holds with the defaults:
+    # VALID: the module-level list followed to the transforms it holds with the defaults
+    # (``h, w = 256, 128`` unpacked into the sizes):
     # the ``if opt.tall:`` replacement, the ``+ [RandomErasing]`` join and the ``[ColorJitter]
     # +`` prefix run only under switches left off
     line = _line(SPLITAUG, "train.py", '"train": transforms.Compose(')
     (row,) = [i for i in _rows(recipe, "augmentation") if i.name.startswith("composition")]
     assert (row.where.path, row.where.line) == ("train.py", line)
     assert dict(row.values) == {
-        "1": "Resize((h, w), interpolation=3)",
+        "1": "Resize((256, 128), interpolation=3)",
         "2": "Pad(10)",
-        "3": "RandomCrop((h, w))",
+        "3": "RandomCrop((256, 128))",
         "4": "RandomHorizontalFlip()",
         "5": "ToTensor()",
         "6": "Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])",
