@@ -1363,7 +1363,14 @@ class Ancillary:
         # a framework imported only inside a function of a file defining torch Modules is an
         # optional converter of the network, not an adapter of it (timm's vision_transformer.py
         # imports jax in the helper reading Flax checkpoints)
-        lazy = set(facts.lazy_imports) if path in self._torch_modules else set()
+        # a framework imported only in a ``try:`` that survives its absence (DLRM's
+        # ``try: import onnx`` beside the model and its training loop, for an optional
+        # export) is optional to the network too: the file runs without it
+        lazy = (
+            set(facts.lazy_imports) | set(facts.optional_packages)
+            if path in self._torch_modules
+            else set()
+        )
         # a framework used only to write training logs (stargan's TensorBoard logger through
         # ``tf.summary.FileWriter``) adapts nothing: the logger is the training's own
         logs = {top for top, names in facts.package_uses if names and all(map(_logging, names))}
