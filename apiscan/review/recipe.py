@@ -12590,6 +12590,8 @@ class _Recipe:
                     text = f"{text} (for {', '.join(loop.names)} in {loop.iter.text})"
                 steps[line] = text
             if len(steps) < 2:
+                if len(running) == 1 and not innermost:
+                    self._lr_computed(file, fn, stmt, running[0])
                 continue  # the LR handed on as it is: nothing computed here
             values = [(f"{n}", text) for n, (_, text) in enumerate(sorted(steps.items()), 1)]
             values += self._settings_read(file, fn, read, imported=False)
@@ -12619,6 +12621,30 @@ class _Recipe:
                 shown.append((text, described))
         return shown
 
+    def _lr_computed(self, file: _File, fn: int, stmt: AssignValues, assign: AssignValues) -> None:
+        """An LR computed into a name by one formula of the step, then written into each
+        param group (``new_lr = args.lr * (decay_rate ** (global_step / decay_steps))``,
+        then ``for g in optimizer.param_groups: g['lr'] = new_lr``): the formula is the
+        schedule when it reads the step, a variable of a loop around it or a counter that
+        loop increments. One that reads no step (``lr = args.lr * world_size``) is a
+        constant set again, no schedule."""
+        value = assign.value
+        if value.literal or not any(n.kind in ("BinOp", "Call") for n in value.walk()):
+            return
+        if any(n.kind == "Call" and self.values.repo_function(file, n) for n in value.walk()):
+            return  # ``lr = poly_lr(args.lr, it, n)``: the function's own row is the schedule
+        steps: set[str] = set()
+        for loop in file.values.loops:
+            if loop.function != fn or loop.line >= assign.line:
+                continue
+            steps.update(loop.names)
+            steps.update(u.node.name for u in loop.updates if u.op and u.node.kind == "Name")
+        if not any(n.kind == "Name" and n.name in steps for n in value.walk()):
+            return
+        self._lr_formula_row(
+            file, fn, assign.line, value, f"{stmt.target.text} = {assign.target.text}"
+        )
+
     def _lr_formula(self, file: _File, fn: int, stmt: AssignValues) -> None:
         """An LR computed and written into a param group in one statement (YOLOP's warm-up
         ``x['lr'] = np.interp(num_iter, xi, [cfg.TRAIN.WARMUP_BIASE_LR ..., x['initial_lr']
@@ -12643,10 +12669,15 @@ class _Recipe:
             for loop in file.values.loops
         ):
             return  # detectron2's ``bias_overrides["lr"] = ...``: a group still being built
+        self._lr_formula_row(file, fn, stmt.line, value, f"{stmt.target.text} = ...")
+
+    def _lr_formula_row(self, file: _File, fn: int, line: int, value: Expr, written: str) -> None:
+        """The row of an LR formula (:meth:`_lr_formula`, :meth:`_lr_computed`) at ``line``:
+        the formula, the settings it reads and the test it runs under."""
         tests = [
             near.test.text
             for near in self._file_ifs(file)
-            if near.function == fn and near.line < stmt.line <= (near.body_end or near.end_line)
+            if near.function == fn and near.line < line <= (near.body_end or near.end_line)
         ]
         category = (
             "warmup" if re.search(r"warm", " ".join([value.text, *tests]), re.I) else ("scheduler")
@@ -12660,8 +12691,8 @@ class _Recipe:
                 values.append((leaf.text, found.show()))
         values += [("when", test) for test in tests]
         d = _Scope.of(file, fn)
-        self.add(category, f"LR set by hand in {d.qual}", file.where(stmt.line), values,
-                 f"written into each param group: {stmt.target.text} = ...")  # fmt: skip
+        self.add(category, f"LR set by hand in {d.qual}", file.where(line), values,
+                 f"written into each param group: {written}")  # fmt: skip
 
     def _lr_array(self, file: _File, fn: int, stmt: AssignValues) -> None:
         """An LR read per step from an array (SwAV's ``param_group["lr"] =
