@@ -656,8 +656,8 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "epochs",
-            # hifi-gan's --training_epochs
-            r"(max_|num_|total_|train_|training_|n_)?epochs?|max_?epoch"
+            # hifi-gan's --training_epochs; --nepochs beside --mini-batch-size
+            r"(max_|num_|total_|train_|training_|n_?)?epochs?|max_?epoch"
             r"|(max_|num_|total_|train_|training_)?(iters|itrs|iterations|steps)"
             # deep-text-recognition's --num_iter (a bare ``iter`` is a loop's counter)
             r"|(max_|num_|total_|train_)iter"
@@ -668,7 +668,8 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "batch_size",
             # BLIP's ``batch_size_train`` (beside ``batch_size_test``, an evaluation's)
-            r"(train_|total_|global_)?batch(_?size)?(_train)?(_per_(gpu|device|replica|node))?"
+            # ``--mini-batch-size``: the batch each optimizer step sees
+            r"(train_|total_|global_|mini_)?batch(_?size)?(_train)?(_per_(gpu|device|replica|node))?"
             r"|ims_per_batch|bs",
         ),
         ("seed", r"(random_|manual_|global_)?seed"),
