@@ -295,6 +295,9 @@ _LOADER = frozenset(
 _SEED_NAMES = frozenset({"manual_seed", "manual_seed_all", "use_deterministic_algorithms"})
 #: Non-torch seeds, named through the file's own imports.
 _FOREIGN_SEEDS = frozenset({"numpy.random.seed", "random.seed"})
+#: A flag an ``if`` tests to switch on a test or debug mode (``if pytest:``, ``if
+#: self.debug:``): what its body sets (fixed draws for a comparison) is not the run's.
+_TEST_FLAG = re.compile(r"(py_?|unit_?)?test(ing|_mode)?|debug(_mode)?", re.IGNORECASE)
 _AUG_PACKAGES = ("torchvision.transforms.", "albumentations.")
 #: Repo classes by torch ancestor: what instantiating one means for the recipe.
 _ANCESTOR_CATEGORY = (
@@ -993,6 +996,15 @@ def _object_length(repo: _Repo) -> tuple[RecipeItem, ...]:
             value = (("value", setting.text),)
             rows.append(RecipeItem(category, f"config {key}", place, value, why))
     return tuple(rows)
+
+
+def _test_hook(near: IfValues, line: int) -> bool:
+    """``line`` is in the body of an ``if`` that tests a test or debug flag alone
+    (:data:`_TEST_FLAG`: ``if pytest:``, ``if args.debug:``), not in its ``else``."""
+    test = near.test
+    name = test.name if test.kind in ("Name", "Attribute") else ""
+    in_body = not near.body_end or line <= near.body_end
+    return in_body and bool(name) and _TEST_FLAG.fullmatch(name) is not None
 
 
 def _setting_category(name: str) -> str | None:
@@ -10422,6 +10434,8 @@ class _Recipe:
                     values += [(k.name or "**", k.target.text) for k in expr.keywords]
                     self.add("augmentation", name, file.where(expr.line), values)
             elif name in _FOREIGN_SEEDS:
+                if any(_test_hook(near, expr.line) for near in call.ifs):
+                    continue  # a test mode's fixed draws (``if pytest: np.random.seed(0)``)
                 given = expr.args[:1] or [k.target for k in expr.keywords if k.name == "seed"]
                 values = [("seed", self.values.describe(file, call.function, a)) for a in given]
                 split = _split_seed(file, call, name)
