@@ -12959,15 +12959,29 @@ def _periodic_spans(
         seen: set[tuple[int, int]] = set()
         for call in facts.values.calls:
             for branch in call.ifs:
-                if not _PERIODIC.search(branch.test.text) or _every_step_period(
-                    branch.test.text, names
-                ):
+                test = _named_test(facts.values, branch)
+                if not _PERIODIC.search(test) or _every_step_period(test, names):
                     continue
                 span = (branch.line, branch.body_end or branch.end_line)
                 if span not in seen:
                     seen.add(span)
                     out.setdefault(fa.path, []).append(span)
     return out
+
+
+def _named_test(values: FileValues, branch: IfValues) -> str:
+    """The text of an ``if``'s test, or, for a test that is a bare local name, of the
+    last value its function gives that name before the ``if`` (DLRM-like ``should_test =
+    ... and ((j + 1) % args.test_freq == 0)``, then ``if should_test:``)."""
+    test = branch.test
+    if test.kind != "Name" or not 0 <= branch.function < len(values.defs):
+        return test.text
+    given = [
+        a
+        for a in values.defs[branch.function].assigns
+        if a.target.kind == "Name" and a.target.name == test.name and a.line < branch.line
+    ]
+    return max(given, key=lambda a: a.line).value.full() if given else test.text
 
 
 #: The period of a periodic test (``N`` of ``i % N == 0``).
