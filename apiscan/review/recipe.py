@@ -998,6 +998,54 @@ def _object_length(repo: _Repo) -> tuple[RecipeItem, ...]:
     return tuple(rows)
 
 
+#: An ``if`` test that draws (``random.random() < p``, ``np.random.rand() > 0.5``): a coin
+#: flip deciding whether a step runs on this sample.
+_COIN_FLIP = re.compile(r"\b(random|rand|randint|uniform|choice)\s*\(")
+#: Builtins a sample's index may go through without reading anything by it.
+_INDEX_BUILTINS = frozenset(
+    {"min", "max", "int", "len", "range", "isinstance", "print", "abs", "slice", "str"}
+)
+
+
+def _synthesised(file: _File, fn: int) -> bool:
+    """Whether the ``__getitem__`` def ``fn`` makes its sample up rather than reading it:
+    its index parameter is never used to select stored data, neither subscripting anything
+    but the dataset itself (``self.samples[index]``, not ``self[i]``) nor passed to a
+    function other than a builtin (``self.load(index)``, not ``min(n, index * b)``), and
+    it subscripts none of its attributes (``self.samples[random.randint(...)]`` reads
+    stored data by a drawn index: its draws may be augmentation), and no ``if`` of its own
+    body flips a coin (``if random.random() < p:``: a step drawn for this sample). A
+    synthetic dataset (random dense and sparse features and random click labels drawn for
+    every batch) draws its data, not an augmentation of it."""
+    d = file.defs[fn]
+    if len(d.positional) < 2:
+        return False
+    if any(_COIN_FLIP.search(b.test.full()) for b in d.branches):
+        return False  # ``if random.random() < self.mosaic_prob:``: a step drawn per sample
+    index = d.positional[1]
+
+    def names_index(e: Expr) -> bool:
+        return any(n.kind == "Name" and n.name == index for n in e.walk())
+
+    exprs = [a.value for a in d.assigns] + list(d.returns)
+    exprs += [c.expr for c in file.values.calls if c.function == fn]
+    for top in exprs:
+        for e in top.walk():
+            if e.kind == "Subscript" and e.parts:
+                base = e.parts[0]
+                if base.kind == "Name" and base.name == "self":
+                    continue  # ``self[i]``: the dataset's own samples
+                chain = base.chain() if base.kind == "Attribute" else None
+                if (chain and chain[0] == "self") or any(names_index(p) for p in e.parts[1:]):
+                    return False  # stored data read, by the index or by a drawn one
+            elif e.kind == "Call" and e.parts:
+                if e.func.kind == "Name" and e.func.name in _INDEX_BUILTINS:
+                    continue
+                if any(names_index(a) for a in e.parts[1:]):
+                    return False
+    return True
+
+
 def _test_hook(near: IfValues, line: int) -> bool:
     """``line`` is in the body of an ``if`` that tests a test or debug flag alone
     (:data:`_TEST_FLAG`: ``if pytest:``, ``if args.debug:``), not in its ``else``."""
@@ -8193,7 +8241,10 @@ class _Recipe:
                 continue
             if self._base_only(f"{file.module}.{d.qual}"):
                 continue  # its subclasses' rows show what of it they run
-            for owner, fn in self._sample_methods(f"{file.module}.{d.qual}"):
+            methods = self._sample_methods(f"{file.module}.{d.qual}")
+            if methods and _synthesised(*methods[0]):
+                continue  # a generator of random samples: its draws are the data
+            for owner, fn in methods:
                 if (owner.path, fn) not in self._sampled:
                     self._sampled.add((owner.path, fn))
                     self._method_draws(owner, fn)
