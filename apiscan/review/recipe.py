@@ -9205,10 +9205,25 @@ class _Recipe:
                 if term.kind != "Name" or term.name in covered or term is total:
                     continue
                 formula = file.local_value(fn, term.name, total.line)
+                label = term.name
+                if formula is not None and formula.kind == "Name" and formula.name != term.name:
+                    # ``loss = img_loss`` before ``loss = loss + img_loss0``: the term it holds
+                    label = formula.name
+                    formula = file.local_value(fn, formula.name, formula.line)
+                    if label in covered:
+                        continue
                 kind = _inline_loss_kind(formula, term.name) if formula is not None else None
+                defined: list[tuple[str, str]] = []
+                if kind is None and formula is not None:
+                    # ``img2mse(rgb, target)`` with ``img2mse = lambda x, y: torch.mean((x -
+                    # y) ** 2)`` at the top of the file or of a module it imports
+                    found = self._lambda_body(file, formula)
+                    if found is not None:
+                        kind = _inline_loss_kind(found[0], term.name)
+                        defined = [("defined", f"{found[0].text} ({found[1]})")]
                 if kind is None or formula is None:
                     continue
-                values = [("type", kind), ("term", formula.text), ("weight", "1")]
+                values = [("type", kind), ("term", formula.text), *defined, ("weight", "1")]
                 note = f"a term of the loss the training step differentiates: {total.text}"
                 # (one row per term: a reduced output's row of the same term gives way)
                 self.out = [
@@ -9221,7 +9236,36 @@ class _Recipe:
                         and i.note.startswith(_MODEL_TERM)
                     )
                 ]
-                self.add("loss", f"term {term.name}", file.where(total.line), values, note)
+                self.add("loss", f"term {label}", file.where(total.line), values, note)
+
+    def _lambda_body(self, file: _File, call: Expr) -> tuple[Expr, str] | None:
+        """(body, place) of the lambda a call's bare name is bound to at the top level of
+        ``file`` or of the repository module it imports the name from (``from helpers
+        import *`` included); None for anything else."""
+        if call.kind != "Call" or call.func.kind != "Name":
+            return None
+        name = call.func.name
+        facts = file.fa.syntax
+        modules = [file.module]
+        if facts is not None:
+            imported = dict(facts.imports).get(name)
+            if imported is not None:
+                modules.append(imported.rpartition(".")[0])
+            # ``from helpers import *``: recorded among the package's uses as ``helpers.*``
+            modules += [n[:-2] for _, names in facts.package_uses for n in names if n[-2:] == ".*"]
+        for module in modules:
+            owner = next((f for f in self.files.values() if module in f.modules), None)
+            if owner is None:
+                continue
+            for a in owner.values.assigns:
+                if (
+                    a.target.kind == "Name"
+                    and a.target.name == name
+                    and a.value.kind == "Lambda"
+                    and a.value.parts
+                ):
+                    return a.value.parts[-1], owner.loc(a.line)
+        return None
 
     def _accumulated_loss(self, file: _File) -> None:
         """The loss the training step sums in place from terms written out with torch ops
