@@ -11770,6 +11770,8 @@ class _Recipe:
                 continue
             if category == "epochs" and self._model_argument_only(dest):
                 continue  # RAFT's --iters: refinement steps the model's call runs, no length
+            if category == "epochs" and self._phase_bound(dest):
+                continue  # --precrop_iters: ``if i < args.precrop_iters:`` a first phase
             if category == "epochs" and dest not in self._loop_bounds() and self._count_of_op(dest):
                 continue  # SwAV's --sinkhorn_iterations: a normalisation's steps in the loss
             if category == "epochs" and all(_word_default(o.default) for o in options):
@@ -12315,6 +12317,33 @@ class _Recipe:
         training runs, whatever its name."""
         reads = self._option_reads(dest)
         return bool(reads) and all(self._model_argument(r) for r in reads)
+
+    def _phase_bound(self, dest: str) -> bool:
+        """Every read of the option ``dest`` that is not formatted into a message is the
+        bound of an ``if`` test ``step < X`` (``<=`` too) on a variable of a loop around it
+        (``if i < args.precrop_iters:`` training on centre crops first): how long a first
+        phase lasts, whose body runs while the test holds, not how long training runs."""
+        reads = [r for r in self._option_reads(dest) if not _indexes_or_formats(r)]
+        if not reads:
+            return False
+        for r in reads:
+            at = (r.node.line, r.node.col, r.node.end_line, r.node.end_col)
+            names = {n for loop in r.file.values.loops if loop.function == r.fn for n in loop.names}
+            bounded = False
+            for near in self._file_ifs(r.file):
+                if near.function != r.fn or not near.line <= r.node.line <= near.test.end_line:
+                    continue
+                for e in near.test.walk():
+                    if e.kind != "Compare" or e.name not in ("Lt", "LtE") or len(e.parts) != 2:
+                        continue
+                    left, right = e.parts
+                    if (right.line, right.col, right.end_line, right.end_col) == at and (
+                        left.kind == "Name" and left.name in names
+                    ):
+                        bounded = True
+            if not bounded:
+                return False
+        return True
 
     def _count_of_op(self, dest: str) -> bool:
         """Every read of the option ``dest`` is the ``range(...)`` of a loop that only
