@@ -406,6 +406,8 @@ _SCHEDULE_FUNCTION = "schedule function"
 
 #: The note of a training length read from the epoch loop's bound (:meth:`_Recipe._loop_lengths`).
 _LOOP_LENGTH = "what the loop around the training's batches runs to"
+#: The note of a training-length row read from the loop over the training steps.
+_STEP_LENGTH = "what the loop over the training steps runs to: steps, not epochs"
 #: How a reduced output's loss row begins (:meth:`_Recipe._reduced_outputs`).
 _MODEL_TERM = "a term the model's forward computes"
 
@@ -776,12 +778,11 @@ def extract_recipe(
         *_object_length(recipe.repo),
     )
     rows = recipe.picked_configs(with_config_rows(items, analyses, Path(root), files))
-    if any(r.category == "epochs" and r.note != _LOOP_LENGTH for r in rows):
+    loop_notes = (_LOOP_LENGTH, _STEP_LENGTH)
+    if any(r.category == "epochs" and r.note not in loop_notes for r in rows):
         # a config file's or an option's own training-length row says it: the loop reading
         # it gives no second
-        rows = type(rows)(
-            r for r in rows if not (r.category == "epochs" and r.note == _LOOP_LENGTH)
-        )
+        rows = type(rows)(r for r in rows if not (r.category == "epochs" and r.note in loop_notes))
     return rows
 
 
@@ -11657,6 +11658,26 @@ class _Recipe:
                 where = file.where(outer.line)
                 self.add("epochs", bound.text, where, (("value", found.show()),), note)
                 return
+        # no epochs: a loop whose own body runs the backward pass, to a local the function
+        # sets to a number (``N_iters = 200000 + 1``; ``for i in trange(start, N_iters):``)
+        for path, file in sorted(self.files.items()):
+            if is_test_path(path) or self.apart(path) or not self._trains(path):
+                continue
+            for loop, bound in _step_loops(file):
+                if bound.kind not in ("Name", "Constant"):
+                    continue
+                fn = loop.function
+                assigns = file.defs[fn].assigns if fn >= 0 else file.values.assigns
+                if bound.kind == "Name" and not any(
+                    a.target.kind == "Name" and a.target.name == bound.name for a in assigns
+                ):
+                    continue  # ``def main(steps=2)``: a parameter its callers may give
+                found = self.values.resolve(file, loop.function, bound, 0)
+                if not found.literal:
+                    continue  # (``200000 + 1`` is one: numbers and operators)
+                where = file.where(loop.line)
+                self.add("epochs", bound.text, where, (("value", found.show()),), _STEP_LENGTH)
+                return
 
     def _none_resolved(self, f: _File, dest: str) -> str | None:
         """The value an option declared with no default takes where the script fills it in
@@ -13616,6 +13637,35 @@ def _epoch_loops(file: _File) -> Iterator[tuple[LoopValues, Expr]]:
             continue
         args = outer.iter.args
         yield outer, (args[1] if len(args) > 1 else args[0] if args else outer.iter)
+
+
+def _step_loops(file: _File) -> Iterator[tuple[LoopValues, Expr]]:
+    """Each ``for`` loop over a ``range`` (``trange`` too) of ``file`` whose own body, not
+    a loop inside it, runs a backward pass (a training written as steps, not epochs), with
+    the expression it runs to (the stop, not the start a resumed run gives)."""
+    loops = file.values.loops
+    backward = [
+        (c.function, c.expr.line)
+        for c in file.values.calls
+        if c.expr.func.kind == "Attribute" and c.expr.func.name == "backward"
+    ]
+    for outer in loops:
+        if outer.iter.kind != "Call" or outer.iter.callee() not in ("range", "trange"):
+            continue
+        last = max((u.line for u in outer.updates), default=outer.line)
+        inner = [
+            (i.line, max((u.line for u in i.updates), default=i.line))
+            for i in loops
+            if i is not outer and i.function == outer.function and outer.line < i.line <= last
+        ]
+        if any(
+            fn == outer.function
+            and outer.line < line <= last
+            and not any(a <= line <= z for a, z in inner)
+            for fn, line in backward
+        ):
+            args = outer.iter.args
+            yield outer, (args[1] if len(args) > 1 else args[0] if args else outer.iter)
 
 
 #: The name of a loss scale a training multiplies the loss by before its backward pass.
