@@ -586,6 +586,13 @@ _LENGTH_HELP = re.compile(
     r"|\btraining (iterations|iters|steps|epochs)\b",
     re.IGNORECASE,
 )
+#: An argparse help that starts by saying an option is the batch size (``--N_rand``:
+#: "batch size (number of random rays per gradient step)"), whatever its name.
+_BATCH_HELP = re.compile(r"\s*(training |train |mini-?)?batch[ _-]?size\b", re.IGNORECASE)
+#: An argparse help that says its option is for evaluation, testing or inference.
+_NOT_TRAINING_HELP = re.compile(
+    r"\b(test|testing|eval\w*|validation|val|inference|predict\w*)\b", re.IGNORECASE
+)
 #: An argparse help that names the learning rate (``--decay_steps``: "Number of steps for
 #: the learning rate decay"): a setting of the schedule, not of the training's length.
 _LR_HELP = re.compile(r"\b(learning[ -]rate|lr)\b", re.IGNORECASE)
@@ -11755,6 +11762,9 @@ class _Recipe:
 
     # -- settings: argparse options, config attributes, module constants
     def _settings(self) -> None:
+        # an option named for the batch size is it: the help of another is no second
+        # (CenterNet's --master_batch_size, "batch size on the master gpu", beside it)
+        named_batch = any(_setting_category(d) == "batch_size" for d in self.repo.argparse)
         for dest, options in self.repo.argparse.items():
             category = _setting_category(dest)
             if category == "preprocessing" and any(_COUNT_HELP.search(_help(o)) for o in options):
@@ -11768,6 +11778,15 @@ class _Recipe:
             if category is None and any(_AUG_HELP.search(_help(o)) for o in options):
                 # CenterNet's --scale / --shift: "apply scale augmentation" says what it is
                 category = "augmentation"
+            if (
+                category is None
+                and not named_batch
+                and not _EVALUATION_SETTING.search(dest.lower())
+                and any(_BATCH_HELP.match(_help(o)) for o in options)
+                and not any(_NOT_TRAINING_HELP.search(_help(o)) for o in options)
+            ):
+                # NeRF-like --N_rand, "batch size (number of random rays per gradient step)"
+                category = "batch_size"
             if (
                 category is None
                 and not _CADENCE.search(dest)
