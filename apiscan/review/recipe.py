@@ -10509,6 +10509,36 @@ class _Recipe:
             return None
         return api, f"{table.name}[{value!r}] ({inner.shown(60)})"
 
+    def _local_table_entry(self, file: _File, call: CallValues) -> tuple[str, str] | None:
+        """(the torch API, how it was picked) that ``call`` builds when its callee is an
+        entry of a dict the same function (or the module) binds, picked by a value the run
+        gives (``opts = {"sgd": torch.optim.SGD, "adagrad": torch.optim.Adagrad}``, then
+        ``opts[args.optimizer](parameters, lr=args.learning_rate)``); None when any step is
+        not told."""
+        inner = call.expr.func
+        if len(inner.parts) != 2 or inner.parts[0].kind != "Name":
+            return None
+        table, key = inner.parts
+        fn = call.function
+        bound = file.local_value(fn, table.name, call.expr.line) if fn >= 0 else None
+        if bound is None:
+            module = [
+                a.value
+                for a in file.values.assigns
+                if a.target.kind == "Name" and a.target.name == table.name
+            ]
+            bound = module[0] if len(module) == 1 else None
+        if bound is None or bound.kind != "Dict":
+            return None
+        value = self._holds(file, fn, key, 0)
+        if not isinstance(value, str) or value not in bound.keys:
+            return None
+        entry = bound.items[bound.keys.index(value)]
+        api = file.dotted(entry) if entry.kind in ("Name", "Attribute") else None
+        if api is None or not api.startswith("torch."):
+            return None
+        return api, f"{table.name}[{value!r}] ({key.shown(60)})"
+
     # -- patterns read from the trees
     def _foreign_calls(self, file: _File) -> None:
         """torchvision / albumentations transforms, numpy and ``random`` seeds, and calls
@@ -10517,7 +10547,13 @@ class _Recipe:
         for call in file.values.calls:
             expr = call.expr
             name = file.dotted(expr.func)
-            picked = self._table_entry(file, call) if expr.func.kind == "Call" else None
+            picked = (
+                self._table_entry(file, call)
+                if expr.func.kind == "Call"
+                else self._local_table_entry(file, call)
+                if expr.func.kind == "Subscript"
+                else None
+            )
             category = _category(picked[0]) if picked is not None else None
             if picked is not None and category is not None:
                 fn = call.function
