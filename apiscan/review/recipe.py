@@ -301,6 +301,9 @@ _LOADER = frozenset(
 _SEED_NAMES = frozenset({"manual_seed", "manual_seed_all", "use_deterministic_algorithms"})
 #: Non-torch seeds, named through the file's own imports.
 _FOREIGN_SEEDS = frozenset({"numpy.random.seed", "random.seed"})
+#: A flag an ``if`` tests to switch on a test or debug mode (``if pytest:``, ``if
+#: self.debug:``): what its body sets (fixed draws for a comparison) is not the run's.
+_TEST_FLAG = re.compile(r"(py_?|unit_?)?test(ing|_mode)?|debug(_mode)?", re.IGNORECASE)
 _AUG_PACKAGES = ("torchvision.transforms.", "albumentations.")
 #: Repo classes by torch ancestor: what instantiating one means for the recipe.
 _ANCESTOR_CATEGORY = (
@@ -409,6 +412,8 @@ _SCHEDULE_FUNCTION = "schedule function"
 
 #: The note of a training length read from the epoch loop's bound (:meth:`_Recipe._loop_lengths`).
 _LOOP_LENGTH = "what the loop around the training's batches runs to"
+#: The note of a training-length row read from the loop over the training steps.
+_STEP_LENGTH = "what the loop over the training steps runs to: steps, not epochs"
 #: How a reduced output's loss row begins (:meth:`_Recipe._reduced_outputs`).
 _MODEL_TERM = "a term the model's forward computes"
 
@@ -587,6 +592,13 @@ _LENGTH_HELP = re.compile(
     r"|\btraining (iterations|iters|steps|epochs)\b",
     re.IGNORECASE,
 )
+#: An argparse help that starts by saying an option is the batch size (``--N_rand``:
+#: "batch size (number of random rays per gradient step)"), whatever its name.
+_BATCH_HELP = re.compile(r"\s*(training |train |mini-?)?batch[ _-]?size\b", re.IGNORECASE)
+#: An argparse help that says its option is for evaluation, testing or inference.
+_NOT_TRAINING_HELP = re.compile(
+    r"\b(test|testing|eval\w*|validation|val|inference|predict\w*)\b", re.IGNORECASE
+)
 #: An argparse help that names the learning rate (``--decay_steps``: "Number of steps for
 #: the learning rate decay"): a setting of the schedule, not of the training's length.
 _LR_HELP = re.compile(r"\b(learning[ -]rate|lr)\b", re.IGNORECASE)
@@ -664,8 +676,8 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "epochs",
-            # hifi-gan's --training_epochs
-            r"(max_|num_|total_|train_|training_|n_)?epochs?|max_?epoch"
+            # hifi-gan's --training_epochs; --nepochs beside --mini-batch-size
+            r"(max_|num_|total_|train_|training_|n_?)?epochs?|max_?epoch"
             r"|(max_|num_|total_|train_|training_)?(iters|itrs|iterations|steps)"
             # deep-text-recognition's --num_iter (a bare ``iter`` is a loop's counter); the
             # pix2pix family's --niter, the epochs at the starting LR (--niter_decay more)
@@ -677,7 +689,8 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "batch_size",
             # BLIP's ``batch_size_train`` (beside ``batch_size_test``, an evaluation's)
-            r"(train_|total_|global_)?batch(_?size)?(_train)?(_per_(gpu|device|replica|node))?"
+            # ``--mini-batch-size``: the batch each optimizer step sees
+            r"(train_|total_|global_|mini_)?batch(_?size)?(_train)?(_per_(gpu|device|replica|node))?"
             r"|ims_per_batch|bs",
         ),
         ("seed", r"(random_|manual_|global_)?seed"),
@@ -787,12 +800,11 @@ def extract_recipe(
         *_object_length(recipe.repo),
     )
     rows = recipe.picked_configs(with_config_rows(items, analyses, Path(root), files))
-    if any(r.category == "epochs" and r.note != _LOOP_LENGTH for r in rows):
+    loop_notes = (_LOOP_LENGTH, _STEP_LENGTH)
+    if any(r.category == "epochs" and r.note not in loop_notes for r in rows):
         # a config file's or an option's own training-length row says it: the loop reading
         # it gives no second
-        rows = type(rows)(
-            r for r in rows if not (r.category == "epochs" and r.note == _LOOP_LENGTH)
-        )
+        rows = type(rows)(r for r in rows if not (r.category == "epochs" and r.note in loop_notes))
     return rows
 
 
@@ -1031,6 +1043,63 @@ def _object_length(repo: _Repo) -> tuple[RecipeItem, ...]:
             value = (("value", setting.text),)
             rows.append(RecipeItem(category, f"config {key}", place, value, why))
     return tuple(rows)
+
+
+#: An ``if`` test that draws (``random.random() < p``, ``np.random.rand() > 0.5``): a coin
+#: flip deciding whether a step runs on this sample.
+_COIN_FLIP = re.compile(r"\b(random|rand|randint|uniform|choice)\s*\(")
+#: Builtins a sample's index may go through without reading anything by it.
+_INDEX_BUILTINS = frozenset(
+    {"min", "max", "int", "len", "range", "isinstance", "print", "abs", "slice", "str"}
+)
+
+
+def _synthesised(file: _File, fn: int) -> bool:
+    """Whether the ``__getitem__`` def ``fn`` makes its sample up rather than reading it:
+    its index parameter is never used to select stored data, neither subscripting anything
+    but the dataset itself (``self.samples[index]``, not ``self[i]``) nor passed to a
+    function other than a builtin (``self.load(index)``, not ``min(n, index * b)``), and
+    it subscripts none of its attributes (``self.samples[random.randint(...)]`` reads
+    stored data by a drawn index: its draws may be augmentation), and no ``if`` of its own
+    body flips a coin (``if random.random() < p:``: a step drawn for this sample). A
+    synthetic dataset (random dense and sparse features and random click labels drawn for
+    every batch) draws its data, not an augmentation of it."""
+    d = file.defs[fn]
+    if len(d.positional) < 2:
+        return False
+    if any(_COIN_FLIP.search(b.test.full()) for b in d.branches):
+        return False  # ``if random.random() < self.mosaic_prob:``: a step drawn per sample
+    index = d.positional[1]
+
+    def names_index(e: Expr) -> bool:
+        return any(n.kind == "Name" and n.name == index for n in e.walk())
+
+    exprs = [a.value for a in d.assigns] + list(d.returns)
+    exprs += [c.expr for c in file.values.calls if c.function == fn]
+    for top in exprs:
+        for e in top.walk():
+            if e.kind == "Subscript" and e.parts:
+                base = e.parts[0]
+                if base.kind == "Name" and base.name == "self":
+                    continue  # ``self[i]``: the dataset's own samples
+                chain = base.chain() if base.kind == "Attribute" else None
+                if (chain and chain[0] == "self") or any(names_index(p) for p in e.parts[1:]):
+                    return False  # stored data read, by the index or by a drawn one
+            elif e.kind == "Call" and e.parts:
+                if e.func.kind == "Name" and e.func.name in _INDEX_BUILTINS:
+                    continue
+                if any(names_index(a) for a in e.parts[1:]):
+                    return False
+    return True
+
+
+def _test_hook(near: IfValues, line: int) -> bool:
+    """``line`` is in the body of an ``if`` that tests a test or debug flag alone
+    (:data:`_TEST_FLAG`: ``if pytest:``, ``if args.debug:``), not in its ``else``."""
+    test = near.test
+    name = test.name if test.kind in ("Name", "Attribute") else ""
+    in_body = not near.body_end or line <= near.body_end
+    return in_body and bool(name) and _TEST_FLAG.fullmatch(name) is not None
 
 
 def _setting_category(name: str) -> str | None:
@@ -8275,7 +8344,10 @@ class _Recipe:
                 continue
             if self._base_only(f"{file.module}.{d.qual}"):
                 continue  # its subclasses' rows show what of it they run
-            for owner, fn in self._sample_methods(f"{file.module}.{d.qual}"):
+            methods = self._sample_methods(f"{file.module}.{d.qual}")
+            if methods and _synthesised(*methods[0]):
+                continue  # a generator of random samples: its draws are the data
+            for owner, fn in methods:
                 if (owner.path, fn) not in self._sampled:
                     self._sampled.add((owner.path, fn))
                     self._method_draws(owner, fn)
@@ -9236,10 +9308,25 @@ class _Recipe:
                 if term.kind != "Name" or term.name in covered or term is total:
                     continue
                 formula = file.local_value(fn, term.name, total.line)
+                label = term.name
+                if formula is not None and formula.kind == "Name" and formula.name != term.name:
+                    # ``loss = img_loss`` before ``loss = loss + img_loss0``: the term it holds
+                    label = formula.name
+                    formula = file.local_value(fn, formula.name, formula.line)
+                    if label in covered:
+                        continue
                 kind = _inline_loss_kind(formula, term.name) if formula is not None else None
+                defined: list[tuple[str, str]] = []
+                if kind is None and formula is not None:
+                    # ``img2mse(rgb, target)`` with ``img2mse = lambda x, y: torch.mean((x -
+                    # y) ** 2)`` at the top of the file or of a module it imports
+                    found = self._lambda_body(file, formula)
+                    if found is not None:
+                        kind = _inline_loss_kind(found[0], term.name)
+                        defined = [("defined", f"{found[0].text} ({found[1]})")]
                 if kind is None or formula is None:
                     continue
-                values = [("type", kind), ("term", formula.text), ("weight", "1")]
+                values = [("type", kind), ("term", formula.text), *defined, ("weight", "1")]
                 note = f"a term of the loss the training step differentiates: {total.text}"
                 # (one row per term: a reduced output's row of the same term gives way)
                 self.out = [
@@ -9252,7 +9339,36 @@ class _Recipe:
                         and i.note.startswith(_MODEL_TERM)
                     )
                 ]
-                self.add("loss", f"term {term.name}", file.where(total.line), values, note)
+                self.add("loss", f"term {label}", file.where(total.line), values, note)
+
+    def _lambda_body(self, file: _File, call: Expr) -> tuple[Expr, str] | None:
+        """(body, place) of the lambda a call's bare name is bound to at the top level of
+        ``file`` or of the repository module it imports the name from (``from helpers
+        import *`` included); None for anything else."""
+        if call.kind != "Call" or call.func.kind != "Name":
+            return None
+        name = call.func.name
+        facts = file.fa.syntax
+        modules = [file.module]
+        if facts is not None:
+            imported = dict(facts.imports).get(name)
+            if imported is not None:
+                modules.append(imported.rpartition(".")[0])
+            # ``from helpers import *``: recorded among the package's uses as ``helpers.*``
+            modules += [n[:-2] for _, names in facts.package_uses for n in names if n[-2:] == ".*"]
+        for module in modules:
+            owner = next((f for f in self.files.values() if module in f.modules), None)
+            if owner is None:
+                continue
+            for a in owner.values.assigns:
+                if (
+                    a.target.kind == "Name"
+                    and a.target.name == name
+                    and a.value.kind == "Lambda"
+                    and a.value.parts
+                ):
+                    return a.value.parts[-1], owner.loc(a.line)
+        return None
 
     def _accumulated_loss(self, file: _File) -> None:
         """The loss the training step sums in place from terms written out with torch ops
@@ -10694,6 +10810,36 @@ class _Recipe:
             return None
         return api, f"{table.name}[{value!r}] ({inner.shown(60)})"
 
+    def _local_table_entry(self, file: _File, call: CallValues) -> tuple[str, str] | None:
+        """(the torch API, how it was picked) that ``call`` builds when its callee is an
+        entry of a dict the same function (or the module) binds, picked by a value the run
+        gives (``opts = {"sgd": torch.optim.SGD, "adagrad": torch.optim.Adagrad}``, then
+        ``opts[args.optimizer](parameters, lr=args.learning_rate)``); None when any step is
+        not told."""
+        inner = call.expr.func
+        if len(inner.parts) != 2 or inner.parts[0].kind != "Name":
+            return None
+        table, key = inner.parts
+        fn = call.function
+        bound = file.local_value(fn, table.name, call.expr.line) if fn >= 0 else None
+        if bound is None:
+            module = [
+                a.value
+                for a in file.values.assigns
+                if a.target.kind == "Name" and a.target.name == table.name
+            ]
+            bound = module[0] if len(module) == 1 else None
+        if bound is None or bound.kind != "Dict":
+            return None
+        value = self._holds(file, fn, key, 0)
+        if not isinstance(value, str) or value not in bound.keys:
+            return None
+        entry = bound.items[bound.keys.index(value)]
+        api = file.dotted(entry) if entry.kind in ("Name", "Attribute") else None
+        if api is None or not api.startswith("torch."):
+            return None
+        return api, f"{table.name}[{value!r}] ({key.shown(60)})"
+
     # -- patterns read from the trees
     def _foreign_calls(self, file: _File) -> None:
         """torchvision / albumentations transforms, numpy and ``random`` seeds, and calls
@@ -10702,7 +10848,13 @@ class _Recipe:
         for call in file.values.calls:
             expr = call.expr
             name = file.dotted(expr.func)
-            picked = self._table_entry(file, call) if expr.func.kind == "Call" else None
+            picked = (
+                self._table_entry(file, call)
+                if expr.func.kind == "Call"
+                else self._local_table_entry(file, call)
+                if expr.func.kind == "Subscript"
+                else None
+            )
             category = _category(picked[0]) if picked is not None else None
             if picked is not None and category is not None:
                 fn = call.function
@@ -10722,6 +10874,8 @@ class _Recipe:
                     values += [(k.name or "**", k.target.text) for k in expr.keywords]
                     self.add("augmentation", name, file.where(expr.line), values)
             elif name in _FOREIGN_SEEDS:
+                if any(_test_hook(near, expr.line) for near in call.ifs):
+                    continue  # a test mode's fixed draws (``if pytest: np.random.seed(0)``)
                 given = expr.args[:1] or [k.target for k in expr.keywords if k.name == "seed"]
                 values = [("seed", self.values.describe(file, call.function, a)) for a in given]
                 split = _split_seed(file, call, name)
@@ -11880,6 +12034,26 @@ class _Recipe:
                 where = file.where(outer.line)
                 self.add("epochs", bound.text, where, (("value", found.show()),), note)
                 return
+        # no epochs: a loop whose own body runs the backward pass, to a local the function
+        # sets to a number (``N_iters = 200000 + 1``; ``for i in trange(start, N_iters):``)
+        for path, file in sorted(self.files.items()):
+            if is_test_path(path) or self.apart(path) or not self._trains(path):
+                continue
+            for loop, bound in _step_loops(file):
+                if bound.kind not in ("Name", "Constant"):
+                    continue
+                fn = loop.function
+                assigns = file.defs[fn].assigns if fn >= 0 else file.values.assigns
+                if bound.kind == "Name" and not any(
+                    a.target.kind == "Name" and a.target.name == bound.name for a in assigns
+                ):
+                    continue  # ``def main(steps=2)``: a parameter its callers may give
+                found = self.values.resolve(file, loop.function, bound, 0)
+                if not found.literal:
+                    continue  # (``200000 + 1`` is one: numbers and operators)
+                where = file.where(loop.line)
+                self.add("epochs", bound.text, where, (("value", found.show()),), _STEP_LENGTH)
+                return
 
     def _none_resolved(self, f: _File, dest: str) -> str | None:
         """The value an option declared with no default takes where the script fills it in
@@ -11957,6 +12131,9 @@ class _Recipe:
 
     # -- settings: argparse options, config attributes, module constants
     def _settings(self) -> None:
+        # an option named for the batch size is it: the help of another is no second
+        # (CenterNet's --master_batch_size, "batch size on the master gpu", beside it)
+        named_batch = any(_setting_category(d) == "batch_size" for d in self.repo.argparse)
         for dest, options in self.repo.argparse.items():
             category = _setting_category(dest)
             if category == "preprocessing" and any(_COUNT_HELP.search(_help(o)) for o in options):
@@ -11970,6 +12147,15 @@ class _Recipe:
             if category is None and any(_AUG_HELP.search(_help(o)) for o in options):
                 # CenterNet's --scale / --shift: "apply scale augmentation" says what it is
                 category = "augmentation"
+            if (
+                category is None
+                and not named_batch
+                and not _EVALUATION_SETTING.search(dest.lower())
+                and any(_BATCH_HELP.match(_help(o)) for o in options)
+                and not any(_NOT_TRAINING_HELP.search(_help(o)) for o in options)
+            ):
+                # NeRF-like --N_rand, "batch size (number of random rays per gradient step)"
+                category = "batch_size"
             if (
                 category is None
                 and not _CADENCE.search(dest)
@@ -11993,6 +12179,8 @@ class _Recipe:
                 continue
             if category == "epochs" and self._model_argument_only(dest):
                 continue  # RAFT's --iters: refinement steps the model's call runs, no length
+            if category == "epochs" and self._phase_bound(dest):
+                continue  # --precrop_iters: ``if i < args.precrop_iters:`` a first phase
             if category == "epochs" and dest not in self._loop_bounds() and self._count_of_op(dest):
                 continue  # SwAV's --sinkhorn_iterations: a normalisation's steps in the loss
             if category == "epochs" and all(_word_default(o.default) for o in options):
@@ -12539,6 +12727,33 @@ class _Recipe:
         reads = self._option_reads(dest)
         return bool(reads) and all(self._model_argument(r) for r in reads)
 
+    def _phase_bound(self, dest: str) -> bool:
+        """Every read of the option ``dest`` that is not formatted into a message is the
+        bound of an ``if`` test ``step < X`` (``<=`` too) on a variable of a loop around it
+        (``if i < args.precrop_iters:`` training on centre crops first): how long a first
+        phase lasts, whose body runs while the test holds, not how long training runs."""
+        reads = [r for r in self._option_reads(dest) if not _indexes_or_formats(r)]
+        if not reads:
+            return False
+        for r in reads:
+            at = (r.node.line, r.node.col, r.node.end_line, r.node.end_col)
+            names = {n for loop in r.file.values.loops if loop.function == r.fn for n in loop.names}
+            bounded = False
+            for near in self._file_ifs(r.file):
+                if near.function != r.fn or not near.line <= r.node.line <= near.test.end_line:
+                    continue
+                for e in near.test.walk():
+                    if e.kind != "Compare" or e.name not in ("Lt", "LtE") or len(e.parts) != 2:
+                        continue
+                    left, right = e.parts
+                    if (right.line, right.col, right.end_line, right.end_col) == at and (
+                        left.kind == "Name" and left.name in names
+                    ):
+                        bounded = True
+            if not bounded:
+                return False
+        return True
+
     def _count_of_op(self, dest: str) -> bool:
         """Every read of the option ``dest`` is the ``range(...)`` of a loop that only
         computes: no loop inside it, no call of the repository's own code, no ``backward``
@@ -12923,6 +13138,8 @@ class _Recipe:
                     text = f"{text} (for {', '.join(loop.names)} in {loop.iter.text})"
                 steps[line] = text
             if len(steps) < 2:
+                if len(running) == 1 and not innermost:
+                    self._lr_computed(file, fn, stmt, running[0])
                 continue  # the LR handed on as it is: nothing computed here
             values = [(f"{n}", text) for n, (_, text) in enumerate(sorted(steps.items()), 1)]
             values += self._settings_read(file, fn, read, imported=False)
@@ -12952,6 +13169,30 @@ class _Recipe:
                 shown.append((text, described))
         return shown
 
+    def _lr_computed(self, file: _File, fn: int, stmt: AssignValues, assign: AssignValues) -> None:
+        """An LR computed into a name by one formula of the step, then written into each
+        param group (``new_lr = args.lr * (decay_rate ** (global_step / decay_steps))``,
+        then ``for g in optimizer.param_groups: g['lr'] = new_lr``): the formula is the
+        schedule when it reads the step, a variable of a loop around it or a counter that
+        loop increments. One that reads no step (``lr = args.lr * world_size``) is a
+        constant set again, no schedule."""
+        value = assign.value
+        if value.literal or not any(n.kind in ("BinOp", "Call") for n in value.walk()):
+            return
+        if any(n.kind == "Call" and self.values.repo_function(file, n) for n in value.walk()):
+            return  # ``lr = poly_lr(args.lr, it, n)``: the function's own row is the schedule
+        steps: set[str] = set()
+        for loop in file.values.loops:
+            if loop.function != fn or loop.line >= assign.line:
+                continue
+            steps.update(loop.names)
+            steps.update(u.node.name for u in loop.updates if u.op and u.node.kind == "Name")
+        if not any(n.kind == "Name" and n.name in steps for n in value.walk()):
+            return
+        self._lr_formula_row(
+            file, fn, assign.line, value, f"{stmt.target.text} = {assign.target.text}"
+        )
+
     def _lr_formula(self, file: _File, fn: int, stmt: AssignValues) -> None:
         """An LR computed and written into a param group in one statement (YOLOP's warm-up
         ``x['lr'] = np.interp(num_iter, xi, [cfg.TRAIN.WARMUP_BIASE_LR ..., x['initial_lr']
@@ -12976,10 +13217,15 @@ class _Recipe:
             for loop in file.values.loops
         ):
             return  # detectron2's ``bias_overrides["lr"] = ...``: a group still being built
+        self._lr_formula_row(file, fn, stmt.line, value, f"{stmt.target.text} = ...")
+
+    def _lr_formula_row(self, file: _File, fn: int, line: int, value: Expr, written: str) -> None:
+        """The row of an LR formula (:meth:`_lr_formula`, :meth:`_lr_computed`) at ``line``:
+        the formula, the settings it reads and the test it runs under."""
         tests = [
             near.test.text
             for near in self._file_ifs(file)
-            if near.function == fn and near.line < stmt.line <= (near.body_end or near.end_line)
+            if near.function == fn and near.line < line <= (near.body_end or near.end_line)
         ]
         category = (
             "warmup" if re.search(r"warm", " ".join([value.text, *tests]), re.I) else ("scheduler")
@@ -12993,8 +13239,8 @@ class _Recipe:
                 values.append((leaf.text, found.show()))
         values += [("when", test) for test in tests]
         d = _Scope.of(file, fn)
-        self.add(category, f"LR set by hand in {d.qual}", file.where(stmt.line), values,
-                 f"written into each param group: {stmt.target.text} = ...")  # fmt: skip
+        self.add(category, f"LR set by hand in {d.qual}", file.where(line), values,
+                 f"written into each param group: {written}")  # fmt: skip
 
     def _lr_array(self, file: _File, fn: int, stmt: AssignValues) -> None:
         """An LR read per step from an array (SwAV's ``param_group["lr"] =
@@ -13815,6 +14061,35 @@ def _epoch_loops(file: _File) -> Iterator[tuple[LoopValues, Expr]]:
             continue
         args = outer.iter.args
         yield outer, (args[1] if len(args) > 1 else args[0] if args else outer.iter)
+
+
+def _step_loops(file: _File) -> Iterator[tuple[LoopValues, Expr]]:
+    """Each ``for`` loop over a ``range`` (``trange`` too) of ``file`` whose own body, not
+    a loop inside it, runs a backward pass (a training written as steps, not epochs), with
+    the expression it runs to (the stop, not the start a resumed run gives)."""
+    loops = file.values.loops
+    backward = [
+        (c.function, c.expr.line)
+        for c in file.values.calls
+        if c.expr.func.kind == "Attribute" and c.expr.func.name == "backward"
+    ]
+    for outer in loops:
+        if outer.iter.kind != "Call" or outer.iter.callee() not in ("range", "trange"):
+            continue
+        last = max((u.line for u in outer.updates), default=outer.line)
+        inner = [
+            (i.line, max((u.line for u in i.updates), default=i.line))
+            for i in loops
+            if i is not outer and i.function == outer.function and outer.line < i.line <= last
+        ]
+        if any(
+            fn == outer.function
+            and outer.line < line <= last
+            and not any(a <= line <= z for a, z in inner)
+            for fn, line in backward
+        ):
+            args = outer.iter.args
+            yield outer, (args[1] if len(args) > 1 else args[0] if args else outer.iter)
 
 
 #: The name of a loss scale a training multiplies the loss by before its backward pass.

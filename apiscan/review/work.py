@@ -1364,7 +1364,14 @@ class Ancillary:
         # a framework imported only inside a function of a file defining torch Modules is an
         # optional converter of the network, not an adapter of it (timm's vision_transformer.py
         # imports jax in the helper reading Flax checkpoints)
-        lazy = set(facts.lazy_imports) if path in self._torch_modules else set()
+        # a framework imported only in a ``try:`` that survives its absence (DLRM's
+        # ``try: import onnx`` beside the model and its training loop, for an optional
+        # export) is optional to the network too: the file runs without it
+        lazy = (
+            set(facts.lazy_imports) | set(facts.optional_packages)
+            if path in self._torch_modules
+            else set()
+        )
         # a framework used only to write training logs (stargan's TensorBoard logger through
         # ``tf.summary.FileWriter``) adapts nothing: the logger is the training's own
         logs = {top for top, names in facts.package_uses if names and all(map(_logging, names))}
@@ -13257,15 +13264,29 @@ def _periodic_spans(
         seen: set[tuple[int, int]] = set()
         for call in facts.values.calls:
             for branch in call.ifs:
-                if not _PERIODIC.search(branch.test.text) or _every_step_period(
-                    branch.test.text, names
-                ):
+                test = _named_test(facts.values, branch)
+                if not _PERIODIC.search(test) or _every_step_period(test, names):
                     continue
                 span = (branch.line, branch.body_end or branch.end_line)
                 if span not in seen:
                     seen.add(span)
                     out.setdefault(fa.path, []).append(span)
     return out
+
+
+def _named_test(values: FileValues, branch: IfValues) -> str:
+    """The text of an ``if``'s test, or, for a test that is a bare local name, of the
+    last value its function gives that name before the ``if`` (DLRM-like ``should_test =
+    ... and ((j + 1) % args.test_freq == 0)``, then ``if should_test:``)."""
+    test = branch.test
+    if test.kind != "Name" or not 0 <= branch.function < len(values.defs):
+        return test.text
+    given = [
+        a
+        for a in values.defs[branch.function].assigns
+        if a.target.kind == "Name" and a.target.name == test.name and a.line < branch.line
+    ]
+    return max(given, key=lambda a: a.line).value.full() if given else test.text
 
 
 #: The period of a periodic test (``N`` of ``i % N == 0``).
