@@ -12007,6 +12007,19 @@ class _Recipe:
                     # ``range(epoch_str, hps.train.epochs + 1)``: the setting the stop adds to
                     named = [p for p in bound.parts if p.kind in ("Attribute", "Name")]
                     literal = [p for p in bound.parts if p.kind == "Constant"]
+                    args = outer.iter.args
+                    if (
+                        len(named) == 1
+                        and len(literal) == 1
+                        and len(args) >= 2
+                        and args[0].text == named[0].text
+                    ):
+                        # ``range(start_epoch, start_epoch + 200)``: 200 epochs from where a
+                        # resumed run starts, whatever that start holds
+                        where = file.where(outer.line)
+                        shown = f"{literal[0].text} (epochs from {named[0].text})"
+                        self.add("epochs", bound.text, where, (("value", shown),), _LOOP_LENGTH)
+                        return
                     bound = named[0] if len(named) == 1 and literal else bound
                 if bound.kind == "Name":
                     # ``epoch_num = 100000`` in the script, then ``for epoch in range(0,
