@@ -10388,7 +10388,7 @@ class _Recipe:
         for (cls, path, line), (builder, parts, part_of) in sorted(sites.items()):
             file = self.files.get(path)
             call = self._construction(cls, path, line)
-            if file is None or call is None:
+            if file is None or call is None or self._handed_to_evaluation(file, call):
                 continue
             owner, index = self.repo.defs[cls]
             positional = self._repo_positional(cls, owner, owner.defs[index])
@@ -10458,6 +10458,26 @@ class _Recipe:
                 what = f"{part_of}: a part's" if part_of else "the top model's"
                 note = f"{what} constructor settings{by}"
                 self.add("model", cls, file.where(line), values, note)
+
+    @staticmethod
+    def _handed_to_evaluation(file: _File, call: CallValues) -> bool:
+        """Whether ``call`` is an argument of a call named for evaluation (yolov5's
+        ``validate.run(model=attempt_load(best, device).half(), ...)`` after the training):
+        the model it builds is what the evaluation loads back, not one the run constructs."""
+        inner = call.expr
+        for other in file.values.calls:
+            outer = other.expr
+            if outer is inner or other.function != call.function:
+                continue
+            if (outer.line, outer.col) <= (inner.line, inner.col) and (
+                inner.end_line,
+                inner.end_col,
+            ) <= (outer.end_line, outer.end_col):
+                func = outer.func
+                chain = func.chain() if func.kind in ("Attribute", "Name") else None
+                if chain and any(_EVALUATION_WORD.search(part) for part in chain):
+                    return True
+        return False
 
     def _construction(self, cls: str, path: str, line: int) -> CallValues | None:
         """The call constructing the repository class ``cls`` on ``line`` of ``path`` (the

@@ -222,3 +222,27 @@ def test_a_weights_file_handed_to_the_constructor_is_no_setting(tmp_path: Path) 
     )
     review = review_fixture(str(tmp_path))
     assert "builder.Encoder" not in {i.name for i in review.recipe if i.category == "model"}
+
+
+def test_a_model_loaded_back_for_an_evaluation_call_is_no_setting(tmp_path: Path) -> None:
+    """INVALID: ``validate.run(model=load_back(best, fuse=True).half())`` after the training
+    loads the saved model back for the evaluation: no model the run constructs (the tree may
+    list the loader's class; its settings are not the run's). VALID: the same loader called
+    on its own line."""
+    from apiscan.pipeline import ScanOptions, scan_with_facts
+    from apiscan.review.recipe import _files, _Recipe
+
+    (tmp_path / "train.py").write_text(
+        "import validate\n"
+        "from detector import load_back\n\n\n"
+        "def main(best):\n"
+        "    validate.run(model=load_back(best, fuse=True).half(), size=300)\n"
+        "    model = load_back(best, fuse=True)\n",
+        "utf-8",
+    )
+    _, analyses = scan_with_facts(ScanOptions(path=str(tmp_path), cache_dir=None))
+    file = _files(analyses)["train.py"]
+    loads = sorted(
+        (c for c in file.values.calls if c.expr.callee() == "load_back"), key=lambda c: c.expr.line
+    )
+    assert [_Recipe._handed_to_evaluation(file, c) for c in loads] == [True, False]
