@@ -10390,6 +10390,8 @@ class _Recipe:
             call = self._construction(cls, path, line)
             if file is None or call is None or self._handed_to_evaluation(file, call):
                 continue
+            if self._other_configuration(file, call.function):
+                continue
             owner, index = self.repo.defs[cls]
             positional = self._repo_positional(cls, owner, owner.defs[index])
             init = owner.first.get(f"{owner.defs[index].qual}.__init__")
@@ -10458,6 +10460,21 @@ class _Recipe:
                 what = f"{part_of}: a part's" if part_of else "the top model's"
                 note = f"{what} constructor settings{by}"
                 self.add("model", cls, file.where(line), values, note)
+
+    def _other_configuration(self, file: _File, fn: int) -> bool:
+        """Whether function ``fn`` of ``file`` is a method of a configuration class the
+        documented commands do not load, beside those they do (YOLOX's ``exps/default/
+        yolov3.py`` overriding ``get_model`` where the run loads ``yolox_s.py``): another
+        configuration's model. The base the loaded ones extend is theirs."""
+        launched = self.repo.launched_classes
+        owner = file.defs[fn].owner if fn >= 0 else -1
+        if not launched or owner < 0:
+            return False
+        key = f"{file.module}.{file.defs[owner].qual}"
+        ours = {c for sub in launched for c in self.values._lineage(sub)}
+        if (self.hierarchy.resolve(key) or key) in ours:
+            return False
+        return bool(set(self.values._lineage(key)[1:]) & ours)
 
     @staticmethod
     def _handed_to_evaluation(file: _File, call: CallValues) -> bool:

@@ -246,3 +246,34 @@ def test_a_model_loaded_back_for_an_evaluation_call_is_no_setting(tmp_path: Path
         (c for c in file.values.calls if c.expr.callee() == "load_back"), key=lambda c: c.expr.line
     )
     assert [_Recipe._handed_to_evaluation(file, c) for c in loads] == [True, False]
+
+
+def test_another_configuration_s_model_is_not_the_run_s() -> None:
+    """Where the documented command loads one experiment file (``-f exps/net_s.py``), a
+    sibling experiment overriding ``get_model`` (``exps/net_v3.py``) builds another
+    configuration's model: no settings row, even where the tree lists it; the base's
+    ``get_model`` the loaded file inherits gives the run's, with the loaded file's depth."""
+    from apiscan.pipeline import ScanOptions, scan_with_facts
+    from apiscan.review.model import TopModel, Where
+    from apiscan.review.recipe import extract_recipe
+
+    root = Path(__file__).resolve().parents[2] / "fixtures" / "expbase"
+    result, analyses = scan_with_facts(ScanOptions(path=str(root), cache_dir=None))
+    parts = (("backbone", "PAFPN (backbone)"), ("head", "Head (head)"))
+    tops = (
+        TopModel("lib.models.net.Net", Where("lib/exp/base_exp.py", 15), "get_model", parts),
+        TopModel(
+            "lib.models.net.Net",
+            Where("exps/net_v3.py", 10),
+            "get_model",
+            (("backbone", "DarkFPN (backbone)"), ("head", "Head (head)")),
+        ),
+    )
+    rows = [
+        i
+        for i in extract_recipe(result, analyses, root, configs={"exps/net_s.py"}, models=tops)
+        if i.category == "model"
+    ]
+    assert rows and all(i.where.path != "exps/net_v3.py" for i in rows), rows
+    backbone = next(i for i in rows if i.name.endswith(".PAFPN"))
+    assert dict(backbone.values)["depth"].startswith("0.33 ("), backbone
