@@ -4595,6 +4595,8 @@ class _Recipe:
         self.picked_models: frozenset[str] = frozenset()
         #: the model tree's top models (:meth:`_model_settings`)
         self.top_models: tuple[TopModel, ...] = ()
+        #: module-level ``Alias = Name`` bindings (:meth:`_class_aliases`, read on first use)
+        self._aliases: dict[str, str] | None = None
         #: the files that train (read on first use: :meth:`_on_training_run`)
         self._training_paths: frozenset[str] | None = None
         #: argparse destination -> its defaults (set by :func:`extract_recipe`)
@@ -10357,6 +10359,11 @@ class _Recipe:
                 continue
             parts = {name for name, _ in top.parts}
             sites[(top.cls, top.where.path, top.where.line)] = (top.builder, parts, "")
+            # ... and its other constructions in the same function (yolov5's ``Model(...)``
+            # under ``if pretrained:`` and again in the ``else``): the branch the run takes
+            # is told by the rows' untaken test
+            for line in self._constructed_beside(top):
+                sites.setdefault((top.cls, top.where.path, line), (top.builder, parts, ""))
             sites.update(self._built_parts(top))
         # a class the tree found built (by its builder's call) is shown there only: the
         # constructions inside its builder are the same model again
@@ -10397,7 +10404,8 @@ class _Recipe:
             init = owner.first.get(f"{owner.defs[index].qual}.__init__")
             called = owner.defs[init] if init is not None else None
             callee = call.expr.callee()
-            if callee != owner.defs[index].name:
+            own = owner.defs[index].name
+            if callee != own and self._class_aliases().get(callee) != own:
                 # the tree's top is the call of its builder (``build_ssd('train', 300, 21)``,
                 # ``load_model(device, path, model_type)``): the builder's parameters name
                 # what it is passed
@@ -10496,6 +10504,38 @@ class _Recipe:
                     return True
         return False
 
+    def _constructed_beside(self, top: TopModel) -> list[int]:
+        """The lines of the other calls constructing ``top``'s class (by its name or a
+        module-level alias) in the function of ``top``'s construction."""
+        file = self.files.get(top.where.path)
+        call = self._construction(top.cls, top.where.path, top.where.line)
+        found = self.repo.defs.get(top.cls)
+        if file is None or call is None or found is None:
+            return []
+        name = found[0].defs[found[1]].name
+        aliases = self._class_aliases()
+        return sorted(
+            {
+                c.expr.line
+                for c in file.values.calls
+                if c.function == call.function
+                and c.expr.line != top.where.line
+                and (c.expr.callee() == name or aliases.get(c.expr.callee()) == name)
+            }
+        )
+
+    def _class_aliases(self) -> dict[str, str]:
+        """Module-level ``Alias = Name`` assignments of the repository's files: alias ->
+        the name it stands for (read once)."""
+        if self._aliases is None:
+            self._aliases = {
+                a.target.name: a.value.name
+                for file in self.files.values()
+                for a, fn in file.assigns
+                if fn < 0 and a.target.kind == "Name" and a.value.kind == "Name"
+            }
+        return self._aliases
+
     def _construction(self, cls: str, path: str, line: int) -> CallValues | None:
         """The call constructing the repository class ``cls`` on ``line`` of ``path`` (the
         only call there, when it is built by another name)."""
@@ -10506,6 +10546,10 @@ class _Recipe:
         name = found[0].defs[found[1]].name
         calls = file.calls_on.get(line, [])
         call = next((c for c in calls if c.expr.callee() == name), None)
+        if call is None:
+            # built through a module-level alias (yolov5's ``Model = DetectionModel``)
+            aliases = self._class_aliases()
+            call = next((c for c in calls if aliases.get(c.expr.callee()) == name), None)
         if call is None:
             # built by a builder function: the call of a repository function on the line
             # (``build_model(num_classes=len(names))``: not ``len``)

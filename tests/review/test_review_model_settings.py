@@ -277,3 +277,28 @@ def test_another_configuration_s_model_is_not_the_run_s() -> None:
     assert rows and all(i.where.path != "exps/net_v3.py" for i in rows), rows
     backbone = next(i for i in rows if i.name.endswith(".PAFPN"))
     assert dict(backbone.values)["depth"].startswith("0.33 ("), backbone
+
+
+def test_the_construction_in_the_branch_the_run_takes_gives_the_row(tmp_path: Path) -> None:
+    """The model built through a module-level alias (``Model = Queue``) in both branches
+    of ``if args.pretrained:``: the row is the ``else`` branch's, which the defaults take,
+    wherever the tree places the model."""
+    (tmp_path / "builder.py").write_text(_MODEL + "\n\nModel = Queue\n", "utf-8")
+    (tmp_path / "train.py").write_text(
+        _TRAIN.replace(
+            """    encoder = builder.Encoder(num_classes=args.moco_dim)
+    model = builder.Queue(
+        encoder, args.moco_dim, args.moco_k, args.moco_m, args.moco_t, args.mlp
+    )
+""",
+            """    if args.mlp:
+        model = builder.Model(builder.Encoder(), K=1024)
+    else:
+        model = builder.Model(builder.Encoder(), K=2048)
+""",
+        ),
+        "utf-8",
+    )
+    review = review_fixture(str(tmp_path))
+    rows = [dict(i.values) for i in review.recipe if i.category == "model"]
+    assert [r.get("K") for r in rows if "K" in r] == ["2048"], rows
