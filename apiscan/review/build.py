@@ -2470,6 +2470,12 @@ def _branch_bindings(
                 ):
                     continue
                 found = by_short.get(a.value.name or "", [])
+                if not found and a.value.kind == "Attribute" and a.value.name[:1].isupper():
+                    # a framework layer class bound in another branch (``norm_layer =
+                    # nn.BatchNorm2d`` beside ``else: norm_layer = ActNorm``): "" for no class
+                    # of the repository, the branch the run takes all the same
+                    bound.setdefault(a.target.name, []).append(("", a.line, runs(fa.path, a.line)))
+                    continue
                 if len(found) != 1:
                     continue
                 cls = found[0].cls

@@ -391,6 +391,8 @@ _AUG_PARAMETER = re.compile(
 #: An ``if`` test comparing two objects by identity (``G_inv is not I_3``), no constant:
 #: a state check, never a random draw.
 _IDENTITY_TEST = re.compile(r"[\w.]+\s+is(?:\s+not)?\s+(?!(?:None|True|False)\b)[\w.]+")
+#: A value's step saying it is a parameter's default: the parameter and the def's name.
+_DEFAULT_STEP = re.compile(r"default of parameter (\w+) of ([\w.]+)\(\)")
 _BRANCH_DECIDED = frozenset(
     {"optimizer", "scheduler", "wd_schedule", "loss", "augmentation", "preprocessing",
      "dataloader", "warmup", "ema", "grad_clip", "amp", "seed", "distributed", "model"}
@@ -6248,8 +6250,10 @@ class _Recipe:
                     if held is not None:
                         return held[0]
             found = self.values.resolve(file, fn, name, 0)
-            if not found.omitted and any(
-                step.startswith("default of parameter") for step in found.trail
+            if (
+                not found.omitted
+                and any(step.startswith("default of parameter") for step in found.trail)
+                and not self._config_built_default(found)
             ):
                 # no caller found to say what it passes (yolov9's smart_optimizer(model,
                 # name='Adam') is called with --optimizer SGD): the default decides nothing
@@ -6284,6 +6288,23 @@ class _Recipe:
                     ]
                 return {"True": True, "False": False}.get(decided.text, _UNKNOWN)
         return holds(expr, lookup, depth, 2 * MAX_DEPTH)
+
+    def _config_built_default(self, found: _Val) -> bool:
+        """Whether every default ``found`` rests on is a constructor parameter of a class
+        the repository's config files name (a ``target:`` string instantiated by name, no
+        call in the code) that no config file writes as a key (taming's
+        ``VQLPIPSWithDiscriminator(use_actnorm=False)``, its configs' ``params`` giving
+        ``disc_start``, ``codebook_weight`` and never ``use_actnorm``): built from a config
+        that leaves it out, the class runs with that default."""
+        readings = self.repo.readings
+        words = readings.config_words if readings is not None else frozenset()
+        steps = [m for step in found.trail if (m := _DEFAULT_STEP.match(step))]
+        return bool(steps and words) and all(
+            m.group(2).endswith(".__init__")
+            and m.group(2).rpartition(".")[0].rpartition(".")[2] in words
+            and m.group(1) not in words
+            for m in steps
+        )
 
     def _namespace(self, file: _File, fn: int, module: Expr) -> Namespace | None:
         """The namespace of the repository module ``module`` names where ``file`` reads it
