@@ -69,7 +69,12 @@ _SKIPPED_DIRS = frozenset({".git", ".github", "node_modules", "__pycache__", "do
 #: ``TRAIN.batch_size_per_gpu``).
 _SUMMARY = (
     ("optimizer", re.compile(r"(^|\.)(BASE_LR|LR)$", re.IGNORECASE)),
-    ("epochs", re.compile(r"(^|\.)(EPOCHS|MAX_ITER|MAX_EPOCHS?|NUM_EPOCHS?)$", re.IGNORECASE)),
+    # the epoch a training loop runs to is its length (HRNet's ``range(cfg.TRAIN.BEGIN_EPOCH,
+    # cfg.TRAIN.END_EPOCH)``); where it begins is none
+    (
+        "epochs",
+        re.compile(r"(^|\.)(EPOCHS|MAX_ITER|MAX_EPOCHS?|NUM_EPOCHS?|END_EPOCH)$", re.IGNORECASE),
+    ),
     ("batch_size", re.compile(r"(^|\.)(IMS_PER_BATCH|BATCH_SIZE(_PER_GPU)?)$", re.IGNORECASE)),
     # the training's input sizes (semantic-segmentation-pytorch's ``DATASET.imgSizes``, the
     # short sides it draws from, and ``imgMaxSize``; Swin's ``DATA.IMG_SIZE``)
