@@ -1384,6 +1384,8 @@ def _model_rows(
         for i in recipe
         if i.category != "model"
         or i.name in models
+        # the documented runs' YAML model section: the settings of whatever model they build
+        or i.name.startswith("config ")
         or (": a part's" in i.note and i.name.rpartition(".")[2] in parts)
     )
 
