@@ -5703,6 +5703,9 @@ class _Recipe:
                 and c.ifs
                 and (c.ifs[0].line, c.ifs[0].col) == (owner.line, owner.col)
                 and first <= c.expr.line <= last
+                # a branch wrapping the value (``model = DistributedDataParallel(model)``
+                # after ``model = SyncBatchNorm.convert_sync_batchnorm(model)``) uses it
+                and not any(e.kind == "Name" and e.name == name for e in c.expr.walk())
                 for c in file.values.calls
             ):
                 return ""
