@@ -7720,9 +7720,17 @@ class _Recipe:
                     built, built_fn = d.returns[-1], index
         if built.kind == "Name":
             assigns = owner.values.assigns if built_fn < 0 else owner.defs[built_fn].assigns
-            bound = [
-                a.value for a in assigns if a.target.kind == "Name" and a.target.name == built.name
-            ]
+            named = [a for a in assigns if a.target.kind == "Name" and a.target.name == built.name]
+            if len(named) > 1:
+                # groups in one branch of an option and ``model.parameters()`` in the other
+                # (SimSiam's ``--fix-pred-lr``): the branch the run takes
+                named = [a for a in named if self.values.runs(owner, built_fn, a.line)]
+                if len(named) == 1 and named[0].value.kind != "List":
+                    value = named[0].value
+                    return [
+                        ("params", f"{value.text} ({built.name} set at {owner.loc(value.line)})")
+                    ], ""
+            bound = [a.value for a in named]
             if len(bound) == 1 and bound[0].kind == "List":
                 if not bound[0].parts:
                     grown = self._grown_groups(owner, built_fn, built.name)
