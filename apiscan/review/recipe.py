@@ -2149,6 +2149,11 @@ class _Values:
                 by_yaml = self._yaml(expr)
                 if by_yaml is not None and by_yaml[0]:
                     return _Val(by_yaml[0], True, (by_yaml[1],))
+                runs = self._documented_runs(expr) if by_yaml is not None else None
+                if runs:
+                    # the documented runs' YAMLs give it different values: those are what
+                    # runs, not the Python default every one of them overrides
+                    return _Val(runs, False, (by_yaml[1],))
                 if merged is not None:
                     if by_yaml is not None:  # after the default it qualifies
                         merged = merged._replace(trail=(*merged.trail, by_yaml[1]))
@@ -2712,6 +2717,19 @@ class _Values:
         if not keys and expr.target.kind == "Name" and expr.name.isupper():
             keys = [expr.name]
         return self.repo.yaml.defaults.get(".".join(keys)) if keys else None
+
+    def _documented_runs(self, expr: Expr) -> str | None:
+        """The values the documented training commands' YAML configs give the yacs key
+        ``expr`` reads, as alternatives (``0.25 | 0.35``), when they differ and no YAML is
+        the default; None otherwise."""
+        found = self.repo.yaml
+        if found is None:
+            return None
+        keys = yacs_key([*expr.target.full().split("."), expr.name])
+        documented = found.documented_values(".".join(keys)) if keys else None
+        if not documented or len(documented) < 2:
+            return None
+        return " | ".join(text for text, _ in documented)
 
     def _yaml(self, expr: Expr) -> tuple[str, str] | None:
         """What the yacs YAML configs make of ``cfg.SOLVER.BASE_LR``: the default YAML's
@@ -8617,7 +8635,12 @@ class _Recipe:
                 options.setdefault(leaf.text, stored)
                 continue
             found = self.values.resolve(file, fn, leaf, 0)
-            if found.literal and found.text != leaf.text and found.text not in _EMPTY:
+            # (or the values the configs of the documented runs give it, each its own)
+            if (
+                (found.literal or found.undecided())
+                and found.text != leaf.text
+                and found.text not in _EMPTY
+            ):
                 # an empty list is the records a sample is read from, no amount
                 read_settings[leaf.text] = found.show()
         return values + list(options.items())[:_OPTIONS_SHOWN] + list(read_settings.items())[:12]
