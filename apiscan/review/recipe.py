@@ -10492,6 +10492,48 @@ class _Recipe:
                 what = f"{part_of}: a part's" if part_of else "the top model's"
                 note = f"{what} constructor settings{by}"
                 self.add("model", cls, file.where(line), values, note)
+        for top in self.top_models:
+            if top.cls.rpartition(".")[2] not in inner and not top.where.cell:
+                self._handed_part_settings(top)
+
+    def _handed_part_settings(self, top: TopModel) -> None:
+        """A row of the settings a top model's constructor builds a part it is handed with
+        (``self.encoder = base_encoder(num_classes=dim, zero_init_residual=True)``, the class
+        ``models.__dict__[args.arch]`` the run passes): the keywords that reach literals, the
+        constructor's parameters followed to the values the run gives them. The port builds
+        its counterpart of that architecture with the same settings."""
+        found = self.repo.defs.get(top.cls)
+        if found is None:
+            return
+        owner, index = found
+        init = owner.first.get(f"{owner.defs[index].qual}.__init__")
+        if init is None:
+            return
+        for param, text in top.parts:
+            hit = _HANDED_PART.search(text)
+            if hit is None:
+                continue
+            name = hit.group(1)
+            part = re.split(r"[\s(]", text, maxsplit=1)[0]
+            for call in owner.values.calls:
+                func = call.expr.func if call.expr.parts else None
+                if call.function != init or func is None or func.kind != "Name":
+                    continue
+                if func.name != name:
+                    continue
+                values = [
+                    (k.name, value.show())
+                    for k in call.expr.keywords
+                    if k.name and (value := self.values.resolve(owner, init, k.target, 0)).literal
+                ]
+                if values:
+                    top_name = top.cls.rpartition(".")[2]
+                    note = (
+                        f"{param} of {top_name}: a part's constructor settings, built by "
+                        f"{top_name}.__init__ from the class it is handed"
+                    )
+                    self.add("model", part, owner.where(call.expr.line), values, note)
+                break
 
     def _construction(self, cls: str, path: str, line: int) -> CallValues | None:
         """The call constructing the repository class ``cls`` on ``line`` of ``path`` (the
@@ -14281,6 +14323,11 @@ def _is_loss_function(name: str) -> bool:
         # getter of something of the loss names more: ``get_loss_weights``)
         return True
     return bool(_LOSS_WORDS & set(words)) and not (set(words) & _LOSS_HELPER_WORDS)
+
+
+#: A model-tree part built from what the constructor is handed (``base_encoder(...), passed
+#: in``): the parameter called.
+_HANDED_PART = re.compile(r"\b(\w+)\(\.\.\.\), passed in")
 
 
 def _category(api: str) -> str | None:
