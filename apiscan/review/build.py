@@ -803,7 +803,10 @@ def review(options: ScanOptions) -> Review:
         ancillary.other_recipe,
         training,
     )
-    writes = checkpoint_writes(result, by_path, training, ancillary.why, readings.argparse)
+    # a script with a recipe of its own (a linear evaluation run on the trained weights
+    # after the training) writes its own checkpoint, no row of this training's
+    own = frozenset(p for p in training if not ancillary.other_recipe(p))
+    writes = checkpoint_writes(result, by_path, own, ancillary.why, readings.argparse)
     recipe += staged(writes, ancillary.stages)
     # the training arguments a library's trainer runs with (the documented command's)
     recipe += trainer_recipe(root, analyses, [p for p in library_trained if not ancillary.why(p)])
@@ -1384,6 +1387,8 @@ def _model_rows(
         for i in recipe
         if i.category != "model"
         or i.name in models
+        # the documented runs' YAML model section: the settings of whatever model they build
+        or i.name.startswith("config ")
         or (": a part's" in i.note and i.name.rpartition(".")[2] in parts)
     )
 

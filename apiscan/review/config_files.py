@@ -69,7 +69,12 @@ _SKIPPED_DIRS = frozenset({".git", ".github", "node_modules", "__pycache__", "do
 #: ``TRAIN.batch_size_per_gpu``).
 _SUMMARY = (
     ("optimizer", re.compile(r"(^|\.)(BASE_LR|LR)$", re.IGNORECASE)),
-    ("epochs", re.compile(r"(^|\.)(EPOCHS|MAX_ITER|MAX_EPOCHS?|NUM_EPOCHS?)$", re.IGNORECASE)),
+    # the epoch a training loop runs to is its length (HRNet's ``range(cfg.TRAIN.BEGIN_EPOCH,
+    # cfg.TRAIN.END_EPOCH)``); where it begins is none
+    (
+        "epochs",
+        re.compile(r"(^|\.)(EPOCHS|MAX_ITER|MAX_EPOCHS?|NUM_EPOCHS?|END_EPOCH)$", re.IGNORECASE),
+    ),
     ("batch_size", re.compile(r"(^|\.)(IMS_PER_BATCH|BATCH_SIZE(_PER_GPU)?)$", re.IGNORECASE)),
     # the training's input sizes (semantic-segmentation-pytorch's ``DATASET.imgSizes``, the
     # short sides it draws from, and ``imgMaxSize``; Swin's ``DATA.IMG_SIZE``)
@@ -648,7 +653,63 @@ def yaml_rows(
             row = _summary_row(found, category, key, why)
             if row is not None:
                 out.append(row)
+    if analyses is not None:
+        row = _documented_model_row(found, code_reads(analyses))
+        if row is not None:
+            out.append(row)
     return tuple(out)
+
+
+#: At most this many keys of the model's section are shown in its settings row.
+_MODEL_KEYS_SHOWN = 30
+
+
+def _documented_model_row(found: YamlConfigs, reads: frozenset[str]) -> RecipeItem | None:
+    """With no YAML the default and the documented training commands naming theirs (HRNet's
+    ``--cfg experiments/coco/hrnet/w32_256x192_adam_lr1e-3.yaml``), the settings those
+    YAMLs build the model with: each key of their ``MODEL`` section the code reads
+    (``NUM_JOINTS``, ``HEATMAP_SIZE``, ``EXTRA.STAGE2.NUM_CHANNELS``), with the value each
+    documented run gives it. The keys other rows show (the input size) are left to them,
+    and so are the keys every documented YAML leaves to the Python default."""
+    if found.chosen is not None or not found.documented:
+        return None
+    summarised = [pattern for _, pattern in _SUMMARY]
+    keys: list[str] = []
+    for path, _, _ in found.documented:
+        for key in found.flat.get(path, {}):
+            parts = key.split(".")
+            if len(parts) < 2 or parts[0].upper() != "MODEL" or key in keys:
+                continue
+            if any(p.search(key) for p in summarised) or not _key_read(key, reads):
+                continue
+            keys.append(key)
+    shown: list[tuple[str, str]] = []
+    for key in keys[:_MODEL_KEYS_SHOWN]:
+        documented = found.documented_values(key)
+        if not documented:
+            continue
+        if len(documented) == 1:
+            shown.append((key, next(iter(documented))[0]))
+        else:
+            total = len(found.documented)
+            runs = [f"{text} in {count}" for text, count in documented]
+            runs[0] += f" of the {total} documented configs"
+            shown.append((key, "; ".join(runs)))
+    if not shown:
+        return None
+    if len(keys) > _MODEL_KEYS_SHOWN:
+        shown.append(("more", f"{len(keys) - _MODEL_KEYS_SHOWN} more keys"))
+    first, at, _ = found.documented[0]
+    setting = found.flat[first].get(keys[0])
+    where = Where(setting.path, setting.line) if setting else Where(first, 1)
+    return RecipeItem(
+        "model",
+        "config MODEL of the documented runs' YAML",
+        where,
+        tuple(shown),
+        f"the settings the model is built with, in the configs the training commands name "
+        f"(first at {at})",
+    )
 
 
 def _summary_row(found: YamlConfigs, category: str, key: str, why: str) -> RecipeItem | None:

@@ -2151,6 +2151,11 @@ class _Values:
                 by_yaml = self._yaml(expr)
                 if by_yaml is not None and by_yaml[0]:
                     return _Val(by_yaml[0], True, (by_yaml[1],))
+                runs = self._documented_runs(expr) if by_yaml is not None else None
+                if runs:
+                    # the documented runs' YAMLs give it different values: those are what
+                    # runs, not the Python default every one of them overrides
+                    return _Val(runs, False, (by_yaml[1],))
                 if merged is not None:
                     if by_yaml is not None:  # after the default it qualifies
                         merged = merged._replace(trail=(*merged.trail, by_yaml[1]))
@@ -2714,6 +2719,19 @@ class _Values:
         if not keys and expr.target.kind == "Name" and expr.name.isupper():
             keys = [expr.name]
         return self.repo.yaml.defaults.get(".".join(keys)) if keys else None
+
+    def _documented_runs(self, expr: Expr) -> str | None:
+        """The values the documented training commands' YAML configs give the yacs key
+        ``expr`` reads, as alternatives (``0.25 | 0.35``), when they differ and no YAML is
+        the default; None otherwise."""
+        found = self.repo.yaml
+        if found is None:
+            return None
+        keys = yacs_key([*expr.target.full().split("."), expr.name])
+        documented = found.documented_values(".".join(keys)) if keys else None
+        if not documented or len(documented) < 2:
+            return None
+        return " | ".join(text for text, _ in documented)
 
     def _yaml(self, expr: Expr) -> tuple[str, str] | None:
         """What the yacs YAML configs make of ``cfg.SOLVER.BASE_LR``: the default YAML's
@@ -5707,6 +5725,9 @@ class _Recipe:
                 and c.ifs
                 and (c.ifs[0].line, c.ifs[0].col) == (owner.line, owner.col)
                 and first <= c.expr.line <= last
+                # a branch wrapping the value (``model = DistributedDataParallel(model)``
+                # after ``model = SyncBatchNorm.convert_sync_batchnorm(model)``) uses it
+                and not any(e.kind == "Name" and e.name == name for e in c.expr.walk())
                 for c in file.values.calls
             ):
                 return ""
@@ -7740,9 +7761,17 @@ class _Recipe:
                     built, built_fn = d.returns[-1], index
         if built.kind == "Name":
             assigns = owner.values.assigns if built_fn < 0 else owner.defs[built_fn].assigns
-            bound = [
-                a.value for a in assigns if a.target.kind == "Name" and a.target.name == built.name
-            ]
+            named = [a for a in assigns if a.target.kind == "Name" and a.target.name == built.name]
+            if len(named) > 1:
+                # groups in one branch of an option and ``model.parameters()`` in the other
+                # (SimSiam's ``--fix-pred-lr``): the branch the run takes
+                named = [a for a in named if self.values.runs(owner, built_fn, a.line)]
+                if len(named) == 1 and named[0].value.kind != "List":
+                    value = named[0].value
+                    return [
+                        ("params", f"{value.text} ({built.name} set at {owner.loc(value.line)})")
+                    ], ""
+            bound = [a.value for a in named]
             if len(bound) == 1 and bound[0].kind == "List":
                 if not bound[0].parts:
                     grown = self._grown_groups(owner, built_fn, built.name)
@@ -8629,7 +8658,12 @@ class _Recipe:
                 options.setdefault(leaf.text, stored)
                 continue
             found = self.values.resolve(file, fn, leaf, 0)
-            if found.literal and found.text != leaf.text and found.text not in _EMPTY:
+            # (or the values the configs of the documented runs give it, each its own)
+            if (
+                (found.literal or found.undecided())
+                and found.text != leaf.text
+                and found.text not in _EMPTY
+            ):
                 # an empty list is the records a sample is read from, no amount
                 read_settings[leaf.text] = found.show()
         return values + list(options.items())[:_OPTIONS_SHOWN] + list(read_settings.items())[:12]
@@ -10489,6 +10523,48 @@ class _Recipe:
                 what = f"{part_of}: a part's" if part_of else "the top model's"
                 note = f"{what} constructor settings{by}"
                 self.add("model", cls, file.where(line), values, note)
+        for top in self.top_models:
+            if top.cls.rpartition(".")[2] not in inner and not top.where.cell:
+                self._handed_part_settings(top)
+
+    def _handed_part_settings(self, top: TopModel) -> None:
+        """A row of the settings a top model's constructor builds a part it is handed with
+        (``self.encoder = base_encoder(num_classes=dim, zero_init_residual=True)``, the class
+        ``models.__dict__[args.arch]`` the run passes): the keywords that reach literals, the
+        constructor's parameters followed to the values the run gives them. The port builds
+        its counterpart of that architecture with the same settings."""
+        found = self.repo.defs.get(top.cls)
+        if found is None:
+            return
+        owner, index = found
+        init = owner.first.get(f"{owner.defs[index].qual}.__init__")
+        if init is None:
+            return
+        for param, text in top.parts:
+            hit = _HANDED_PART.search(text)
+            if hit is None:
+                continue
+            name = hit.group(1)
+            part = re.split(r"[\s(]", text, maxsplit=1)[0]
+            for call in owner.values.calls:
+                func = call.expr.func if call.expr.parts else None
+                if call.function != init or func is None or func.kind != "Name":
+                    continue
+                if func.name != name:
+                    continue
+                values = [
+                    (k.name, value.show())
+                    for k in call.expr.keywords
+                    if k.name and (value := self.values.resolve(owner, init, k.target, 0)).literal
+                ]
+                if values:
+                    top_name = top.cls.rpartition(".")[2]
+                    note = (
+                        f"{param} of {top_name}: a part's constructor settings, built by "
+                        f"{top_name}.__init__ from the class it is handed"
+                    )
+                    self.add("model", part, owner.where(call.expr.line), values, note)
+                break
 
     def _other_configuration(self, file: _File, fn: int) -> bool:
         """Whether function ``fn`` of ``file`` is a method of a configuration class the
@@ -14362,6 +14438,11 @@ def _is_loss_function(name: str) -> bool:
         # getter of something of the loss names more: ``get_loss_weights``)
         return True
     return bool(_LOSS_WORDS & set(words)) and not (set(words) & _LOSS_HELPER_WORDS)
+
+
+#: A model-tree part built from what the constructor is handed (``base_encoder(...), passed
+#: in``): the parameter called.
+_HANDED_PART = re.compile(r"\b(\w+)\(\.\.\.\), passed in")
 
 
 def _category(api: str) -> str | None:

@@ -775,6 +775,7 @@ class _Roles:
         for cls, role in self._flow_roles(roles, models).items():
             roles[cls] = roles[cls] or role
         final: dict[str, str] = {}
+        tabled = self._tabled_blocks(roles)
         for cls in self.nodes:
             role = roles[cls]
             below = {roles[d] for d in self._descendants(cls)}
@@ -784,9 +785,39 @@ class _Roles:
                 # box and class heads)
                 role = "model"
             elif role is None:
-                role = "block" if self.parents[cls] else "other"
+                role = "block" if self.parents[cls] or cls in tabled else "other"
             final[cls] = role
         return final
+
+    def _tabled_blocks(self, roles: Mapping[str, str | None]) -> set[str]:
+        """The classes a module-level dict of a file lists beside a block (HRNet's
+        ``blocks_dict = {'BASIC': BasicBlock, 'BOTTLENECK': Bottleneck}``, a ResNet's
+        ``{18: (BasicBlock, [2, 2, 2, 2]), 50: (Bottleneck, ...)}``): a table the builder
+        picks the block of a stage from by a config's name, the class handed in as the
+        ``block`` a parent builds. Such a class is a block, though no constructor names it."""
+        out: set[str] = set()
+        seen: set[str] = set()
+        for fa, _ in self.classes.values():
+            if fa.path in seen or fa.syntax is None or fa.syntax.values is None:
+                continue
+            seen.add(fa.path)
+            modules = fa.modules
+            for a in fa.syntax.values.assigns:
+                if a.value.kind != "Dict":
+                    continue
+                listed = {
+                    f"{m}.{e.name}"
+                    for item in a.value.items
+                    for e in item.walk()
+                    if e.kind == "Name"
+                    for m in modules
+                    if f"{m}.{e.name}" in self.nodes
+                }
+                if len(listed) > 1 and any(
+                    roles.get(c) == "block" or self.parents[c] for c in listed
+                ):
+                    out |= listed
+        return out
 
     def _may_be_model(self, cls: str, roles: Mapping[str, str | None]) -> bool:
         """A root module whose name gives it no role, or the role of a part it holds (a

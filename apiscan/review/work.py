@@ -4807,6 +4807,9 @@ def _handed_on(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
             e = todo.pop()
             if e.kind == "Call":
                 todo.extend(e.parts[1:])  # its arguments, not what it calls
+                evaluated = _evaluated_module(e, bound)
+                if evaluated:
+                    out.add(evaluated)
                 if e.parts and e.func.kind == "Subscript":
                     # ... unless it calls what a key picks: ``models.__dict__[args.arch](...)``
                     todo.append(e.func)
@@ -4821,6 +4824,24 @@ def _handed_on(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
             else:
                 todo.extend(e.parts)
     return frozenset(out)
+
+
+def _evaluated_module(call: Expr, bound: Mapping[str, str]) -> str | None:
+    """The imported module whose names ``eval`` looks up by a string built around a key
+    (``eval('dataset.' + cfg.DATASET.DATASET)(...)``, the package re-exporting its classes
+    under the names the configs write: ``from .coco import COCODataset as coco``): that
+    module, as :func:`_handed_on` tells it; None for any other call."""
+    from apiscan.review.registry import _concatenated
+
+    if call.callee() != "eval" or len(call.parts) < 2:
+        return None
+    pieces = _concatenated(call.parts[1])
+    if not pieces or len(pieces) < 2 or not isinstance(pieces[0], str):
+        return None
+    head, dot, _ = pieces[0].partition(".")
+    if not dot or head not in bound:
+        return None
+    return bound[head]
 
 
 def _pattern_imports(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
