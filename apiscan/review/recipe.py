@@ -2287,6 +2287,10 @@ class _Values:
                 or decided.text not in ("True", "False")
                 or _from_parameter_default(decided)
             ):
+                # ``256 if 'dla' in opt.arch else 256``: both branches the same literal,
+                # whatever the test reads
+                if body.literal and orelse.literal and body.text == orelse.text:
+                    return _Val(body.text, True)
                 return _Val(expr.text, False)
             taken = body if decided.text == "True" else orelse
             value = self.resolve(f, fn, taken, depth + 1)
@@ -3865,7 +3869,12 @@ class _Values:
                 found.append((computed.then(f"{step} defaults to None"), place))
             elif o.default is not None:
                 value = self.resolve(o.file, o.call.function, o.default, depth + 1)
-                if value.literal:
+                filled = (
+                    self._sentinel_filled(o, expr.name, value, depth) if value.literal else None
+                )
+                if filled is not None:
+                    found.append((filled.then(f"{text}: default {value.text} of {step}"), place))
+                elif value.literal:
                     found.append((value.then(f"{text}: default of {step}{later}"), place))
                 else:
                     found.append((_Val(text, False, (f"{step}, default {value.show()}",)), place))
@@ -3878,6 +3887,37 @@ class _Values:
             else:
                 found.append((_Val(text, False, (f"{step} has no literal default",)), place))
         return _merge(found)
+
+    def _sentinel_filled(self, o: _ArgOption, dest: str, default: _Val, depth: int) -> _Val | None:
+        """An option whose default is a marker its parser's file replaces after parsing
+        (CenterNet-style ``--head_conv`` with ``default=-1``, then ``if opt.head_conv == -1:
+        opt.head_conv = 256``): the value the run reads when the command line leaves it,
+        with where it is set. The first such assignment in the option's file whose ``if``
+        tests the option for equality with its default; None when there is none."""
+        f = o.file
+        for a, fn in f.assigns:
+            target = a.target
+            if not (
+                target.kind == "Attribute" and target.name == dest and target.target.kind == "Name"
+            ):
+                continue
+            branch = a.ifs[0] if a.ifs else None
+            if branch is None or (0 < branch.body_end < a.line):
+                continue  # not set under a test, or set in its else
+            test = branch.test
+            if test.kind != "Compare" or test.name != "Eq" or len(test.parts) != 2:
+                continue
+            read, marker = test.parts
+            if (
+                read.kind == "Attribute"
+                and read.name == dest
+                and read.target.kind == "Name"
+                and marker.literal
+                and marker.text == default.text
+            ):
+                value = self.resolve(f, fn, a.value, depth + 1)
+                return value.then(f"set to {a.value.text} at {f.loc(a.line)} when left at it")
+        return None
 
     def _computed_option(self, f: _File, expr: Expr, depth: int) -> _Val | None:
         """An option left at None and computed by the script (MAE's ``args.lr = args.blr *
