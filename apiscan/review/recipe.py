@@ -13632,6 +13632,10 @@ _PARAMETER_TENSOR = re.compile(r"\.(weight|bias)(\.data)?$")
 #: accumulation (Lightning's ``precision=``/``strategy=``, apex's ``opt_level=``,
 #: accelerate's ``mixed_precision=``).
 _WRAPPER_KEYS = {
+    # the training length a Lightning ``Trainer(max_epochs=cfg.epochs)`` runs to: no loop
+    # of the repository's own counts the epochs
+    "max_epochs": "epochs",
+    "max_steps": "epochs",
     "precision": "amp",
     "opt_level": "amp",
     "amp_level": "amp",
