@@ -11340,6 +11340,8 @@ class _Recipe:
             written: set[tuple[str, str]] = set()
             calls = [c for c in owner.values.calls if c.function == found]
             for call in sorted(calls, key=lambda c: (c.expr.line, c.expr.col)):
+                if self._call_untaken(owner, call):
+                    continue  # a focal ID loss under ``if opt.id_loss == 'focal':``, off
                 callee = owner.dotted(call.expr.func) or call.expr.func.text
                 args = (*call.expr.args, *(k.target for k in call.expr.keywords))
                 shown = ", ".join(a.text for a in args if _fractional(a))
@@ -14541,7 +14543,8 @@ def _fractional(expr: Expr) -> bool:
     """A constant written into a call that is a setting, not an index or a count: built
     from literals only, with a fraction in it (``0.4``, ``1.0 / 9.0``, ``[[0.1, 0.1, 0.2,
     0.2]]``); whole numbers (``dim=1``, ``view(-1, 4)``) and ±0.0 / ±1.0 alone (a mask's
-    fill, an ignore label's ``-1.0``) are left out."""
+    fill, an ignore label's ``-1.0``) are left out, as is a list of them (a rotation's
+    axis ``np.array([1.0, 0.0, 0.0])``: a basis vector, no setting)."""
     if not expr.literal or expr.kind not in ("Constant", "BinOp", "UnaryOp", "List", "Tuple"):
         return False
     numbers = [n.value for n in expr.walk() if n.kind == "Constant"]
@@ -14549,6 +14552,8 @@ def _fractional(expr: Expr) -> bool:
         return False
     if len(numbers) == 1 and expr.kind in ("Constant", "UnaryOp"):
         return isinstance(numbers[0], float) and abs(numbers[0]) not in (0.0, 1.0)
+    if expr.kind in ("List", "Tuple") and all(abs(n) in (0.0, 1.0) for n in numbers):
+        return False
     return any(isinstance(n, float) for n in numbers) or (
         expr.kind == "BinOp" and expr.name == "Div"
     )
