@@ -492,6 +492,9 @@ _LOSS_CLASS_NAME = re.compile(
     r"(Loss(?!Scal)|Criterion|Matcher|Assigner|CrossEntropy)(?![a-z])|loss$"
     r"|^(loss|criterion|matcher)"
 )
+#: A module named for holding a loss beside the network (``ModelWithLoss``, ``NetWithLoss``):
+#: the training step's wrapper, no loss of its own.
+_WITH_LOSS = re.compile(r"With_?(?:Loss|Criterion)(?:es|s)?$")
 #: An assigner named for the optimizer settings it hands out (a layer's learning-rate scale,
 #: its weight decay), not for the targets a loss is computed against.
 _SETTING_ASSIGNER = re.compile(r"(Decay|Value|Scale|Lr|LR|Rate)\w*Assigner$")
@@ -10724,6 +10727,10 @@ class _Recipe:
             # ConvNeXt's LayerDecayValueAssigner hands each layer its learning-rate scale:
             # the optimizer's layer-wise decay, not a label assigner of the loss
             return "optimizer"
+        if node.is_class and module and _WITH_LOSS.search(name):
+            # CenterNet's ``ModleWithLoss(model, loss)``: the network run with its loss in
+            # one forward, the training step's wrapper, not a loss
+            return None
         if node.is_class and _LOSS_CLASS_NAME.search(name):
             # guided-diffusion's LossSecondMomentResampler draws timesteps by their loss
             return None if not module and _NOT_LOSS_ROLE.search(name) else "loss"
