@@ -2801,6 +2801,20 @@ class _Values:
                 return _Val(read[0][0].text, True, steps)
             if read:
                 return _Val(" or ".join(s.text for s, _ in read), False, steps)
+        hparams = self.repo.hparams
+        if (
+            hparams is not None
+            and hparams.chosen is not None
+            and index.kind == "Constant"
+            and isinstance(index.value, str)
+            and "." in index.value
+        ):
+            # a config flattened to dotted keys (a Lightning module's
+            # ``self.hparams["optimizer.lr"]`` from the composed Hydra config): the key the
+            # config sets, read whole
+            found = hparams.step(index.value, text)
+            if found is not None and found[0]:
+                return _Val(found[0], True, (found[1],))
         for keyed in (self.repo.darknet,):
             setting = (
                 keyed.read(container.text, index.value)

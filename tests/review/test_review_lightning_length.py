@@ -81,3 +81,23 @@ def test_legacy_hydra_groups_merge_at_the_top(tmp_path: Path) -> None:
     review = build_review(str(write_repo(tmp_path, repo)), jobs=1)
     [(_, value)] = _length(review)
     assert value.startswith("200 (cfg.epochs: 200 in config/task/cls.yaml:1")
+
+
+def test_dotted_key_of_the_flattened_config(tmp_path: Path) -> None:
+    # a Lightning module handed the Hydra config flattened to dotted keys reads
+    # ``self.hparams["optimizer.lr"]``: the value the composed config sets
+    model = MODEL.replace(
+        "def __init__(self):\n            super().__init__()",
+        "def __init__(self, hparams=None):\n            super().__init__()\n"
+        "            self.hparams = hparams",
+    ).replace("lr=1e-3", 'lr=self.hparams["optimizer.lr"]')
+    assert 'self.hparams["optimizer.lr"]' in model
+    repo = {
+        "net.py": model,
+        "train.py": TRAIN,
+        "config/config.yaml": "defaults:\n    - task: cls\n",
+        "config/task/cls.yaml": "optimizer:\n    lr: 2e-3\nepochs: 200\n",
+    }
+    review = build_review(str(write_repo(tmp_path, repo)), jobs=1)
+    [optimizer] = [item for item in review.recipe if item.category == "optimizer"]
+    assert dict(optimizer.values)["lr"].startswith("2e-3 (")
