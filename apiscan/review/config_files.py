@@ -1944,7 +1944,15 @@ def _hydra_config(root: Path, files: Sequence[FileAnalysis]) -> OptionFiles | No
         return None
     fa, dec = training[0]
     given = {k.name: k.target.value for k in dec.keywords if k.target.kind == "Constant"}
+    if dec.args and dec.args[0].kind == "Constant":
+        given.setdefault("config_path", dec.args[0].value)
     folder, name = given.get("config_path"), given.get("config_name")
+    # Hydra before 1.0 (``@hydra.main("config/config.yaml")``): the path names the primary
+    # file, and each config group's file merges at the top of the config, not under its
+    # group's key (``task/cls.yaml``'s ``epochs: 200`` is ``cfg.epochs``)
+    legacy = name is None and isinstance(folder, str) and folder.endswith((".yaml", ".yml"))
+    if legacy:
+        folder, name = str(PurePosixPath(folder).parent), PurePosixPath(folder).name
     if not isinstance(folder, str) or not isinstance(name, str):
         return None
     base = os.path.normpath((PurePosixPath(fa.path).parent / folder).as_posix())
@@ -1953,7 +1961,7 @@ def _hydra_config(root: Path, files: Sequence[FileAnalysis]) -> OptionFiles | No
     flat: dict[str, Setting] = {}
     nodes: dict[str, yaml.Node | Exception | None] = {}
     options = OptionFiles("Hydra config")
-    primary = _hydra_compose(root, base, name, (), nodes, flat, options.notes, 0)
+    primary = _hydra_compose(root, base, name, (), nodes, flat, options.notes, 0, legacy)
     if primary is None or not flat:
         return None
     _interpolated(flat)
@@ -1980,9 +1988,11 @@ def _hydra_compose(
     flat: dict[str, Setting],
     notes: list[str],
     depth: int,
+    legacy: bool = False,
 ) -> str | None:
     """Merge the config ``name`` of the folder ``base`` into ``flat`` under ``package``,
-    its defaults list first (Hydra's order); the file's path, or None when it is not read."""
+    its defaults list first (Hydra's order); the file's path, or None when it is not read.
+    ``legacy``: Hydra before 1.0, whose config groups' files merge at the top."""
     path = f"{base}/{name}" if name.endswith((".yaml", ".yml")) else f"{base}/{name}.yaml"
     path = os.path.normpath(path)
     if depth > _HYDRA_DEPTH or not (root / path).is_file():
@@ -2012,7 +2022,9 @@ def _hydra_compose(
                 flat.update(own)
                 merged_self = True
             elif item.value:
-                _hydra_compose(root, base, str(item.value), package, nodes, flat, notes, depth + 1)
+                _hydra_compose(
+                    root, base, str(item.value), package, nodes, flat, notes, depth + 1, legacy
+                )
             continue
         if not isinstance(item, yaml.MappingNode):
             continue
@@ -2024,8 +2036,18 @@ def _hydra_compose(
                 continue
             group, _, at = group.lstrip("/").partition("@")
             inner = tuple(at.split(".")) if at else (*package, *group.split("/"))
+            if legacy:
+                inner = package
             _hydra_compose(
-                root, f"{base}/{group}", str(value.value), inner, nodes, flat, notes, depth + 1
+                root,
+                f"{base}/{group}",
+                str(value.value),
+                inner,
+                nodes,
+                flat,
+                notes,
+                depth + 1,
+                legacy,
             )
     if not merged_self:
         flat.update(own)

@@ -392,7 +392,13 @@ def network_library_uses(
     ``MinkowskiConvolution``). Files of only data or host code are left out, and so is an
     optional import (in a ``try:`` whose handler catches ``ImportError``: timm's ``apex``
     fused norms, off unless the library is installed, beside the PyTorch path they speed
-    up): the port keeps the fallback."""
+    up): the port keeps the fallback. The repository's own package of a library's name is
+    no library (a clone that vendors ``pointnet2_ops/`` beside its models and builds its
+    kernels with its own ``setup.py``): its Python layers are ported as the repository's
+    code is, and its compiled kernels are the extension's custom ops, priced once there."""
+    from apiscan.review.gaps import own_packages
+
+    own = own_packages(analyses)
     network = {f.path for f in result.api_findings if f.scope == "network"}
     steps = {(f.path, f.function) for f in result.api_findings if STEP_COMPUTATION.match(f.api)}
     found: dict[str, dict[str, Where]] = {}
@@ -403,13 +409,13 @@ def network_library_uses(
         # the training step that builds the input is usually a host file's (a trainer)
         for where, name in _step_inputs(fa, facts, steps):
             top = name.partition(".")[0]
-            if top in NETWORK_OP_LIBRARIES and NETWORK_OP_LIBRARIES[top][1]:
+            if top in NETWORK_OP_LIBRARIES and NETWORK_OP_LIBRARIES[top][1] and top not in own:
                 inputs.setdefault(NETWORK_OP_LIBRARIES[top][0], {}).setdefault(name, where)
         if fa.path not in network:
             continue
         lines = _call_lines(facts)
         for top, names in facts.package_uses:
-            if top not in NETWORK_OP_LIBRARIES or top in facts.optional_packages:
+            if top not in NETWORK_OP_LIBRARIES or top in facts.optional_packages or top in own:
                 continue
             library = NETWORK_OP_LIBRARIES[top][0]
             ops_under = _OP_MODULES.get(top)

@@ -494,6 +494,9 @@ _LOSS_CLASS_NAME = re.compile(
     r"(Loss(?!Scal)|Criterion|Matcher|Assigner|CrossEntropy)(?![a-z])|loss$"
     r"|^(loss|criterion|matcher)"
 )
+#: A module named for holding a loss beside the network (``ModelWithLoss``, ``NetWithLoss``):
+#: the training step's wrapper, no loss of its own.
+_WITH_LOSS = re.compile(r"With_?(?:Loss|Criterion)(?:es|s)?$")
 #: An assigner named for the optimizer settings it hands out (a layer's learning-rate scale,
 #: its weight decay), not for the targets a loss is computed against.
 _SETTING_ASSIGNER = re.compile(r"(Decay|Value|Scale|Lr|LR|Rate)\w*Assigner$")
@@ -2294,6 +2297,10 @@ class _Values:
                 or decided.text not in ("True", "False")
                 or _from_parameter_default(decided)
             ):
+                # ``256 if 'dla' in opt.arch else 256``: both branches the same literal,
+                # whatever the test reads
+                if body.literal and orelse.literal and body.text == orelse.text:
+                    return _Val(body.text, True)
                 return _Val(expr.text, False)
             taken = body if decided.text == "True" else orelse
             value = self.resolve(f, fn, taken, depth + 1)
@@ -2814,6 +2821,20 @@ class _Values:
                 return _Val(read[0][0].text, True, steps)
             if read:
                 return _Val(" or ".join(s.text for s, _ in read), False, steps)
+        hparams = self.repo.hparams
+        if (
+            hparams is not None
+            and hparams.chosen is not None
+            and index.kind == "Constant"
+            and isinstance(index.value, str)
+            and "." in index.value
+        ):
+            # a config flattened to dotted keys (a Lightning module's
+            # ``self.hparams["optimizer.lr"]`` from the composed Hydra config): the key the
+            # config sets, read whole
+            found = hparams.step(index.value, text)
+            if found is not None and found[0]:
+                return _Val(found[0], True, (found[1],))
         for keyed in (self.repo.darknet,):
             setting = (
                 keyed.read(container.text, index.value)
@@ -3885,7 +3906,12 @@ class _Values:
                 found.append((computed.then(f"{step} defaults to None"), place))
             elif o.default is not None:
                 value = self.resolve(o.file, o.call.function, o.default, depth + 1)
-                if value.literal:
+                filled = (
+                    self._sentinel_filled(o, expr.name, value, depth) if value.literal else None
+                )
+                if filled is not None:
+                    found.append((filled.then(f"{text}: default {value.text} of {step}"), place))
+                elif value.literal:
                     found.append((value.then(f"{text}: default of {step}{later}"), place))
                 else:
                     found.append((_Val(text, False, (f"{step}, default {value.show()}",)), place))
@@ -3898,6 +3924,37 @@ class _Values:
             else:
                 found.append((_Val(text, False, (f"{step} has no literal default",)), place))
         return _merge(found)
+
+    def _sentinel_filled(self, o: _ArgOption, dest: str, default: _Val, depth: int) -> _Val | None:
+        """An option whose default is a marker its parser's file replaces after parsing
+        (CenterNet-style ``--head_conv`` with ``default=-1``, then ``if opt.head_conv == -1:
+        opt.head_conv = 256``): the value the run reads when the command line leaves it,
+        with where it is set. The first such assignment in the option's file whose ``if``
+        tests the option for equality with its default; None when there is none."""
+        f = o.file
+        for a, fn in f.assigns:
+            target = a.target
+            if not (
+                target.kind == "Attribute" and target.name == dest and target.target.kind == "Name"
+            ):
+                continue
+            branch = a.ifs[0] if a.ifs else None
+            if branch is None or (0 < branch.body_end < a.line):
+                continue  # not set under a test, or set in its else
+            test = branch.test
+            if test.kind != "Compare" or test.name != "Eq" or len(test.parts) != 2:
+                continue
+            read, marker = test.parts
+            if (
+                read.kind == "Attribute"
+                and read.name == dest
+                and read.target.kind == "Name"
+                and marker.literal
+                and marker.text == default.text
+            ):
+                value = self.resolve(f, fn, a.value, depth + 1)
+                return value.then(f"set to {a.value.text} at {f.loc(a.line)} when left at it")
+        return None
 
     def _computed_option(self, f: _File, expr: Expr, depth: int) -> _Val | None:
         """An option left at None and computed by the script (MAE's ``args.lr = args.blr *
@@ -10862,6 +10919,10 @@ class _Recipe:
             # ConvNeXt's LayerDecayValueAssigner hands each layer its learning-rate scale:
             # the optimizer's layer-wise decay, not a label assigner of the loss
             return "optimizer"
+        if node.is_class and module and _WITH_LOSS.search(name):
+            # CenterNet's ``ModleWithLoss(model, loss)``: the network run with its loss in
+            # one forward, the training step's wrapper, not a loss
+            return None
         if node.is_class and _LOSS_CLASS_NAME.search(name):
             # guided-diffusion's LossSecondMomentResampler draws timesteps by their loss
             return None if not module and _NOT_LOSS_ROLE.search(name) else "loss"
@@ -11478,6 +11539,8 @@ class _Recipe:
             written: set[tuple[str, str]] = set()
             calls = [c for c in owner.values.calls if c.function == found]
             for call in sorted(calls, key=lambda c: (c.expr.line, c.expr.col)):
+                if self._call_untaken(owner, call):
+                    continue  # a focal ID loss under ``if opt.id_loss == 'focal':``, off
                 callee = owner.dotted(call.expr.func) or call.expr.func.text
                 args = (*call.expr.args, *(k.target for k in call.expr.keywords))
                 shown = ", ".join(a.text for a in args if _fractional(a))
@@ -13783,6 +13846,10 @@ _PARAMETER_TENSOR = re.compile(r"\.(weight|bias)(\.data)?$")
 #: accumulation (Lightning's ``precision=``/``strategy=``, apex's ``opt_level=``,
 #: accelerate's ``mixed_precision=``).
 _WRAPPER_KEYS = {
+    # the training length a Lightning ``Trainer(max_epochs=cfg.epochs)`` runs to: no loop
+    # of the repository's own counts the epochs
+    "max_epochs": "epochs",
+    "max_steps": "epochs",
     "precision": "amp",
     "opt_level": "amp",
     "amp_level": "amp",
@@ -14693,7 +14760,8 @@ def _fractional(expr: Expr) -> bool:
     """A constant written into a call that is a setting, not an index or a count: built
     from literals only, with a fraction in it (``0.4``, ``1.0 / 9.0``, ``[[0.1, 0.1, 0.2,
     0.2]]``); whole numbers (``dim=1``, ``view(-1, 4)``) and ±0.0 / ±1.0 alone (a mask's
-    fill, an ignore label's ``-1.0``) are left out."""
+    fill, an ignore label's ``-1.0``) are left out, as is a list of them (a rotation's
+    axis ``np.array([1.0, 0.0, 0.0])``: a basis vector, no setting)."""
     if not expr.literal or expr.kind not in ("Constant", "BinOp", "UnaryOp", "List", "Tuple"):
         return False
     numbers = [n.value for n in expr.walk() if n.kind == "Constant"]
@@ -14701,6 +14769,8 @@ def _fractional(expr: Expr) -> bool:
         return False
     if len(numbers) == 1 and expr.kind in ("Constant", "UnaryOp"):
         return isinstance(numbers[0], float) and abs(numbers[0]) not in (0.0, 1.0)
+    if expr.kind in ("List", "Tuple") and all(abs(n) in (0.0, 1.0) for n in numbers):
+        return False
     return any(isinstance(n, float) for n in numbers) or (
         expr.kind == "BinOp" and expr.name == "Div"
     )

@@ -4081,6 +4081,53 @@ def switched_off_spans(
                 out[(fa.path, f"if@{branch.line}")] = body
             elif found == {True} and _instead_of_default(values.calls, branch, rest, body, told):
                 out[(fa.path, f"else@{branch.line}")] = rest
+        out.update(_untaken_sides(fa.path, values, told))
+    return out
+
+
+def _untaken_sides(
+    path: str, values: FileValues, told: Callable[[IfValues], set[object] | None]
+) -> dict[tuple[str, str], tuple[int, int]]:
+    """(path, ``ifexp@line:col``) -> (first, last line) of the side of a conditional
+    expression an assignment chooses its value with that the options' defaults never take
+    (CenterNet's ``self.crit_reg = RegL1Loss() if opt.reg_loss == 'l1' else \\`` then
+    ``RegLoss() if opt.reg_loss == 'sl1' else None``: with ``--reg_loss l1`` the second line
+    builds nothing): the lines of that side that the taken side does not share, when they
+    run on from its first line. A side on the taken side's lines is left (the spans are
+    lines)."""
+    out: dict[tuple[str, str], tuple[int, int]] = {}
+    assigns = [(a, -1) for a in values.assigns]
+    assigns += [(a, n) for n, d in enumerate(values.defs) for a in d.assigns]
+    seen: set[tuple[int, int]] = set()
+    for a, fn in assigns:
+        for e in a.value.walk():
+            if e.kind != "IfExp" or len(e.parts) != 3 or (e.line, e.col) in seen:
+                continue
+            seen.add((e.line, e.col))
+            test, body, orelse = e.parts
+            found = told(IfValues(test, fn, e.line, e.col, e.end_line, e.end_col))
+            if found == {False}:
+                skipped, taken = body, orelse
+            elif found == {True}:
+                skipped, taken = orelse, body
+            else:
+                continue
+            # a taken side that names nothing the reachability follows (``None``, the
+            # object's own attribute ``self.crit_reg``) shares its lines freely
+            plain = taken.kind == "Constant" or (
+                taken.kind == "Attribute" and taken.text.startswith("self.")
+            )
+            shared = set() if plain else set(range(taken.line, taken.end_line + 1))
+            first = skipped.line
+            while first in shared and first <= skipped.end_line:
+                first += 1
+            last = first
+            while last + 1 <= skipped.end_line and last + 1 not in shared:
+                last += 1
+            if first <= skipped.end_line and not any(
+                line in shared for line in range(first, last + 1)
+            ):
+                out[(path, f"ifexp@{e.line}:{e.col}")] = (first, last)
     return out
 
 
