@@ -8057,14 +8057,10 @@ class _Recipe:
             body: list[tuple[str, str]] = []
             positional = self._repo_positional(key, file, node)
             calls_made: list[tuple[_File, CallValues]] = []
-            for path, fact in self.repo.call_sites.get(key, ()):
-                caller = self.files.get(path)
-                if caller is None or is_test_path(path) or fact.role != "call":
-                    continue
-                calls = caller.calls_on.get(fact.line, [])
+            for path, line, caller, calls in self._call_sites_of(key):
                 call = next((c for c in calls if c.expr.callee() == node.name), None)
                 if call is None:
-                    call = self._picked_calls.get((path, fact.line, key))
+                    call = self._picked_calls.get((path, line, key))
                 if call is None and len(calls) == 1:
                     call = _partial_bound(calls[0], node.name) or calls[0]  # or renamed
                 if call is not None and not _replaced_def(caller, call.function):
@@ -10489,11 +10485,7 @@ class _Recipe:
             if self._repo_category(key, node) is not None:
                 continue  # a loss, a schedule...: its own row
             built: list[tuple[str, int, str]] = []
-            for path, fact in self.repo.call_sites.get(key, ()):
-                caller = self.files.get(path)
-                if caller is None or is_test_path(path) or fact.role != "call":
-                    continue
-                calls = caller.calls_on.get(fact.line, [])
+            for path, line, caller, calls in self._call_sites_of(key):
                 call = next((c for c in calls if c.expr.callee() == node.name), None)
                 if call is None:
                     continue
@@ -10501,7 +10493,7 @@ class _Recipe:
                     built = []
                     break  # a part some module builds: the tree's, not a top model
                 fn = caller.defs[call.function].qual if call.function >= 0 else ""
-                built.append((path, fact.line, fn))
+                built.append((path, line, fn))
             for path, line, fn in built:
                 sites.setdefault((key, path, line), (fn, set(), ""))
         for (cls, path, line), (builder, parts, part_of) in sorted(sites.items()):
@@ -10756,6 +10748,15 @@ class _Recipe:
                         by = top.builder if here or d is None else d.qual
                         out[(keys[0], path, c.expr.line)] = (by, set(), label)
         return out
+
+    def _call_sites_of(self, key: str) -> Iterator[tuple[str, int, _File, list[CallValues]]]:
+        """(path, line, the calling file, the calls on that line) of each place outside the
+        tests that calls the repository def ``key``."""
+        for path, fact in self.repo.call_sites.get(key, ()):
+            caller = self.files.get(path)
+            if caller is None or is_test_path(path) or fact.role != "call":
+                continue
+            yield path, fact.line, caller, caller.calls_on.get(fact.line, [])
 
     def _in_module_class(self, file: _File, fn: int) -> bool:
         """Whether function ``fn`` of ``file`` is a method (or a function nested in one) of

@@ -2697,6 +2697,21 @@ def work_items(
 _OPTIMIZER_STEP = re.compile(r"^torch\.optim\.(?:[A-Z]\w*|Optimizer)\.step$")
 
 
+def _stepped_receivers(values: FileValues, stepped: Sequence[ApiFinding]) -> set[str]:
+    """The objects whose ``.step()`` the calls on the lines of ``stepped`` (optimizer step
+    findings) are made on (``optimizer_G``, ``self.optimizer_D``): one per network a
+    training steps in turn."""
+    lines = {f.span.line for f in stepped}
+    return {
+        c.expr.func.text.rpartition(".")[0]
+        for c in values.calls
+        if c.expr.parts
+        and c.expr.func.kind == "Attribute"
+        and c.expr.func.name == "step"
+        and c.expr.line in lines
+    }
+
+
 def adversarial_steps(
     findings: Sequence[ApiFinding],
     analyses: Sequence[FileAnalysis],
@@ -2725,14 +2740,7 @@ def adversarial_steps(
         values = fa.syntax.values if fa is not None and fa.syntax is not None else None
         if values is None or all(unchosen(path, f.span.line) for f in stepped):
             continue  # (a training mode the run's values leave out: another run's step)
-        receivers = {
-            c.expr.func.text.rpartition(".")[0]
-            for c in values.calls
-            if c.expr.parts
-            and c.expr.func.kind == "Attribute"
-            and c.expr.func.name == "step"
-            and any(c.expr.line == f.span.line for f in stepped)
-        }
+        receivers = _stepped_receivers(values, stepped)
         if len(receivers) < 2:
             continue
         # the backward passes of the function and of what it calls in its own file,
@@ -2802,14 +2810,7 @@ def _split_adversarial_steps(
             continue
         if any((path, f.span.line) in taken for f in stepped):
             continue
-        receivers = {
-            c.expr.func.text.rpartition(".")[0]
-            for c in values.calls
-            if c.expr.parts
-            and c.expr.func.kind == "Attribute"
-            and c.expr.func.name == "step"
-            and any(c.expr.line == f.span.line for f in stepped)
-        }
+        receivers = _stepped_receivers(values, stepped)
         if len(receivers) != 1:
             continue
         owner, _, name = function.rpartition(".")
