@@ -6376,13 +6376,29 @@ class _Recipe:
         that leaves it out, the class runs with that default."""
         readings = self.repo.readings
         words = readings.config_words if readings is not None else frozenset()
+        lowered = {w.lower() for w in words}
         steps = [m for step in found.trail if (m := _DEFAULT_STEP.match(step))]
         return bool(steps and words) and all(
             m.group(2).endswith(".__init__")
             and m.group(2).rpartition(".")[0].rpartition(".")[2] in words
-            and m.group(1) not in words
+            # a key spelled in any case (``LOSS_TYPE`` for ``loss_type``) may set it
+            and m.group(1).lower() not in lowered
+            and not self._fed_by_method(m.group(2))
             for m in steps
         )
+
+    def _fed_by_method(self, init: str) -> bool:
+        """Whether the constructor ``init`` (``OnePath.__init__``) is decorated or its
+        class has a ``from_config`` method: a dict the code builds from the config feeds its
+        parameters under names of its own (detectron2's ``@configurable``)."""
+        cls = init.rpartition(".")[0]
+        for file in self.files.values():
+            n = file.first.get(init)
+            if n is None:
+                continue
+            if file.defs[n].decorators or f"{cls}.from_config" in file.first:
+                return True
+        return False
 
     def _namespace(self, file: _File, fn: int, module: Expr) -> Namespace | None:
         """The namespace of the repository module ``module`` names where ``file`` reads it
