@@ -10668,12 +10668,13 @@ class _Recipe:
 
     def _constructed_beside(self, top: TopModel) -> list[int]:
         """The lines of the other calls constructing ``top``'s class (by its name or a
-        module-level alias) in the function of ``top``'s construction."""
+        module-level alias) under an ``if`` of the function of ``top``'s construction (the
+        other branch of ``if pretrained:``), where the run's values tell which runs."""
         file = self.files.get(top.where.path)
         call = self._construction(top.cls, top.where.path, top.where.line)
         found = self.repo.defs.get(top.cls)
-        if file is None or call is None or found is None:
-            return []
+        if file is None or call is None or found is None or call.function < 0:
+            return []  # (a module's table of variants, ``lambda: Net([3, 4, 6, 3])``: none)
         name = found[0].defs[found[1]].name
         aliases = self._class_aliases()
         return sorted(
@@ -10681,6 +10682,7 @@ class _Recipe:
                 c.expr.line
                 for c in file.values.calls
                 if c.function == call.function
+                and c.ifs
                 and c.expr.line != top.where.line
                 and (c.expr.callee() == name or aliases.get(c.expr.callee()) == name)
             }

@@ -302,3 +302,32 @@ def test_the_construction_in_the_branch_the_run_takes_gives_the_row(tmp_path: Pa
     review = review_fixture(str(tmp_path))
     rows = [dict(i.values) for i in review.recipe if i.category == "model"]
     assert [r.get("K") for r in rows if "K" in r] == ["2048"], rows
+
+
+def test_a_module_table_of_variants_gives_the_top_s_row_only(tmp_path: Path) -> None:
+    """INVALID: a module-level table of variants (``"S": lambda: Queue(Encoder(), K=1)``)
+    holds every variant's construction at the module's level; only the top's is the run's,
+    the others are no branch of the function that built it."""
+    from apiscan.pipeline import ScanOptions, scan_with_facts
+    from apiscan.review.model import TopModel, Where
+    from apiscan.review.recipe import extract_recipe
+
+    (tmp_path / "builder.py").write_text(
+        _MODEL
+        + "\n\nVARIANTS = {\n"
+        + '    "S": lambda: Queue(Encoder(), K=1024),\n'
+        + '    "M": lambda: Queue(Encoder(), K=2048),\n'
+        + '    "L": lambda: Queue(Encoder(), K=4096),\n'
+        + "}\n",
+        "utf-8",
+    )
+    result, analyses = scan_with_facts(ScanOptions(path=str(tmp_path), cache_dir=None))
+    source = (tmp_path / "builder.py").read_text("utf-8").splitlines()
+    line = next(n for n, text in enumerate(source, 1) if '"S": lambda' in text)
+    top = TopModel("builder.Queue", Where("builder.py", line), "", (("base_encoder", "Encoder"),))
+    rows = [
+        dict(i.values)
+        for i in extract_recipe(result, analyses, tmp_path, models=(top,))
+        if i.category == "model" and i.name == "builder.Queue"
+    ]
+    assert [r["K"] for r in rows] == ["1024"], rows
