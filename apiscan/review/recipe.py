@@ -91,6 +91,7 @@ from apiscan.review.config_files import (
     darknet_recipe,
     darknet_settings,
     framework_rows,
+    hydra_entry,
     hyp_settings,
     loaded_settings,
     option_rows,
@@ -2401,7 +2402,7 @@ class _Values:
             return self._sections(f, fn, bound[-1].value, depth + 1)
         if expr.name not in {p for p, _ in d.params}:
             return []
-        if any(_hydra_entry(dec) for dec in d.decorators):
+        if any(hydra_entry(dec, f.imports) for dec in d.decorators):
             return [()]
         out: list[tuple[str, ...]] = []
         for caller, call in self.call_sites(f, fn):
@@ -4483,15 +4484,6 @@ def _constant_term(file: _File, term: Expr) -> bool:
     names = [e.name for e in term.walk() if e.kind == "Name"]
     return bool(names) and all(
         name in file.imports and not file.imports[name].startswith("torch") for name in names
-    )
-
-
-def _hydra_entry(decorator: Expr) -> bool:
-    """Whether a decorator is Hydra's entry point (``@hydra.main(config_path=...)``): the
-    function is handed the composed config."""
-    return decorator.kind == "Call" and decorator.func.text.rpartition(".")[::2] == (
-        "hydra",
-        "main",
     )
 
 
