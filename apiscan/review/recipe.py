@@ -2388,6 +2388,15 @@ class _Values:
             keys = self._index_strings(f, fn, expr.parts[1])
             inner = self._sections(f, fn, expr.parts[0], depth + 1) if keys else []
             return [(*s, k) for s in inner for k in keys]
+        if (
+            expr.kind == "Attribute"
+            and expr.target.kind == "Name"
+            and expr.target.name == "self"
+            and fn >= 0
+        ):
+            # ``self.args`` in a method: what the class's ``__init__`` stores there (``self.args
+            # = args``), followed to the constructor's call sites (a solver handed the config)
+            return self._self_sections(f, fn, expr.name, depth + 1)
         if expr.kind == "Attribute" and expr.target.kind in ("Name", "Attribute", "Subscript"):
             return [(*s, expr.name) for s in self._sections(f, fn, expr.target, depth + 1)]
         if expr.kind != "Name" or fn < 0:
@@ -2413,6 +2422,27 @@ class _Values:
                 if s not in out:
                     out.append(s)
         return out
+
+    def _self_sections(self, f: _File, fn: int, name: str, depth: int) -> list[tuple[str, ...]]:
+        """The config sections ``self.<name>`` may hold in a method of def ``fn``'s class: the
+        value the class's ``__init__`` assigns to it, read there; [] when not known."""
+        owner = f.defs[fn].owner
+        if owner < 0 or not f.defs[owner].is_class:
+            return []
+        for n, d in enumerate(f.defs):
+            if d.owner != owner or d.name != "__init__" or d.is_class:
+                continue
+            stored = [
+                a
+                for a in d.assigns
+                if a.target.kind == "Attribute"
+                and a.target.name == name
+                and a.target.target.kind == "Name"
+                and a.target.target.name == "self"
+            ]
+            if len(stored) == 1:
+                return self._sections(f, n, stored[0].value, depth)
+        return []
 
     @staticmethod
     def _index_strings(f: _File, fn: int, index: Expr) -> list[str]:
