@@ -7071,6 +7071,10 @@ class _Recipe:
             if category == "loss" and self._never_read(call):
                 return  # PyTorch-YOLOv3's self.mse_loss = nn.MSELoss(): stored, never called
             values = self._bind_api(f.api, file, call)
+            if category == "dataloader":
+                # a loader wrapper's ``**kwargs`` handed on: the keywords its callers pass
+                # (``loader(train_set, batch_size=args.batch_size, **kw)``), key by key
+                values = [v for part in values for v in self._passed_dict(file, call, part)]
             if category == "init":
                 values = self._init_passed(file, call, values)
             if category == "loss":
@@ -7806,7 +7810,23 @@ class _Recipe:
             shown = {k: self.values.resolve(file, fn, v, 0).text for k, v in entries}
             return [(shown, file.loc(bound.line))] if shown else []
         d = file.defs[fn]
-        if depth >= MAX_DEPTH or name not in {p for p, _ in d.params}:
+        if depth >= MAX_DEPTH:
+            return []
+        named = {p for p, _ in d.params}
+        if name and name == d.kwarg:
+            # the def's own ``**kwargs``: the keywords each caller passes that no named
+            # parameter takes (a loader wrapper's ``loader(ds, batch_size=..., **kwargs)``
+            # handing ``batch_size`` on to the DataLoader)
+            found = []
+            for caller, site in self.values.call_sites(file, fn)[:_MAX_CALLERS]:
+                extra = [k for k in site.expr.keywords if k.name and k.name not in named]
+                if extra:
+                    shown = {
+                        k.name: self._value(caller, site.function, k.name, k.target) for k in extra
+                    }
+                    found.append((shown, caller.loc(site.expr.line)))
+            return found
+        if name not in named:
             return []
         out = []
         for caller, site in self.values.call_sites(file, fn)[:_MAX_CALLERS]:
