@@ -1922,6 +1922,24 @@ def _yaml_dict(
     return found
 
 
+#: Decorators that hand the function the config Hydra composes, by the dotted name their
+#: import gives: Hydra's own and the experiment managers that wrap it with the same
+#: ``config_path=``/``config_name=`` signature (``from dora import hydra_main``).
+_HYDRA_ENTRIES = frozenset({"hydra.main", "dora.hydra_main"})
+
+
+def hydra_entry(decorator: Expr, imports: Mapping[str, str]) -> bool:
+    """Whether a decorator is a Hydra entry point (``@hydra.main(config_path=...)``, or a
+    wrapper of it imported under any name): the function is handed the composed config."""
+    if decorator.kind != "Call":
+        return False
+    text = decorator.func.text
+    head, _, rest = text.partition(".")
+    target = imports.get(head)
+    dotted = (f"{target}.{rest}" if rest else target) if target else text
+    return dotted in _HYDRA_ENTRIES or text == "hydra.main"
+
+
 def _hydra_config(root: Path, files: Sequence[FileAnalysis]) -> OptionFiles | None:
     """The config a Hydra entry point runs with (``@hydra.main(config_path="config",
     config_name="train_config")``): the named YAML composed with the files its ``defaults:``
@@ -1935,9 +1953,10 @@ def _hydra_config(root: Path, files: Sequence[FileAnalysis]) -> OptionFiles | No
     for fa in files:
         if is_test_path(fa.path):
             continue
+        imports = dict(fa.syntax.imports)  # type: ignore[union-attr]
         for d in fa.syntax.values.defs:  # type: ignore[union-attr]
             for dec in d.decorators:
-                if dec.kind == "Call" and dec.func.text.rpartition(".")[::2] == ("hydra", "main"):
+                if hydra_entry(dec, imports):
                     entries.append((fa, dec))
     training = [(fa, dec) for fa, dec in entries if _trains(fa)]
     if len(training) != 1:
@@ -1968,7 +1987,8 @@ def _hydra_config(root: Path, files: Sequence[FileAnalysis]) -> OptionFiles | No
     options.flat = {primary: flat}
     options.chosen = primary
     options.chosen_by = (
-        f"the config @hydra.main names at {fa.path}:{dec.line}, composed with its defaults list"
+        f"the config @{dec.func.text} names at {fa.path}:{dec.line}, "
+        "composed with its defaults list"
     )
     return options
 

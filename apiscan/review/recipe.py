@@ -91,6 +91,7 @@ from apiscan.review.config_files import (
     darknet_recipe,
     darknet_settings,
     framework_rows,
+    hydra_entry,
     hyp_settings,
     loaded_settings,
     option_rows,
@@ -2387,6 +2388,15 @@ class _Values:
             keys = self._index_strings(f, fn, expr.parts[1])
             inner = self._sections(f, fn, expr.parts[0], depth + 1) if keys else []
             return [(*s, k) for s in inner for k in keys]
+        if (
+            expr.kind == "Attribute"
+            and expr.target.kind == "Name"
+            and expr.target.name == "self"
+            and fn >= 0
+        ):
+            # ``self.args`` in a method: what the class's ``__init__`` stores there (``self.args
+            # = args``), followed to the constructor's call sites (a solver handed the config)
+            return self._self_sections(f, fn, expr.name, depth + 1)
         if expr.kind == "Attribute" and expr.target.kind in ("Name", "Attribute", "Subscript"):
             return [(*s, expr.name) for s in self._sections(f, fn, expr.target, depth + 1)]
         if expr.kind != "Name" or fn < 0:
@@ -2401,7 +2411,7 @@ class _Values:
             return self._sections(f, fn, bound[-1].value, depth + 1)
         if expr.name not in {p for p, _ in d.params}:
             return []
-        if any(_hydra_entry(dec) for dec in d.decorators):
+        if any(hydra_entry(dec, f.imports) for dec in d.decorators):
             return [()]
         out: list[tuple[str, ...]] = []
         for caller, call in self.call_sites(f, fn):
@@ -2412,6 +2422,27 @@ class _Values:
                 if s not in out:
                     out.append(s)
         return out
+
+    def _self_sections(self, f: _File, fn: int, name: str, depth: int) -> list[tuple[str, ...]]:
+        """The config sections ``self.<name>`` may hold in a method of def ``fn``'s class: the
+        value the class's ``__init__`` assigns to it, read there; [] when not known."""
+        owner = f.defs[fn].owner
+        if owner < 0 or not f.defs[owner].is_class:
+            return []
+        for n, d in enumerate(f.defs):
+            if d.owner != owner or d.name != "__init__" or d.is_class:
+                continue
+            stored = [
+                a
+                for a in d.assigns
+                if a.target.kind == "Attribute"
+                and a.target.name == name
+                and a.target.target.kind == "Name"
+                and a.target.target.name == "self"
+            ]
+            if len(stored) == 1:
+                return self._sections(f, n, stored[0].value, depth)
+        return []
 
     @staticmethod
     def _index_strings(f: _File, fn: int, index: Expr) -> list[str]:
@@ -4483,15 +4514,6 @@ def _constant_term(file: _File, term: Expr) -> bool:
     names = [e.name for e in term.walk() if e.kind == "Name"]
     return bool(names) and all(
         name in file.imports and not file.imports[name].startswith("torch") for name in names
-    )
-
-
-def _hydra_entry(decorator: Expr) -> bool:
-    """Whether a decorator is Hydra's entry point (``@hydra.main(config_path=...)``): the
-    function is handed the composed config."""
-    return decorator.kind == "Call" and decorator.func.text.rpartition(".")[::2] == (
-        "hydra",
-        "main",
     )
 
 
@@ -7065,6 +7087,10 @@ class _Recipe:
             if category == "loss" and self._never_read(call):
                 return  # PyTorch-YOLOv3's self.mse_loss = nn.MSELoss(): stored, never called
             values = self._bind_api(f.api, file, call)
+            if category == "dataloader":
+                # a loader wrapper's ``**kwargs`` handed on: the keywords its callers pass
+                # (``loader(train_set, batch_size=args.batch_size, **kw)``), key by key
+                values = [v for part in values for v in self._passed_dict(file, call, part)]
             if category == "init":
                 values = self._init_passed(file, call, values)
             if category == "loss":
@@ -7800,7 +7826,23 @@ class _Recipe:
             shown = {k: self.values.resolve(file, fn, v, 0).text for k, v in entries}
             return [(shown, file.loc(bound.line))] if shown else []
         d = file.defs[fn]
-        if depth >= MAX_DEPTH or name not in {p for p, _ in d.params}:
+        if depth >= MAX_DEPTH:
+            return []
+        named = {p for p, _ in d.params}
+        if name and name == d.kwarg:
+            # the def's own ``**kwargs``: the keywords each caller passes that no named
+            # parameter takes (a loader wrapper's ``loader(ds, batch_size=..., **kwargs)``
+            # handing ``batch_size`` on to the DataLoader)
+            found = []
+            for caller, site in self.values.call_sites(file, fn)[:_MAX_CALLERS]:
+                extra = [k for k in site.expr.keywords if k.name and k.name not in named]
+                if extra:
+                    shown = {
+                        k.name: self._value(caller, site.function, k.name, k.target) for k in extra
+                    }
+                    found.append((shown, caller.loc(site.expr.line)))
+            return found
+        if name not in named:
             return []
         out = []
         for caller, site in self.values.call_sites(file, fn)[:_MAX_CALLERS]:

@@ -172,8 +172,10 @@ def gradient_syncs(
     a metric) is none. A ``nan_to_num`` there, cleaning the averaged gradients, goes with
     them. ``edges`` (caller, callee) of the repository's calls: where the function runs no
     collective itself, one run by a helper it calls (fairseq's ``utils.all_reduce(buffer,
-    group)`` wrapping ``dist.all_reduce``) counts as its own; one that does (an all-reduce
-    of the gradients, then a loss averaged for the log by a helper) averages with its own."""
+    group)`` wrapping ``dist.all_reduce``) counts as its own, unless the helper reads its
+    result back on the host (metrics averaged for the log: ``.numpy()``, ``.tolist()``); one
+    that does (an all-reduce of the gradients, then a loss averaged for the log by a helper)
+    averages with its own."""
     by_function: dict[tuple[str, str], list[ApiFinding]] = {}
     for f in findings:
         if f.function:
@@ -181,6 +183,14 @@ def gradient_syncs(
     own = {
         key: [f for f in found if f.usage == "call" and GRADIENT_COLLECTIVES.match(f.api)]
         for key, found in by_function.items()
+    }
+    # a helper whose collective's result it reads back on the host (a tensor built from its
+    # ``metrics``, all-reduced, then ``.cpu().numpy().tolist()``): numbers averaged for the
+    # log, never the gradients, whoever calls it
+    to_host = {
+        key
+        for key, found in by_function.items()
+        if own[key] and any(f.usage == "call" and f.api in HOST_READS for f in found)
     }
     callees: dict[tuple[str, str], set[tuple[str, str]]] = {}
     for caller, callee in edges:
@@ -192,7 +202,8 @@ def gradient_syncs(
         collectives = list(own[key])
         if not collectives:  # a function with a collective of its own averages with it
             for callee in sorted(callees.get(key, ())):
-                collectives += own.get(callee, ())
+                if callee not in to_host:
+                    collectives += own.get(callee, ())
         if not collectives:
             continue
         path, function = key

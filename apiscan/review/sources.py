@@ -20,7 +20,7 @@ from apiscan.extract.records import FileAnalysis
 from apiscan.extract.syntax import TEXT_LIMIT, SyntaxFacts
 from apiscan.extract.values import CallValues
 from apiscan.review.model import Where
-from apiscan.review.roles import BACKWARD_APIS, LIBRARY_TRAINER, TORCH_FRAMEWORKS
+from apiscan.review.roles import BACKWARD_APIS, LIBRARY_TRAINER, TORCH_FRAMEWORKS, TRAINING_STEP
 from apiscan.scope.classify import is_test_path
 
 __all__ = [
@@ -157,10 +157,18 @@ def self_tests(analyses: Sequence[FileAnalysis]) -> dict[str, tuple[int, int]]:
 
 
 def _own_backward(fa: FileAnalysis, main_block: tuple[int, int]) -> bool:
-    """Whether ``fa`` runs a backward pass outside its ``__main__`` block: a training
-    loop of its own, which the block starts."""
+    """Whether ``fa`` runs a backward pass or builds one of torch's optimizers outside its
+    ``__main__`` block: a training loop of its own, which the block starts (an entry whose
+    ``get_optimizer`` builds the optimizer that a solver of another module steps)."""
     first, last = main_block
-    return any(use.api in BACKWARD_APIS and not first <= use.span.line <= last for use in fa.uses)
+    return any(
+        (
+            use.api in BACKWARD_APIS
+            or (use.usage == "call" and TRAINING_STEP.match(use.api) is not None)
+        )
+        and not first <= use.span.line <= last
+        for use in fa.uses
+    )
 
 
 def trainer_calls(facts: SyntaxFacts) -> Iterator[CallValues]:

@@ -275,6 +275,26 @@ _TIMING = tuple(p for p, why in ANCILLARY_FILES.items() if why == "timing")
 _trains_api = trains
 
 
+def _timing_scripts(analyses: Sequence[FileAnalysis], keep: Collection[str]) -> set[str]:
+    """The files of ``keep`` named for timing (:data:`_TIMING`: ``bench.py``,
+    ``*benchmark*.py``), in any folder, that run a backward pass to time it but build no
+    optimizer and step none: they train nothing, so they are no training files and their
+    code is no training step (a ``tools/bench.py`` timing one forward and backward pass of
+    the model the solver builds)."""
+    out: set[str] = set()
+    for fa in analyses:
+        name = PurePosixPath(fa.path).name.lower()
+        if fa.path not in keep or not any(path_matches(name, p) for p in _TIMING):
+            continue
+        if not any(
+            (u.api.startswith("torch.optim.") and TRAINING_STEP.match(u.api))
+            or (STEP_RUN.match(u.api) and u.api not in BACKWARD_APIS)
+            for u in fa.uses
+        ):
+            out.add(fa.path)
+    return out
+
+
 class Ancillary:
     """Which files are counted apart from the effort, and why: tests, tools, demos, exports,
     hub files, plotting, notebooks, adapters for other frameworks, the parts of a vendored
@@ -341,6 +361,7 @@ class Ancillary:
         if self.patterns is None:
             self._vendored = vendored_apart(analyses)
             self.keep -= self._vendored.keys()
+            self.keep -= _timing_scripts(analyses, self.keep)
         local = _local_packages(analyses)
         #: the torch training frameworks the repository trains with: no adapters
         # (where no file holds the training step, a framework's runner trains: the scripts
