@@ -583,6 +583,7 @@ def review(options: ScanOptions) -> Review:
             for a, b in spans
         )
     taken: list[Callable[[str, int], bool | None]] = []
+    argument_values: list[Callable[[str, int, Expr], str | None]] = []
     recipe = extract_recipe(
         result,
         analyses,
@@ -596,6 +597,7 @@ def review(options: ScanOptions) -> Review:
         picked,
         ancillary.configs,
         tops,
+        argument_values,
     )
     # the rows of a file whose registered classes the run picks none of (another model's
     # config dataclass and its fp16 field, another task's loss weights) are that
@@ -809,7 +811,12 @@ def review(options: ScanOptions) -> Review:
     writes = checkpoint_writes(result, by_path, own, ancillary.why, readings.argparse)
     recipe += staged(writes, ancillary.stages)
     # the training arguments a library's trainer runs with (the documented command's)
-    recipe += trainer_recipe(root, analyses, [p for p in library_trained if not ancillary.why(p)])
+    recipe += trainer_recipe(
+        root,
+        analyses,
+        [p for p in library_trained if not ancillary.why(p)],
+        argument_values[0] if argument_values else None,
+    )
     # the initialisers of an architecture its builder then fills with pretrained weights
     recipe = _overwritten_inits(recipe, items, analyses)
     # the backbone a framework builds from the config, with the weights the config names

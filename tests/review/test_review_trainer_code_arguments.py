@@ -1,0 +1,68 @@
+"""A fine-tuning script that builds its ``TrainingArguments(...)`` in the code, inline in the
+trainer's construction, from the parameters of a training function run through a command
+line wrapper: the recipe is those keywords followed to the parameters' defaults, not the
+library's defaults."""
+
+from __future__ import annotations
+
+import pytest
+from scan_helpers import write_repo
+
+from apiscan.review.build import build_review
+from apiscan.review.model import Review
+
+_TRAIN = """
+import fire
+import transformers
+
+
+def train(
+    base_model: str = "",
+    micro_batch_size: int = 4,
+    num_epochs: int = 3,
+    learning_rate: float = 3e-4,
+):
+    model = transformers.AutoModelForCausalLM.from_pretrained(base_model)
+    trainer = transformers.Trainer(
+        model=model,
+        train_dataset=None,
+        args=transformers.TrainingArguments(
+            per_device_train_batch_size=micro_batch_size,
+            warmup_steps=100,
+            num_train_epochs=num_epochs,
+            learning_rate=learning_rate,
+            fp16=True,
+            output_dir="out",
+        ),
+    )
+    trainer.train()
+
+
+if __name__ == "__main__":
+    fire.Fire(train)
+"""
+
+
+@pytest.fixture(scope="module")
+def review(tmp_path_factory: pytest.TempPathFactory) -> Review:
+    root = write_repo(tmp_path_factory.mktemp("hfcode") / "repo", {"finetune.py": _TRAIN})
+    return build_review(str(root), jobs=1)
+
+
+def rows(review: Review, category: str) -> dict[str, str]:
+    found = [r for r in review.recipe if r.category == category]
+    assert len(found) == 1, [(r.category, r.name) for r in review.recipe]
+    return dict(found[0].values)
+
+
+def test_the_code_given_training_arguments_are_the_recipe(review: Review) -> None:
+    optimizer = rows(review, "optimizer")
+    assert optimizer["learning_rate"].startswith("3e-4")
+    assert optimizer["weight_decay"] == "0.0 (library default)"
+    assert rows(review, "warmup")["warmup_steps"] == "100"
+    assert rows(review, "batch_size")["per_device_train_batch_size"].startswith("4")
+    assert rows(review, "epochs")["num_train_epochs"].startswith("3")
+    assert rows(review, "amp") == {"fp16": "True"}
+    row = next(r for r in review.recipe if r.category == "optimizer")
+    assert row.where.path == "finetune.py"
+    assert "given in the code" in row.note
