@@ -66,3 +66,36 @@ def test_the_code_given_training_arguments_are_the_recipe(review: Review) -> Non
     row = next(r for r in review.recipe if r.category == "optimizer")
     assert row.where.path == "finetune.py"
     assert "given in the code" in row.note
+
+
+_PEFT = """
+import transformers
+from peft import LoraConfig, get_peft_model, prepare_model_for_int8_training
+
+
+def train(base_model: str = "", lora_r: int = 8):
+    model = transformers.AutoModelForCausalLM.from_pretrained(base_model, load_in_8bit=True)
+    model = prepare_model_for_int8_training(model)
+    model = get_peft_model(model, LoraConfig(r=lora_r, lora_alpha=16, target_modules=["q"]))
+    trainer = transformers.Trainer(model=model, args=transformers.TrainingArguments("out"))
+    trainer.train()
+
+
+if __name__ == "__main__":
+    train()
+"""
+
+
+@pytest.fixture(scope="module")
+def adapted(tmp_path_factory: pytest.TempPathFactory) -> Review:
+    root = write_repo(tmp_path_factory.mktemp("peft") / "repo", {"finetune.py": _PEFT})
+    return build_review(str(root), jobs=1)
+
+
+def test_adapters_and_quantised_loading_are_training_work(adapted: Review) -> None:
+    machinery = {i.what: i.why for i in adapted.work if i.kind == "training-library"}
+    assert "peft.prepare_model_for_int8_training" in machinery
+    assert "bitsandbytes" in machinery["peft.prepare_model_for_int8_training"]
+    adapters = next(why for what, why in machinery.items() if "get_peft_model" in what)
+    assert "LoRA" in adapters
+    assert "transformers.Trainer" in machinery
