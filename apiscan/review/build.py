@@ -63,7 +63,7 @@ from apiscan.review.roles import (
     trains,
 )
 from apiscan.review.sources import fits_with, is_test_path, place, self_tests, with_facts
-from apiscan.review.trainers import trainer_files, trainer_recipe
+from apiscan.review.trainers import ADAPTER_ROW, trainer_files, trainer_recipe
 from apiscan.review.work import (
     ANCILLARY_FILES,
     TEACHER_WHAT,
@@ -1396,6 +1396,8 @@ def _model_rows(
         or i.name in models
         # the documented runs' YAML model section: the settings of whatever model they build
         or i.name.startswith("config ")
+        # the adapters a fine-tuning library injects into whatever pretrained model it loads
+        or i.name.startswith(ADAPTER_ROW)
         or (": a part's" in i.note and i.name.rpartition(".")[2] in parts)
     )
 

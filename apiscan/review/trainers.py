@@ -16,6 +16,7 @@ the scan's records and the documented commands (:mod:`apiscan.review.commands`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -184,7 +185,51 @@ def trainer_recipe(
             else:
                 note = ""
             out.append(RecipeItem(category, _ROW_NAMES[category], where, tuple(values), note))
+        out.extend(_adapter_settings(fa, value))
     return tuple(out)
+
+
+#: The adapter configurations of peft, by absolute name: the settings of the adapters a
+#: fine-tuning run injects into its pretrained model (LoRA's rank, alpha, dropout, targets).
+_ADAPTER_CONFIG = re.compile(r"peft\.(?:\w+\.)*(\w*Lora|IA3|PrefixTuning|PromptTuning|\w+)Config$")
+
+
+#: How an adapter configuration's model-settings row is named: ``adapters (LoraConfig)``.
+ADAPTER_ROW = "adapters ("
+
+
+def _adapter_settings(fa: FileAnalysis, value: ValueReader | None) -> list[RecipeItem]:
+    """A model-settings row for each adapter configuration ``fa`` builds
+    (``LoraConfig(r=lora_r, lora_alpha=16, target_modules=[...])``): its keywords, followed
+    by ``value`` to the parameters' defaults: the numbers the port's adapters take."""
+    from apiscan.review.oplibs import absolute_call_values
+
+    facts = fa.syntax
+    if facts is None:
+        return []
+    out = []
+    for name, call in absolute_call_values(facts):
+        if not _ADAPTER_CONFIG.match(name):
+            continue
+        values = []
+        for keyword in call.expr.keywords:
+            if not keyword.name:
+                continue
+            written = keyword.target
+            shown = value(fa.path, call.function, written) if value is not None else None
+            values.append((keyword.name, shown if shown is not None else written.text))
+        if values:
+            out.append(
+                RecipeItem(
+                    "model",
+                    f"{ADAPTER_ROW}{name.rpartition('.')[2]})",
+                    place(fa, call.expr.line),
+                    tuple(values),
+                    "the adapters injected into the pretrained model: the settings the "
+                    "port's adapter layers take",
+                )
+            )
+    return out
 
 
 def _coded_arguments(

@@ -99,3 +99,12 @@ def test_adapters_and_quantised_loading_are_training_work(adapted: Review) -> No
     adapters = next(why for what, why in machinery.items() if "get_peft_model" in what)
     assert "LoRA" in adapters
     assert "transformers.Trainer" in machinery
+
+
+def test_the_adapter_settings_are_model_settings(adapted: Review) -> None:
+    found = [r for r in adapted.recipe if r.category == "model" and "LoraConfig" in r.name]
+    assert len(found) == 1, [(r.category, r.name) for r in adapted.recipe]
+    values = dict(found[0].values)
+    assert values["r"].startswith("8")
+    assert values["lora_alpha"] == "16"
+    assert "q" in values["target_modules"]
