@@ -8412,6 +8412,14 @@ def _backbones(
         )
 
 
+def _binds_method(value: Expr) -> bool:
+    """Whether ``value`` binds a function as a method of the object it is assigned to
+    (``model.state_dict = (lambda self: ...).__get__(model, type(model))``,
+    ``types.MethodType(f, model)``): a method overridden, no layer replaced."""
+    func = value.func
+    return func.name in ("__get__", "MethodType") and func.kind in ("Attribute", "Name")
+
+
 #: At most this many replaced layers are named in a backbone's item.
 _SHOWN_REPLACEMENTS = 4
 
@@ -8449,6 +8457,7 @@ def _replaced_layers(
             target.kind == "Attribute"
             and target.target.text == held
             and a.value.kind == "Call"
+            and not _binds_method(a.value)
             and a.line != line
             and kept(fa.path, a.line)
         ):

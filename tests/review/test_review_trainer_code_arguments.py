@@ -78,6 +78,8 @@ def train(base_model: str = "", lora_r: int = 8):
     model = prepare_model_for_int8_training(model)
     model = get_peft_model(model, LoraConfig(r=lora_r, lora_alpha=16, target_modules=["q"]))
     trainer = transformers.Trainer(model=model, args=transformers.TrainingArguments("out"))
+    old_state_dict = model.state_dict
+    model.state_dict = (lambda self, *_: old_state_dict()).__get__(model, type(model))
     trainer.train()
 
 
@@ -108,3 +110,9 @@ def test_the_adapter_settings_are_model_settings(adapted: Review) -> None:
     assert values["r"].startswith("8")
     assert values["lora_alpha"] == "16"
     assert "q" in values["target_modules"]
+
+
+def test_a_method_bound_on_the_model_replaces_no_layer(adapted: Review) -> None:
+    backbone = [i for i in adapted.work if i.kind == "pretrained-backbone"]
+    assert backbone, [i.kind for i in adapted.work]
+    assert all("replaced" not in i.why for i in backbone)
