@@ -89,6 +89,7 @@ from apiscan.review.work import (
     optional_kernels,
     package_trials,
     padded_batches,
+    padding_collators,
     reached_work,
     rectangular_batches,
     skipped_spans,
@@ -948,7 +949,8 @@ def review(options: ScanOptions) -> Review:
                 padded_batches(result, analyses, ancillary)
                 + multi_scale(result, recipe)
                 + rectangular_batches(analyses, ancillary)
-                + bucketing_iterators(result, ancillary),
+                + bucketing_iterators(result, ancillary)
+                + padding_collators(analyses, ancillary),
                 variant_only := _variant_only(analyses, ancillary, dead_spans),
             ),
             frozenset(uncalled) | switched_off,

@@ -8262,6 +8262,46 @@ def bucketing_iterators(result: ScanResult, ancillary: Ancillary) -> tuple[tuple
     )
 
 
+#: A library's collator that pads each batch to its longest example by default
+#: (transformers' ``DataCollatorForSeq2Seq(tokenizer, padding=True)``), the batch's
+#: sequence length then the data's.
+_PADDING_COLLATOR = re.compile(
+    r"^transformers\.(?:\w+\.)*DataCollator(?:ForSeq2Seq|WithPadding|ForTokenClassification"
+    r"|ForLanguageModeling|ForWholeWordMask)$"
+)
+
+
+def padding_collators(
+    analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> tuple[tuple[str, str], ...]:
+    """(path, what) of each ported file that builds a library collator padding each batch
+    to its longest example (``DataCollatorForSeq2Seq(tokenizer, pad_to_multiple_of=8,
+    padding=True)``): an input pipeline with data-dependent shapes like a collate padding to
+    the batch's largest item (a multiple of 8 still leaves one shape per length bucket).
+    ``padding="max_length"`` or ``padding=False`` pads to a fixed size or not at all: none.
+    Counted once per file."""
+    from apiscan.review.oplibs import absolute_call_values
+
+    lines: dict[tuple[str, str], list[int]] = {}
+    for fa in analyses:
+        if fa.syntax is None or ancillary.why(fa.path) or is_test_path(fa.path):
+            continue
+        for name, call in absolute_call_values(fa.syntax):
+            if not _PADDING_COLLATOR.match(name):
+                continue
+            padding = next((k.target for k in call.expr.keywords if k.name == "padding"), None)
+            if padding is not None and padding.literal and padding.value in ("max_length", False):
+                continue
+            key = (fa.path, name.rpartition(".")[2])
+            lines.setdefault(key, []).append(call.expr.line)
+    return tuple(
+        sorted(
+            (path, f"{name} (line{'s' if len(at) > 1 else ''} {', '.join(map(str, sorted(at)))})")
+            for (path, name), at in lines.items()
+        )
+    )
+
+
 def _attribute_names(cls: str) -> set[str]:
     """What a Module instance of ``cls`` is usually stored as: ``matcher`` and
     ``box_matcher`` for ``BoxMatcher``."""

@@ -77,7 +77,11 @@ def train(base_model: str = "", lora_r: int = 8):
     model = transformers.AutoModelForCausalLM.from_pretrained(base_model, load_in_8bit=True)
     model = prepare_model_for_int8_training(model)
     model = get_peft_model(model, LoraConfig(r=lora_r, lora_alpha=16, target_modules=["q"]))
-    trainer = transformers.Trainer(model=model, args=transformers.TrainingArguments("out"))
+    trainer = transformers.Trainer(
+        model=model,
+        args=transformers.TrainingArguments("out"),
+        data_collator=transformers.DataCollatorForSeq2Seq(None, pad_to_multiple_of=8, padding=True),
+    )
     old_state_dict = model.state_dict
     model.state_dict = (lambda self, *_: old_state_dict()).__get__(model, type(model))
     trainer.train()
@@ -116,3 +120,15 @@ def test_a_method_bound_on_the_model_replaces_no_layer(adapted: Review) -> None:
     backbone = [i for i in adapted.work if i.kind == "pretrained-backbone"]
     assert backbone, [i.kind for i in adapted.work]
     assert all("replaced" not in i.why for i in backbone)
+
+
+def test_a_library_collator_padding_to_the_longest_is_an_input_pipeline(adapted: Review) -> None:
+    assert adapted.effort.input_shape_rewrites == 1
+    said = next(e for e in adapted.effort.explanation if "input pipeline" in e)
+    assert "DataCollatorForSeq2Seq" in said
+
+
+def test_a_collator_padding_to_a_fixed_length_is_none(tmp_path) -> None:
+    fixed = _PEFT.replace("padding=True", 'padding="max_length", max_length=512')
+    root = write_repo(tmp_path / "repo", {"finetune.py": fixed})
+    assert build_review(str(root), jobs=1).effort.input_shape_rewrites == 0
