@@ -5871,6 +5871,12 @@ _WEIGHTS_WHY = (
     " and its pretrained weights converted to a MindSpore checkpoint (parameter "
     "names and BatchNorm statistics mapped), checked against PyTorch's outputs"
 )
+#: ... and of a language model's weights from a hub (no BatchNorm statistics to map).
+_HUB_WEIGHTS_WHY = (
+    " and its pretrained weights loaded by MindNLP's from_pretrained from the same hub name "
+    "(or converted once to a MindSpore checkpoint, parameter names mapped), checked against "
+    "PyTorch's outputs"
+)
 
 
 def _weights_given(
@@ -5903,7 +5909,7 @@ def _weights_given(
         .replace(", pretrained weights", "")
         .replace("(, ", "(")
         .replace("()", ""),
-        why=item.why.replace(_WEIGHTS_WHY, "")
+        why=item.why.replace(_WEIGHTS_WHY, "").replace(_HUB_WEIGHTS_WHY, "")
         + f" {ARCHITECTURE_ONLY}{m.group(2)} is {values.pop()} where the model builds it, "
         "the weights come from the repository's checkpoint)",
     )
@@ -8353,6 +8359,10 @@ _ZOO_COUNTERPARTS = {
 }
 
 
+#: The model libraries whose ``from_pretrained`` MindNLP mirrors, by the hub name.
+_HUB_LOADERS = frozenset({"transformers", "sentence_transformers"})
+
+
 #: Model-zoo modules whose constructors take ``pretrained`` as their first positional
 #: argument (torchvision's ``resnet50(pretrained)`` before 0.13, still accepted after).
 _POSITIONAL_PRETRAINED = "torchvision.models."
@@ -8414,7 +8424,11 @@ def _backbones(
         # ports that model anyway
         zoo = _ZOO_COUNTERPARTS.get(name.partition(".")[0], "MindCV or a port")
         why = f"needs a MindSpore counterpart of the architecture ({zoo})"
-        if pretrained:
+        if pretrained and name.partition(".")[0] in _HUB_LOADERS:
+            # a transformer's released weights hold no BatchNorm statistics: MindNLP loads
+            # the same hub name, or the names are mapped once
+            why += _HUB_WEIGHTS_WHY
+        elif pretrained:
             why += (
                 " and its pretrained weights converted to a MindSpore checkpoint (parameter "
                 "names and BatchNorm statistics mapped), checked against PyTorch's outputs"

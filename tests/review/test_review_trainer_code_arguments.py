@@ -132,3 +132,9 @@ def test_a_collator_padding_to_a_fixed_length_is_none(tmp_path) -> None:
     fixed = _PEFT.replace("padding=True", 'padding="max_length", max_length=512')
     root = write_repo(tmp_path / "repo", {"finetune.py": fixed})
     assert build_review(str(root), jobs=1).effort.input_shape_rewrites == 0
+
+
+def test_a_language_model_from_a_hub_maps_no_batchnorm(adapted: Review) -> None:
+    backbone = next(i for i in adapted.work if i.kind == "pretrained-backbone")
+    assert "BatchNorm" not in backbone.why
+    assert "MindNLP" in backbone.why
