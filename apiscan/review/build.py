@@ -63,7 +63,7 @@ from apiscan.review.roles import (
     trains,
 )
 from apiscan.review.sources import fits_with, is_test_path, place, self_tests, with_facts
-from apiscan.review.trainers import trainer_files, trainer_recipe
+from apiscan.review.trainers import ADAPTER_ROW, trainer_files, trainer_recipe
 from apiscan.review.work import (
     ANCILLARY_FILES,
     TEACHER_WHAT,
@@ -89,6 +89,7 @@ from apiscan.review.work import (
     optional_kernels,
     package_trials,
     padded_batches,
+    padding_collators,
     reached_work,
     rectangular_batches,
     skipped_spans,
@@ -583,6 +584,7 @@ def review(options: ScanOptions) -> Review:
             for a, b in spans
         )
     taken: list[Callable[[str, int], bool | None]] = []
+    argument_values: list[Callable[[str, int, Expr], str | None]] = []
     recipe = extract_recipe(
         result,
         analyses,
@@ -596,6 +598,7 @@ def review(options: ScanOptions) -> Review:
         picked,
         ancillary.configs,
         tops,
+        argument_values,
     )
     # the rows of a file whose registered classes the run picks none of (another model's
     # config dataclass and its fp16 field, another task's loss weights) are that
@@ -809,7 +812,12 @@ def review(options: ScanOptions) -> Review:
     writes = checkpoint_writes(result, by_path, own, ancillary.why, readings.argparse)
     recipe += staged(writes, ancillary.stages)
     # the training arguments a library's trainer runs with (the documented command's)
-    recipe += trainer_recipe(root, analyses, [p for p in library_trained if not ancillary.why(p)])
+    recipe += trainer_recipe(
+        root,
+        analyses,
+        [p for p in library_trained if not ancillary.why(p)],
+        argument_values[0] if argument_values else None,
+    )
     # the initialisers of an architecture its builder then fills with pretrained weights
     recipe = _overwritten_inits(recipe, items, analyses)
     # the backbone a framework builds from the config, with the weights the config names
@@ -941,7 +949,8 @@ def review(options: ScanOptions) -> Review:
                 padded_batches(result, analyses, ancillary)
                 + multi_scale(result, recipe)
                 + rectangular_batches(analyses, ancillary)
-                + bucketing_iterators(result, ancillary),
+                + bucketing_iterators(result, ancillary)
+                + padding_collators(analyses, ancillary),
                 variant_only := _variant_only(analyses, ancillary, dead_spans),
             ),
             frozenset(uncalled) | switched_off,
@@ -1389,6 +1398,8 @@ def _model_rows(
         or i.name in models
         # the documented runs' YAML model section: the settings of whatever model they build
         or i.name.startswith("config ")
+        # the adapters a fine-tuning library injects into whatever pretrained model it loads
+        or i.name.startswith(ADAPTER_ROW)
         or (": a part's" in i.note and i.name.rpartition(".")[2] in parts)
     )
 

@@ -1136,22 +1136,43 @@ def documented_calls(root: Path | None) -> frozenset[str]:
 def documented_imports(root: Path | None) -> frozenset[tuple[str, str]]:
     """(module, name) of each name the documentation's Python examples import from a module
     by name and then call (``from lib import Model, Trainer`` ... ``Trainer(diffusion,
-    ...)``): the classes and functions a library's users build, told by the module they come
-    from (a same-named copy in another module of the library is not one of them)."""
+    ...)``), or call through a module they import whole (``import loralib as lora`` ...
+    ``lora.Linear(...)``, in that block or a later one of the same page): the classes and
+    functions a library's users build, told by the module they come from (a same-named copy
+    in another module of the library is not one of them)."""
     import ast
 
     out: set[tuple[str, str]] = set()
-    for _, _, _, tree in _example_trees(root):
+    # the modules each page's examples import whole (``import loralib as lora``), by the
+    # name they bind: a later block of the same page calls through it (``lora.Linear(...)``)
+    bound: dict[str, dict[str, str]] = {}
+    for path, _, _, tree in _example_trees(root):
         called = {
             node.func.id
             for node in ast.walk(tree)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
         }
+        modules = bound.setdefault(path, {})
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 for alias in node.names:
                     if (alias.asname or alias.name) in called:
                         out.add((node.module, alias.name))
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    head = alias.name.partition(".")[0]
+                    modules[alias.asname or head] = alias.name if alias.asname else head
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                continue
+            links = [node.func.attr]
+            e = node.func.value
+            while isinstance(e, ast.Attribute):
+                links.append(e.attr)
+                e = e.value
+            if isinstance(e, ast.Name) and e.id in modules:
+                *inner, name = [modules[e.id], *reversed(links)]
+                out.add((".".join(inner), name))
     return frozenset(out)
 
 

@@ -1088,7 +1088,11 @@ def documented_definitions(
             if any(d.owner < 0 and d.qual == name for d in fa.syntax.values.defs):
                 out.add((fa.path, name))
                 break
-            target = imported_names(fa, fa.syntax.values).get(name, "")
+            # a name the module imports, or re-exports through a star import (a package's
+            # ``from .layers import *``: the scan's resolved exports)
+            target = imported_names(fa, fa.syntax.values).get(name) or dict(fa.exports).get(
+                name, ""
+            )
             module, _, name = target.rpartition(".")
             if not module:
                 break

@@ -182,6 +182,27 @@ TRAINING_PIECES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "set_auto_parallel_context, the gradients reduced in the train step",
         ),
         (
+            # a base model loaded in 8 or 4 bits by bitsandbytes, prepared for adapter
+            # training (``load_in_8bit=True`` then ``prepare_model_for_int8_training``)
+            r"peft\.(\w+\.)?prepare_model_for_(int8|kbit)_training$",
+            "the preparation of a base model loaded with 8-bit or 4-bit weights (bitsandbytes' "
+            "quantised matmuls, norms cast to float32, input gradients and gradient "
+            "checkpointing enabled) for adapter training",
+            "the base model loaded in float16 or bfloat16 (MindSpore has no bitsandbytes "
+            "quantised layers: about twice the weight memory of 8 bits), the norms kept in "
+            "float32 and recomputation (Cell.recompute) set by hand",
+        ),
+        (
+            # parameter-efficient fine-tuning: adapters injected into a pretrained model
+            r"peft\.(\w+\.)?\w+$",
+            "the adapters injected into the pretrained model's layers (LoRA's low-rank "
+            "matrices on the target modules, with the rank, alpha, dropout and targets of "
+            "its config), the base weights frozen, only the adapters' state saved and loaded",
+            "MindNLP's peft (LoraConfig, get_peft_model) with the same settings, or the "
+            "low-rank layers written as Cells wrapping the target Dense layers, the base "
+            "parameters set requires_grad=False and the adapters' state saved apart",
+        ),
+        (
             r"transformers\.(?:\w+\.)*(?:Seq2Seq)?Trainer$",
             "the training loop of transformers' Trainer (AdamW with weight decay kept off "
             "biases and norms, the LR schedule and warm-up of its TrainingArguments, gradient "

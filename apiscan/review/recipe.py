@@ -765,8 +765,11 @@ def extract_recipe(
     picked: Iterable[str] = (),
     configs: Collection[str] = (),
     models: Sequence[TopModel] = (),
+    values: list[Callable[[str, int, Expr], str | None]] | None = None,
 ) -> tuple[RecipeItem, ...]:
     """The training recipe of the scanned repository, sorted by category, path and line.
+    ``values``, when given, receives :meth:`_Recipe.argument_value`: an argument's value as
+    the recipe follows it (the training arguments a library's trainer is given).
     ``models`` are the model tree's top models: a row of each one's constructor settings.
     ``taken``, when given, receives the recipe's :meth:`_Recipe.branch_taken`: whether the
     run's values take the branches a line sits in (the model tree's per-branch parts).
@@ -796,6 +799,8 @@ def extract_recipe(
     apart = recipe.apart
     if taken is not None:
         taken.append(recipe.branch_taken)
+    if values is not None:
+        values.append(recipe.argument_value)
     # YAML, Darknet .cfg and option files: read as data, in their own module
     options = readings.options[0]
     items = framework_rows(picked_by_options(recipe.items(), options, analyses), options, analyses)
@@ -6150,6 +6155,17 @@ class _Recipe:
         branch (a read in an ``if`` test itself is the switch: it runs)."""
         call = read.file.call_around(read.node)
         return call is not None and bool(self._call_untaken(read.file, call))
+
+    def argument_value(self, path: str, fn: int, expr: Expr) -> str | None:
+        """``expr``, an argument in def ``fn`` of ``path`` (-1: at module level), as far as
+        the recipe follows it (``learning_rate=learning_rate``: the default of the def's
+        parameter, or what its callers pass), with the steps that led there; None when
+        nothing literal is reached."""
+        file = self.files.get(path)
+        if file is None:
+            return None
+        found = self.values.resolve(file, fn, expr, 0)
+        return found.show() if found.literal else None
 
     def branch_taken(self, path: str, line: int) -> bool | None:
         """Whether the run's values take every ``if`` branch of its function that ``line``

@@ -16,10 +16,12 @@ the scan's records and the documented commands (:mod:`apiscan.review.commands`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from apiscan.extract.records import FileAnalysis
+from apiscan.extract.values import Expr
 from apiscan.review.commands import Launch, documented_runs
 from apiscan.review.model import RecipeItem, Where
 from apiscan.review.sources import (
@@ -110,14 +112,28 @@ def trainer_functions(analyses: Sequence[FileAnalysis]) -> frozenset[tuple[str, 
     return frozenset(found)
 
 
+#: The classes of the training arguments, by absolute name.
+_ARGUMENT_CLASSES = frozenset(
+    {"transformers.TrainingArguments", "transformers.Seq2SeqTrainingArguments"}
+)
+
+#: Reads an argument's value: (path, index of the enclosing def, the expression) -> its
+#: value as the recipe follows it (a parameter's default, an argparse option), else None.
+ValueReader = Callable[[str, int, Expr], "str | None"]
+
+
 def trainer_recipe(
-    root: Path | None, analyses: Sequence[FileAnalysis], scripts: Iterable[str]
+    root: Path | None,
+    analyses: Sequence[FileAnalysis],
+    scripts: Iterable[str],
+    value: ValueReader | None = None,
 ) -> tuple[RecipeItem, ...]:
     """The recipe rows of the training arguments each of ``scripts`` (root-relative, from
-    :func:`trainer_files`) runs with: the first documented training command's values, the
-    library's defaults for the arguments it leaves out (where there is one), one row per
-    category at the command (or at the trainer's construction where nothing documents a
-    run)."""
+    :func:`trainer_files`) runs with: the first documented training command's values, then
+    the keywords the script's own ``TrainingArguments(...)`` passes (followed by ``value``
+    to the defaults of the parameters and options they read), the library's defaults for
+    the arguments neither gives (where there is one), one row per category at the command
+    (or at the arguments' or the trainer's construction where nothing documents a run)."""
     by_path = {fa.path: fa for fa in analyses}
     subclasses = trainer_subclasses(analyses)
     # the scripts that run a training function of another file (LLaVA's train_mem.py:
@@ -145,25 +161,104 @@ def trainer_recipe(
         runs = documented_runs(root, named)
         run = runs[0] if runs else None
         built = _construction(fa, subclasses)
-        where = Where(run.path, run.line) if run is not None else built
+        coded, coded_at = _coded_arguments(fa, value)
+        where = Where(run.path, run.line) if run is not None else coded_at or built
         if where is None:
             continue
         rows: dict[str, list[tuple[str, str]]] = {}
         for option, (category, default) in TRAINING_ARGUMENTS.items():
             given = _given(run, option)
+            if given is None:
+                given = coded.get(option)
             if given is not None:
                 rows.setdefault(category, []).append((option, given))
             elif default is not None and category not in ("amp", "distributed", "seed"):
                 rows.setdefault(category, []).append((option, f"{default} (library default)"))
         for category, values in rows.items():
-            if category == "optimizer" and not run:
-                note = "the library's defaults: no documented command gives the arguments"
-            elif run is not None:
+            in_code = any(option in coded for option, _ in values)
+            if run is not None:
                 note = f"given by the documented command at {run.path}:{run.line}"
+            elif in_code and coded_at is not None:
+                note = f"given in the code at {coded_at.path}:{coded_at.line}"
+            elif category == "optimizer":
+                note = "the library's defaults: no documented command gives the arguments"
             else:
                 note = ""
             out.append(RecipeItem(category, _ROW_NAMES[category], where, tuple(values), note))
+        out.extend(_adapter_settings(fa, value))
     return tuple(out)
+
+
+#: The adapter configurations of peft, by absolute name: the settings of the adapters a
+#: fine-tuning run injects into its pretrained model (LoRA's rank, alpha, dropout, targets).
+_ADAPTER_CONFIG = re.compile(r"peft\.(?:\w+\.)*(\w*Lora|IA3|PrefixTuning|PromptTuning|\w+)Config$")
+
+
+#: How an adapter configuration's model-settings row is named: ``adapters (LoraConfig)``.
+ADAPTER_ROW = "adapters ("
+
+
+def _adapter_settings(fa: FileAnalysis, value: ValueReader | None) -> list[RecipeItem]:
+    """A model-settings row for each adapter configuration ``fa`` builds
+    (``LoraConfig(r=lora_r, lora_alpha=16, target_modules=[...])``): its keywords, followed
+    by ``value`` to the parameters' defaults: the numbers the port's adapters take."""
+    from apiscan.review.oplibs import absolute_call_values
+
+    facts = fa.syntax
+    if facts is None:
+        return []
+    out = []
+    for name, call in absolute_call_values(facts):
+        if not _ADAPTER_CONFIG.match(name):
+            continue
+        values = []
+        for keyword in call.expr.keywords:
+            if not keyword.name:
+                continue
+            written = keyword.target
+            shown = value(fa.path, call.function, written) if value is not None else None
+            values.append((keyword.name, shown if shown is not None else written.text))
+        if values:
+            out.append(
+                RecipeItem(
+                    "model",
+                    f"{ADAPTER_ROW}{name.rpartition('.')[2]})",
+                    place(fa, call.expr.line),
+                    tuple(values),
+                    "the adapters injected into the pretrained model: the settings the "
+                    "port's adapter layers take",
+                )
+            )
+    return out
+
+
+def _coded_arguments(
+    fa: FileAnalysis, value: ValueReader | None
+) -> tuple[dict[str, str], Where | None]:
+    """The training arguments ``fa``'s own ``TrainingArguments(...)`` calls pass by keyword
+    (inline in the trainer's construction or built before it), each as ``value`` follows it
+    (``learning_rate=learning_rate``: the default of the training function's parameter),
+    else as written; and where the first such call is."""
+    from apiscan.review.oplibs import absolute_call_values
+
+    facts = fa.syntax
+    if facts is None:
+        return {}, None
+    found: dict[str, str] = {}
+    first: int | None = None
+    for name, call in absolute_call_values(facts):
+        if name not in _ARGUMENT_CLASSES:
+            continue
+        first = call.expr.line if first is None else min(first, call.expr.line)
+        for keyword in call.expr.keywords:
+            if keyword.name not in TRAINING_ARGUMENTS or keyword.name in found:
+                continue
+            written = keyword.target
+            shown = value(fa.path, call.function, written) if value is not None else None
+            if shown is None:
+                shown = written.text
+            found[keyword.name] = shown
+    return found, place(fa, first) if first is not None else None
 
 
 def _construction(fa: FileAnalysis, subclasses: frozenset[str]) -> Where | None:

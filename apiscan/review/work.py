@@ -5893,6 +5893,12 @@ _WEIGHTS_WHY = (
     " and its pretrained weights converted to a MindSpore checkpoint (parameter "
     "names and BatchNorm statistics mapped), checked against PyTorch's outputs"
 )
+#: ... and of a language model's weights from a hub (no BatchNorm statistics to map).
+_HUB_WEIGHTS_WHY = (
+    " and its pretrained weights loaded by MindNLP's from_pretrained from the same hub name "
+    "(or converted once to a MindSpore checkpoint, parameter names mapped), checked against "
+    "PyTorch's outputs"
+)
 
 
 def _weights_given(
@@ -5925,7 +5931,7 @@ def _weights_given(
         .replace(", pretrained weights", "")
         .replace("(, ", "(")
         .replace("()", ""),
-        why=item.why.replace(_WEIGHTS_WHY, "")
+        why=item.why.replace(_WEIGHTS_WHY, "").replace(_HUB_WEIGHTS_WHY, "")
         + f" {ARCHITECTURE_ONLY}{m.group(2)} is {values.pop()} where the model builds it, "
         "the weights come from the repository's checkpoint)",
     )
@@ -8284,6 +8290,46 @@ def bucketing_iterators(result: ScanResult, ancillary: Ancillary) -> tuple[tuple
     )
 
 
+#: A library's collator that pads each batch to its longest example by default
+#: (transformers' ``DataCollatorForSeq2Seq(tokenizer, padding=True)``), the batch's
+#: sequence length then the data's.
+_PADDING_COLLATOR = re.compile(
+    r"^transformers\.(?:\w+\.)*DataCollator(?:ForSeq2Seq|WithPadding|ForTokenClassification"
+    r"|ForLanguageModeling|ForWholeWordMask)$"
+)
+
+
+def padding_collators(
+    analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> tuple[tuple[str, str], ...]:
+    """(path, what) of each ported file that builds a library collator padding each batch
+    to its longest example (``DataCollatorForSeq2Seq(tokenizer, pad_to_multiple_of=8,
+    padding=True)``): an input pipeline with data-dependent shapes like a collate padding to
+    the batch's largest item (a multiple of 8 still leaves one shape per length bucket).
+    ``padding="max_length"`` or ``padding=False`` pads to a fixed size or not at all: none.
+    Counted once per file."""
+    from apiscan.review.oplibs import absolute_call_values
+
+    lines: dict[tuple[str, str], list[int]] = {}
+    for fa in analyses:
+        if fa.syntax is None or ancillary.why(fa.path) or is_test_path(fa.path):
+            continue
+        for name, call in absolute_call_values(fa.syntax):
+            if not _PADDING_COLLATOR.match(name):
+                continue
+            padding = next((k.target for k in call.expr.keywords if k.name == "padding"), None)
+            if padding is not None and padding.literal and padding.value in ("max_length", False):
+                continue
+            key = (fa.path, name.rpartition(".")[2])
+            lines.setdefault(key, []).append(call.expr.line)
+    return tuple(
+        sorted(
+            (path, f"{name} (line{'s' if len(at) > 1 else ''} {', '.join(map(str, sorted(at)))})")
+            for (path, name), at in lines.items()
+        )
+    )
+
+
 def _attribute_names(cls: str) -> set[str]:
     """What a Module instance of ``cls`` is usually stored as: ``matcher`` and
     ``box_matcher`` for ``BoxMatcher``."""
@@ -8333,6 +8379,10 @@ _ZOO_COUNTERPARTS = {
     "diffusers": "mindone.diffusers or a port",
     "open_clip": "a port of open_clip's model",
 }
+
+
+#: The model libraries whose ``from_pretrained`` MindNLP mirrors, by the hub name.
+_HUB_LOADERS = frozenset({"transformers", "sentence_transformers"})
 
 
 #: Model-zoo modules whose constructors take ``pretrained`` as their first positional
@@ -8396,7 +8446,11 @@ def _backbones(
         # ports that model anyway
         zoo = _ZOO_COUNTERPARTS.get(name.partition(".")[0], "MindCV or a port")
         why = f"needs a MindSpore counterpart of the architecture ({zoo})"
-        if pretrained:
+        if pretrained and name.partition(".")[0] in _HUB_LOADERS:
+            # a transformer's released weights hold no BatchNorm statistics: MindNLP loads
+            # the same hub name, or the names are mapped once
+            why += _HUB_WEIGHTS_WHY
+        elif pretrained:
             why += (
                 " and its pretrained weights converted to a MindSpore checkpoint (parameter "
                 "names and BatchNorm statistics mapped), checked against PyTorch's outputs"
@@ -8432,6 +8486,14 @@ def _backbones(
             where=(place(fa, call.line),),
             why=why,
         )
+
+
+def _binds_method(value: Expr) -> bool:
+    """Whether ``value`` binds a function as a method of the object it is assigned to
+    (``model.state_dict = (lambda self: ...).__get__(model, type(model))``,
+    ``types.MethodType(f, model)``): a method overridden, no layer replaced."""
+    func = value.func
+    return func.name in ("__get__", "MethodType") and func.kind in ("Attribute", "Name")
 
 
 #: At most this many replaced layers are named in a backbone's item.
@@ -8471,6 +8533,7 @@ def _replaced_layers(
             target.kind == "Attribute"
             and target.target.text == held
             and a.value.kind == "Call"
+            and not _binds_method(a.value)
             and a.line != line
             and kept(fa.path, a.line)
         ):

@@ -239,6 +239,13 @@ def _distribution(api: str) -> str:
 
 #: Methods of a torch.nn layer that (re-)initialise its parameters or statistics: run at
 #: construction, never an operator (DINOv2's ``LayerNorm.reset_parameters``).
+#: A layer subclass calling its torch base's constructor by name (``nn.Linear.__init__(self,
+#: in_features, out_features)`` in a class deriving from it and a mixin): the Cell skeleton.
+_BASE_INIT_REWRITE = (
+    "the base layer's constructor, called by a subclass: derive from the MindSpore "
+    "counterpart and call its __init__ (nn.Linear -> mindspore.nn.Dense, its arguments "
+    "renamed), a class skeleton, no tensor computation"
+)
 _RESETS = frozenset({"reset_parameters", "_reset_parameters", "reset_running_stats"})
 _RESET_REWRITE = (
     "an initialisation, run at construction: set the layer's parameters with "
@@ -258,4 +265,6 @@ def composed(api: str) -> str:
     layer = owner.startswith("torch.nn.") and owner.rpartition(".")[2][:1].isupper()
     if method in _RESETS and layer:
         return _RESET_REWRITE
+    if method == "__init__" and layer:
+        return _BASE_INIT_REWRITE
     return _INIT_REWRITE if api.startswith(INITIALISERS) else ""
