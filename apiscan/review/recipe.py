@@ -12893,6 +12893,10 @@ class _Recipe:
                     continue
                 roots = [r for r, _ in _file_roots(file)]
                 roots += [t.test for a, _ in file.assigns for t in a.ifs]
+                # an augmented assignment reads its value and its target (``args.lambda_ds
+                # -= initial / args.ds_iter``: a weight decayed over --ds_iter steps)
+                for u in (*file.values.updates, *(u for d in file.defs for u in d.updates)):
+                    roots += [u.node, *((u.value,) if u.value is not None else ())]
                 for root in roots:
                     for node in root.walk():
                         if node.kind == "Attribute" and node.name:
