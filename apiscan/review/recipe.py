@@ -15321,6 +15321,16 @@ def _ema_update(loop: LoopValues, names: set[str]) -> UpdateValues | None:
         method, receiver = node.func.name, node.func.target
         if method == "lerp_" and _root_name(receiver) in names:
             return update
+        # ``p_ema.data = torch.lerp(p.data, p_ema.data, beta)``: the interpolation assigned
+        # back to the loop's copy of the weights
+        assigned = _ASSIGNED.match(update.statement)
+        if (
+            method == "lerp"
+            and assigned is not None
+            and assigned.group(1) in names
+            and any(_root_name(a) in names for a in node.args)
+        ):
+            return update
         if (
             method in ("add_", "sub_")
             and receiver.kind == "Call"
@@ -15337,6 +15347,10 @@ def _ema_update(loop: LoopValues, names: set[str]) -> UpdateValues | None:
             if mixes and mentions:
                 return update
     return None
+
+
+#: A statement assigning to a name or its ``.data`` (``p_ema.data = ...``): the name.
+_ASSIGNED = re.compile(r"\s*([A-Za-z_]\w*)(?:\.data)?\s*=(?!=)")
 
 
 def _lerp_of(node: Expr) -> Expr | None:
