@@ -12425,6 +12425,10 @@ class _Recipe:
                 # T2T-ViT's --reprob, --aa, --scale: passed as re_prob=, auto_augment=,
                 # scale= to timm's create_loader, a factory taking augmentation keywords
                 category = self._passed_category(dest)
+            if category is None and self._optimizer_lr(dest):
+                # StarGAN v2's --f_lr: ``lr=args.f_lr if net == 'mapping_network' else
+                # args.lr``, the learning rate of one of the networks' optimizers
+                category = "optimizer"
             if category is None and dest in self._loop_bounds():
                 # ``for epoch in range(1, opt.nepoch + opt.nepoch_decay + 1):`` around the
                 # loop over the data: the options the training runs to are its length
@@ -12705,6 +12709,35 @@ class _Recipe:
         taken = branch.body_end <= 0 or a.line <= branch.body_end
         test = branch.test.shown() if taken else f"not {branch.test.shown()}"
         return f"rescaled after parsing: if {test}: {shown}"
+
+    def _optimizer_lr(self, dest: str) -> bool:
+        """The option ``dest`` is read in the ``lr=`` value of a ``torch.optim`` optimizer's
+        construction (whole, or one branch of a conditional): a learning rate, whatever its
+        name (``--f_lr``, ``--lr_mapping``)."""
+        for read in self._reads()[0].get(dest, []):
+            node, file = read.node, read.file
+            target = node.target
+            if target.kind != "Name" or not (
+                target.name in _ARG_RECEIVERS or target.name in self.repo.parsed_names
+            ):
+                continue
+            call = file.call_around(node)
+            if call is None or not (file.dotted(call.expr.func) or "").startswith("torch.optim."):
+                continue
+            span = (node.line, node.col, node.end_line, node.end_col)
+            for k in call.expr.keywords:
+                v = k.target
+                if (
+                    k.name == "lr"
+                    and (v.line, v.col) <= span[:2]
+                    and span[2:]
+                    <= (
+                        v.end_line,
+                        v.end_col,
+                    )
+                ):
+                    return True
+        return False
 
     def _passed_category(self, dest: str) -> str | None:
         """The category of the option ``dest`` by the keyword it is passed as to a factory
