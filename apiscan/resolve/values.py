@@ -172,6 +172,10 @@ NON_TORCH_PACKAGES: frozenset[str] = frozenset(
         "termcolor",
         "easydict",
         "omegaconf",
+        # attribute-access dicts (a solver's networks and optimizers in a ``Munch``)
+        "munch",
+        "addict",
+        "attrdict",
         "jieba",
         "nltk",
         "sentencepiece",

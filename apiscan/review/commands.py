@@ -551,7 +551,48 @@ def launches(
             p,
         ),
     )
-    return [launch for path in order for launch in found[path]]
+    return _training_mode([launch for path in order for launch in found[path]])
+
+
+#: An option value that picks a script's training mode (``--mode train``, ``--phase=train``).
+_TRAIN_VALUE = re.compile(r"(?i)train(ing)?")
+
+
+def _option_values(words: Sequence[str]) -> dict[str, str]:
+    """Each ``--option`` of a command with the one word it is given (``--mode train``,
+    ``--mode=train``); a flag given no value is left out."""
+    out: dict[str, str] = {}
+    for index, word in enumerate(words):
+        if not word.startswith("--"):
+            continue
+        name, equals, value = word.partition("=")
+        if not equals and index + 1 < len(words) and not words[index + 1].startswith("-"):
+            value = words[index + 1]
+        if value:
+            out.setdefault(name, value.strip("'\""))
+    return out
+
+
+def _training_mode(runs: list[Launch]) -> list[Launch]:
+    """The runs of a script whose mode option picks training, where the documentation also
+    runs it in other modes (StarGAN-style ``main.py --mode sample`` and ``--mode eval``
+    commands before ``--mode train``): a sampling or evaluation command of the same script
+    is no training run, and its options are not the training's. Every run stays where no
+    option is given ``train`` in one command and another value in another."""
+    given = [_option_values(run.words) for run in runs]
+    modes = {
+        name
+        for values in given
+        for name, value in values.items()
+        if _TRAIN_VALUE.fullmatch(value) and any(other.get(name, value) != value for other in given)
+    }
+    if not modes:
+        return runs
+    return [
+        run
+        for run, values in zip(runs, given, strict=True)
+        if all(_TRAIN_VALUE.fullmatch(values.get(name, "train")) for name in modes)
+    ]
 
 
 #: A shell variable read in a word (``$NET``, ``${NET}``, ``${NET:-alex}``, ``$2``).

@@ -12502,6 +12502,10 @@ class _Recipe:
                 # T2T-ViT's --reprob, --aa, --scale: passed as re_prob=, auto_augment=,
                 # scale= to timm's create_loader, a factory taking augmentation keywords
                 category = self._passed_category(dest)
+            if category is None and self._optimizer_lr(dest):
+                # StarGAN v2's --f_lr: ``lr=args.f_lr if net == 'mapping_network' else
+                # args.lr``, the learning rate of one of the networks' optimizers
+                category = "optimizer"
             if category is None and dest in self._loop_bounds():
                 # ``for epoch in range(1, opt.nepoch + opt.nepoch_decay + 1):`` around the
                 # loop over the data: the options the training runs to are its length
@@ -12783,6 +12787,35 @@ class _Recipe:
         test = branch.test.shown() if taken else f"not {branch.test.shown()}"
         return f"rescaled after parsing: if {test}: {shown}"
 
+    def _optimizer_lr(self, dest: str) -> bool:
+        """The option ``dest`` is read in the ``lr=`` value of a ``torch.optim`` optimizer's
+        construction (whole, or one branch of a conditional): a learning rate, whatever its
+        name (``--f_lr``, ``--lr_mapping``)."""
+        for read in self._reads()[0].get(dest, []):
+            node, file = read.node, read.file
+            target = node.target
+            if target.kind != "Name" or not (
+                target.name in _ARG_RECEIVERS or target.name in self.repo.parsed_names
+            ):
+                continue
+            call = file.call_around(node)
+            if call is None or not (file.dotted(call.expr.func) or "").startswith("torch.optim."):
+                continue
+            span = (node.line, node.col, node.end_line, node.end_col)
+            for k in call.expr.keywords:
+                v = k.target
+                if (
+                    k.name == "lr"
+                    and (v.line, v.col) <= span[:2]
+                    and span[2:]
+                    <= (
+                        v.end_line,
+                        v.end_col,
+                    )
+                ):
+                    return True
+        return False
+
     def _passed_category(self, dest: str) -> str | None:
         """The category of the option ``dest`` by the keyword it is passed as to a factory
         that takes augmentation keywords (a call named for building transforms, or passing
@@ -12970,6 +13003,10 @@ class _Recipe:
                     continue
                 roots = [r for r, _ in _file_roots(file)]
                 roots += [t.test for a, _ in file.assigns for t in a.ifs]
+                # an augmented assignment reads its value and its target (``args.lambda_ds
+                # -= initial / args.ds_iter``: a weight decayed over --ds_iter steps)
+                for u in (*file.values.updates, *(u for d in file.defs for u in d.updates)):
+                    roots += [u.node, *((u.value,) if u.value is not None else ())]
                 for root in roots:
                     for node in root.walk():
                         if node.kind == "Attribute" and node.name:
@@ -15394,6 +15431,16 @@ def _ema_update(loop: LoopValues, names: set[str]) -> UpdateValues | None:
         method, receiver = node.func.name, node.func.target
         if method == "lerp_" and _root_name(receiver) in names:
             return update
+        # ``p_ema.data = torch.lerp(p.data, p_ema.data, beta)``: the interpolation assigned
+        # back to the loop's copy of the weights
+        assigned = _ASSIGNED.match(update.statement)
+        if (
+            method == "lerp"
+            and assigned is not None
+            and assigned.group(1) in names
+            and any(_root_name(a) in names for a in node.args)
+        ):
+            return update
         if (
             method in ("add_", "sub_")
             and receiver.kind == "Call"
@@ -15410,6 +15457,10 @@ def _ema_update(loop: LoopValues, names: set[str]) -> UpdateValues | None:
             if mixes and mentions:
                 return update
     return None
+
+
+#: A statement assigning to a name or its ``.data`` (``p_ema.data = ...``): the name.
+_ASSIGNED = re.compile(r"\s*([A-Za-z_]\w*)(?:\.data)?\s*=(?!=)")
 
 
 def _lerp_of(node: Expr) -> Expr | None:

@@ -6445,6 +6445,7 @@ def alternative_places(
     # (a file that failed to parse refers to nothing the scan recorded: its records hold no
     # names, so it imports no file here either)
     imported = {target for _, target in _local_references(analyses)}
+    imported |= _named_by_string(analyses)
     folders = {
         str(PurePosixPath(fa.path).parent)
         for fa in analyses
@@ -6479,6 +6480,31 @@ def alternative_places(
         return ", ".join(sorted(c.rpartition(".")[2] for c in here))
 
     return model
+
+
+def _named_by_string(analyses: Sequence[FileAnalysis]) -> set[str]:
+    """The repository files a string literal names as ``module.Class`` (a settings dict's
+    ``class_name='training.loss.GANLoss'`` that ``construct_class_by_name`` imports, a
+    registry's dotted target): used by the code that writes the name, though no import
+    statement names the file."""
+    by_module = {m: fa.path for fa in analyses if not fa.errors for m in fa.modules}
+    classes = {fa.path: {c.qualname for c in fa.classes} for fa in analyses if not fa.errors}
+    named: set[str] = set()
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if values is None:
+            continue
+        exprs = [c.expr for c in values.calls] + [a.value for a in values.assigns]
+        exprs += [a.value for d in values.defs for a in d.assigns]
+        for e in exprs:
+            for n in e.walk():
+                if n.kind != "Constant" or not isinstance(n.value, str) or "." not in n.value:
+                    continue
+                module, _, name = n.value.rpartition(".")
+                target = by_module.get(module)
+                if target and target != fa.path and name in classes.get(target, ()):
+                    named.add(target)
+    return named
 
 
 def _left_out_names(

@@ -56,3 +56,23 @@ def test_an_unread_option_of_any_category_says_so(tmp_path: Path) -> None:
     (unread,) = [r for r in review.recipe if r.name == "argparse --augment_every"]
     assert unread.note == "declared, never read: it sets nothing the run uses"
     assert not next(r for r in review.recipe if r.name == "argparse --augment_p").note
+
+
+def test_an_option_read_only_in_an_augmented_assignment_is_read(tmp_path: Path) -> None:
+    """``args.augment_p -= initial / args.augment_every``: the decay's length is read by the
+    step's augmented assignment, no option nothing reads."""
+    code = (
+        FILES["train.py"]
+        .replace(
+            "        def train(args, net, opt):\n",
+            "        def train(args, net, opt):\n            initial = args.augment_p\n",
+        )
+        .replace(
+            "                opt.step()\n",
+            "                opt.step()\n"
+            "                args.augment_p -= initial / args.augment_every\n",
+        )
+    )
+    review = build_review(str(write_repo(tmp_path, {"train.py": code})), jobs=1)
+    (row,) = [r for r in review.recipe if r.name == "argparse --augment_every"]
+    assert "never read" not in row.note
