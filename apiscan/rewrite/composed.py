@@ -237,8 +237,6 @@ def _distribution(api: str) -> str:
     return f"{dist}.{method}, or its closed form written with existing ops"
 
 
-#: Methods of a torch.nn layer that (re-)initialise its parameters or statistics: run at
-#: construction, never an operator (DINOv2's ``LayerNorm.reset_parameters``).
 #: A layer subclass calling its torch base's constructor by name (``nn.Linear.__init__(self,
 #: in_features, out_features)`` in a class deriving from it and a mixin): the Cell skeleton.
 _BASE_INIT_REWRITE = (
@@ -246,6 +244,8 @@ _BASE_INIT_REWRITE = (
     "counterpart and call its __init__ (nn.Linear -> mindspore.nn.Dense, its arguments "
     "renamed), a class skeleton, no tensor computation"
 )
+#: Methods of a torch.nn layer that (re-)initialise its parameters or statistics: run at
+#: construction, never an operator (DINOv2's ``LayerNorm.reset_parameters``).
 _RESETS = frozenset({"reset_parameters", "_reset_parameters", "reset_running_stats"})
 _RESET_REWRITE = (
     "an initialisation, run at construction: set the layer's parameters with "
