@@ -10583,7 +10583,9 @@ class _Recipe:
             called = owner.defs[init] if init is not None else None
             callee = call.expr.callee()
             own = owner.defs[index].name
-            if callee != own and self._class_aliases().get(callee) != own:
+            if call.expr.func.kind == "Subscript":
+                positional, called = [], None  # a table's pick: its keywords only
+            elif callee != own and self._class_aliases().get(callee) != own:
                 # the tree's top is the call of its builder (``build_ssd('train', 300, 21)``,
                 # ``load_model(device, path, model_type)``): the builder's parameters name
                 # what it is passed
@@ -10777,6 +10779,9 @@ class _Recipe:
             # (``build_model(num_classes=len(names))``: not ``len``)
             own = {k.rpartition(".")[2] for k in self.repo.defs}
             mine = [c for c in calls if c.expr.callee() in own]
+            # ... or picked from a table by the run's value (``models_mae.__dict__[
+            # args.model](norm_pix_loss=...)``): its keywords name what it is passed
+            mine = mine or [c for c in calls if c.expr.parts and c.expr.func.kind == "Subscript"]
             call = mine[0] if len(mine) == 1 else None
         return call
 

@@ -331,3 +331,32 @@ def test_a_module_table_of_variants_gives_the_top_s_row_only(tmp_path: Path) -> 
         if i.category == "model" and i.name == "builder.Queue"
     ]
     assert [r["K"] for r in rows] == ["1024"], rows
+
+
+def test_a_model_picked_from_a_module_table_shows_its_keywords(tmp_path: Path) -> None:
+    """``builder.__dict__[args.arch](K=args.moco_k)`` picks the factory by the run's value:
+    the keywords it passes name the settings (no positional name or default is claimed)."""
+    (tmp_path / "builder.py").write_text(
+        _MODEL + "\n\ndef queue_small(**kwargs):\n    return Queue(Encoder(), dim=64, **kwargs)\n",
+        "utf-8",
+    )
+    (tmp_path / "train.py").write_text(
+        _TRAIN.replace(
+            'parser.add_argument("data")\n',
+            'parser.add_argument("data")\nparser.add_argument("--arch", default="queue_small")\n',
+        ).replace(
+            """    encoder = builder.Encoder(num_classes=args.moco_dim)
+    model = builder.Queue(
+        encoder, args.moco_dim, args.moco_k, args.moco_m, args.moco_t, args.mlp
+    )
+""",
+            "    model = builder.__dict__[args.arch](K=args.moco_k)\n",
+        ),
+        "utf-8",
+    )
+    review = review_fixture(str(tmp_path))
+    rows = [dict(i.values) for i in review.recipe if i.category == "model"]
+    assert any(r.get("K", "").startswith("65536 (args.moco_k") for r in rows), (
+        rows,
+        review.top_models,
+    )
