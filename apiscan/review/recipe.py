@@ -10577,72 +10577,10 @@ class _Recipe:
                 continue
             if self._other_configuration(file, call.function):
                 continue
-            owner, index = self.repo.defs[cls]
-            positional = self._repo_positional(cls, owner, owner.defs[index])
-            init = owner.first.get(f"{owner.defs[index].qual}.__init__")
-            called = owner.defs[init] if init is not None else None
-            callee = call.expr.callee()
-            own = owner.defs[index].name
-            if call.expr.func.kind == "Subscript":
-                positional, called = [], None  # a table's pick: its keywords only
-            elif callee != own and self._class_aliases().get(callee) != own:
-                # the tree's top is the call of its builder (``build_ssd('train', 300, 21)``,
-                # ``load_model(device, path, model_type)``): the builder's parameters name
-                # what it is passed
-                builders = [
-                    k
-                    for k, (f, i) in self.repo.defs.items()
-                    if k.rpartition(".")[2] == callee and not f.defs[i].is_class
-                ]
-                if len(builders) > 1:
-                    # several defs of that name: the one the calling file defines or imports
-                    # (a def known under two module names is one)
-                    near = {path, *(self.repo.graph or {}).get(path, ())}
-                    builders = [
-                        k for k in builders if self.repo.defs[k][0].path in near
-                    ] or builders
-                    one = {(self.repo.defs[k][0].path, self.repo.defs[k][1]) for k in builders}
-                    builders = builders[:1] if len(one) == 1 else builders
-                if len(builders) != 1:
-                    continue
-                f, i = self.repo.defs[builders[0]]
-                positional = self._repo_positional(builders[0], f, f.defs[i])
-                called = f.defs[i]
-            given: list[tuple[str, Expr]] = []
-            for i, arg in enumerate(call.expr.args):
-                if arg.kind == "Starred" or i >= len(positional):
-                    break
-                given.append((positional[i], arg))
-            given += [(k.name, k.target) for k in call.expr.keywords if k.name]
-            values = [
-                (name, self._value(file, call.function, name, expr))
-                for name, expr in given
-                if name not in parts
-                and name not in _DATA_PARAMS
-                and (value := self.values.resolve(file, call.function, expr, 0)).literal
-                # a weights file handed in is the checkpoint's row, no setting
-                and not WEIGHTS_FILE.search(value.text.strip("'\""))
-            ]
-            # the settings the call leaves to their defaults (a builder's ``width=16``, a
-            # transformer's ``mlp_ratio=4.0``): the model is built with them as much; not
-            # where ``*args`` or ``**config`` may pass them (a JSON config's ``n_bins``)
-            named = {name for name, _ in given}
-            if (
-                called is not None
-                and not any(a.kind == "Starred" for a in call.expr.args)
-                and all(k.name for k in call.expr.keywords)
-            ):
-                values += [
-                    (name, f"{default.text} (default)")
-                    for name, default in called.params
-                    if name not in named
-                    and name not in ("self", "cls")
-                    and name not in parts
-                    and name not in _DATA_PARAMS
-                    and default is not None
-                    and default.literal
-                    and default.text != "None"
-                ]
+            signature = self._bound_signature(cls, path, call)
+            if signature is None:
+                continue
+            values = self._settings_values(file, call, *signature, parts)
             if values:
                 by = f", built by {builder}" if builder else ""
                 what = f"{part_of}: a part's" if part_of else "the top model's"
@@ -10651,6 +10589,87 @@ class _Recipe:
         for top in self.top_models:
             if top.cls.rpartition(".")[2] not in inner and not top.where.cell:
                 self._handed_part_settings(top)
+
+    def _bound_signature(
+        self, cls: str, path: str, call: CallValues
+    ) -> tuple[list[str], DefValues | None] | None:
+        """(the positional parameters' names, the def whose defaults apply) of the call of
+        ``path`` constructing ``cls``: the class's ``__init__``; a builder function's, where
+        the tree's top is the call of its builder (``build_ssd('train', 300, 21)``,
+        ``load_model(device, path, model_type)``); keywords only for a table's pick
+        (``models.__dict__[args.arch](...)``). None where the builder is not known."""
+        owner, index = self.repo.defs[cls]
+        node = owner.defs[index]
+        init = owner.first.get(f"{node.qual}.__init__")
+        callee = call.expr.callee()
+        if call.expr.func.kind == "Subscript":
+            return [], None
+        if callee == node.name or self._class_aliases().get(callee) == node.name:
+            positional = self._repo_positional(cls, owner, node)
+            return positional, owner.defs[init] if init is not None else None
+        builders = [
+            k
+            for k, (f, i) in self.repo.defs.items()
+            if k.rpartition(".")[2] == callee and not f.defs[i].is_class
+        ]
+        if len(builders) > 1:
+            # several defs of that name: the one the calling file defines or imports (a def
+            # known under two module names is one)
+            near = {path, *(self.repo.graph or {}).get(path, ())}
+            builders = [k for k in builders if self.repo.defs[k][0].path in near] or builders
+            one = {(self.repo.defs[k][0].path, self.repo.defs[k][1]) for k in builders}
+            builders = builders[:1] if len(one) == 1 else builders
+        if len(builders) != 1:
+            return None
+        f, i = self.repo.defs[builders[0]]
+        return self._repo_positional(builders[0], f, f.defs[i]), f.defs[i]
+
+    def _settings_values(
+        self,
+        file: _File,
+        call: CallValues,
+        positional: Sequence[str],
+        called: DefValues | None,
+        parts: Collection[str],
+    ) -> list[tuple[str, str]]:
+        """(parameter, value) of what ``call`` passes that reaches a literal, then the
+        literal defaults of ``called`` it leaves: the parts handed in, data arguments and a
+        weights file (the checkpoint row's) left out."""
+        given: list[tuple[str, Expr]] = []
+        for i, arg in enumerate(call.expr.args):
+            if arg.kind == "Starred" or i >= len(positional):
+                break
+            given.append((positional[i], arg))
+        given += [(k.name, k.target) for k in call.expr.keywords if k.name]
+        values = [
+            (name, self._value(file, call.function, name, expr))
+            for name, expr in given
+            if name not in parts
+            and name not in _DATA_PARAMS
+            and (value := self.values.resolve(file, call.function, expr, 0)).literal
+            and not WEIGHTS_FILE.search(value.text.strip("'\""))
+        ]
+        # the settings the call leaves to their defaults (a builder's ``width=16``, a
+        # transformer's ``mlp_ratio=4.0``): the model is built with them as much; not where
+        # ``*args`` or ``**config`` may pass them (a JSON config's ``n_bins``)
+        if (
+            called is None
+            or any(a.kind == "Starred" for a in call.expr.args)
+            or not all(k.name for k in call.expr.keywords)
+        ):
+            return values
+        named = {name for name, _ in given}
+        return values + [
+            (name, f"{default.text} (default)")
+            for name, default in called.params
+            if name not in named
+            and name not in ("self", "cls")
+            and name not in parts
+            and name not in _DATA_PARAMS
+            and default is not None
+            and default.literal
+            and default.text != "None"
+        ]
 
     def _handed_part_settings(self, top: TopModel) -> None:
         """A row of the settings a top model's constructor builds a part it is handed with
