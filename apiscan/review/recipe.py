@@ -3905,16 +3905,18 @@ class _Values:
         text = expr.text
         found = []
         for o in options:
-            # ``parser.set_defaults(repeated_aug=True)`` beside a store_true/store_false pair
-            # (deit's --repeated-aug / --no-repeated-aug) sets the value the run starts from
-            preset = _set_default(o.file, expr.name)
-            if preset is not None:
-                step = f"{text}: parser.set_defaults at {o.file.loc(preset[1])}"
-                return _Val(preset[0], True, (step,))
             place = o.file.loc(o.call.expr.line)
             step = f"{o.label} at {place}"
             launched = self.repo.launched(o)
             first = launched.first() if launched is not None else None
+            # ``parser.set_defaults(repeated_aug=True)`` beside a store_true/store_false pair
+            # (deit's --repeated-aug / --no-repeated-aug) sets the value the run starts from,
+            # unless the documented command passes the flag (MAE's ``--norm_pix_loss`` over
+            # ``set_defaults(norm_pix_loss=False)``)
+            preset = _set_default(o.file, expr.name)
+            if preset is not None and first is None:
+                preset_step = f"{text}: parser.set_defaults at {o.file.loc(preset[1])}"
+                return _Val(preset[0], True, (preset_step,))
             if launched is not None and first is not None:
                 # the launch script's command line gives it: the run's value, not the default
                 default = self.describe(o.file, o.call.function, o.default) if o.default else ""

@@ -171,3 +171,34 @@ def test_an_option_takes_only_the_words_its_declaration_allows(tmp_path: Path) -
     rank = _value(review, "torch.distributed.init_process_group", "rank")
     assert rank.startswith("0 (args.rank: --rank in README.md"), rank
     assert "imagenet" not in rank
+
+
+def test_a_flag_the_command_passes_wins_over_set_defaults(tmp_path: Path) -> None:
+    """``parser.set_defaults(norm_pix_loss=False)`` is where a run starts, not what a
+    documented command passing ``--norm_pix_loss`` runs with."""
+    (tmp_path / "README.md").write_text(
+        "```\npython train.py --norm_pix_loss --lr 0.1\n```\n", "utf-8"
+    )
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch\n\n"
+        "parser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--lr', default=0.1, type=float)\n"
+        "parser.add_argument('--norm_pix_loss', action='store_true')\n"
+        "parser.add_argument('--pin_mem', action='store_true')\n"
+        "parser.set_defaults(norm_pix_loss=False, pin_mem=True)\n"
+        "args = parser.parse_args()\n"
+        "model = torch.nn.Linear(2, 2)\n"
+        "opt = torch.optim.SGD(model.parameters(), lr=args.lr)\n"
+        "loader = torch.utils.data.DataLoader([1], pin_memory=args.pin_mem)\n"
+        "loss_fn = torch.nn.MSELoss(reduction='sum' if args.norm_pix_loss else 'mean')\n"
+        "for x in range(3):\n"
+        "    loss = model(torch.zeros(2)).sum()\n"
+        "    loss.backward()\n"
+        "    opt.step()\n",
+        "utf-8",
+    )
+    review = review_fixture(str(tmp_path))
+    pin = _value(review, "torch.utils.data.DataLoader", "pin_memory")
+    assert pin.startswith("True (args.pin_mem: parser.set_defaults"), pin
+    reduction = _value(review, "torch.nn.MSELoss", "reduction")
+    assert reduction.startswith("'sum' (args.norm_pix_loss: True"), reduction
