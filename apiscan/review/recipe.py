@@ -4703,6 +4703,8 @@ class _Recipe:
         self.top_models: tuple[TopModel, ...] = ()
         #: module-level ``Alias = Name`` bindings (:meth:`_class_aliases`, read on first use)
         self._aliases: dict[str, str] | None = None
+        #: the repository's defs by last name (:meth:`_defs_by_name`, read on first use)
+        self._by_last_name: dict[str, list[str]] | None = None
         #: the files that train (read on first use: :meth:`_on_training_run`)
         self._training_paths: frozenset[str] | None = None
         #: argparse destination -> its defaults (set by :func:`extract_recipe`)
@@ -10611,8 +10613,8 @@ class _Recipe:
             return positional, owner.defs[init] if init is not None else None
         builders = [
             k
-            for k, (f, i) in self.repo.defs.items()
-            if k.rpartition(".")[2] == callee and not f.defs[i].is_class
+            for k in self._defs_by_name().get(callee, ())
+            if not self.repo.defs[k][0].defs[self.repo.defs[k][1]].is_class
         ]
         if len(builders) > 1:
             # several defs of that name: the one the calling file defines or imports (a def
@@ -10769,6 +10771,15 @@ class _Recipe:
             }
         )
 
+    def _defs_by_name(self) -> dict[str, list[str]]:
+        """The repository's defs by their last name (``build_ssd`` -> its dotted keys, in
+        the order :attr:`_Repo.defs` holds them), read once: what a call's callee may be."""
+        if self._by_last_name is None:
+            self._by_last_name = {}
+            for key in self.repo.defs:
+                self._by_last_name.setdefault(key.rpartition(".")[2], []).append(key)
+        return self._by_last_name
+
     def _class_aliases(self) -> dict[str, str]:
         """Module-level ``Alias = Name`` assignments of the repository's files: alias ->
         the name it stands for (read once)."""
@@ -10798,7 +10809,7 @@ class _Recipe:
         if call is None:
             # built by a builder function: the call of a repository function on the line
             # (``build_model(num_classes=len(names))``: not ``len``)
-            own = {k.rpartition(".")[2] for k in self.repo.defs}
+            own = self._defs_by_name()
             mine = [c for c in calls if c.expr.callee() in own]
             # ... or picked from a table by the run's value (``models_mae.__dict__[
             # args.model](norm_pix_loss=...)``): its keywords name what it is passed
